@@ -1,0 +1,1 @@
+//! tsoro-corpus: the archive's records, loaded and validated.
