@@ -1,1 +1,21 @@
-//! tsoro-engine: rules of the four-row sowing games (tsoro, njombwa) and their relatives.
+//! tsoro-engine: a fast, deterministic rules engine for the stone games of Zimbabwe and Malawi.
+//!
+//! Every ruleset is a declarative configuration ([`sowing::SowingConfig`]) of one engine. The
+//! [`catalogue`] holds the rulesets the archive ships. Pure library: no I/O, no database.
+
+pub mod game;
+pub mod notation;
+pub mod outcome;
+pub mod player;
+pub mod sowing;
+
+pub use game::{ActionList, Game, IllegalAction, Report};
+pub use notation::{Hole, Row};
+pub use outcome::{EndReason, Outcome};
+pub use player::Player;
+pub mod anygame;
+pub mod catalogue;
+
+pub use anygame::AnyGame;
+pub mod replay;
+pub mod rng;

@@ -1,0 +1,20 @@
+//! A game of any kind the engine plays, chosen at run time.
+
+use crate::sowing::SowingGame;
+
+/// A playable game of one of the engine's kinds.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// A four-row sowing game.
+    Sowing(SowingGame),
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::anygame::AnyGame::Sowing($g) => $body,
+        }
+    };
+}

@@ -1,0 +1,374 @@
+//! The rulesets the archive ships, compiled in, with their parameters.
+//!
+//! Each ruleset is a JSON file under `engine/rulesets/`: a base configuration and the
+//! parameters a user may set (name, type, default, range or choices), each parameter naming the
+//! configuration fields it changes (JSON pointers).
+
+use crate::anygame::AnyGame;
+use crate::sowing::{ConfigError, SowingConfig};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+use thiserror::Error;
+
+macro_rules! rulesets {
+    ($($id:literal),* $(,)?) => {
+        &[$(($id, include_str!(concat!("../rulesets/", $id, ".json")))),*]
+    };
+}
+
+/// The files of the catalogue: (id, JSON).
+const FILES: &[(&str, &str)] = rulesets![
+    "tsoro-matthews-basic",
+    "tsoro-matthews-v1",
+    "tsoro-matthews-v2",
+    "tsoro-matthews-v3",
+    "tsoro-matthews-v4",
+    "tsoro-matthews-v5",
+    "tsoro-matthews-v6",
+    "tsoro-matthews-v7",
+    "tsoro-matthews-v1-v5",
+    "tsoro-matthews-v1-v5-v6",
+    "tsoro-russ",
+    "njombwa-sanderson-gambit",
+    "njombwa-sanderson-one-counter",
+    "njombwa-sanderson-two-counters",
+    "tsoro-ludii",
+    "tsoro-ludii-additional-capture",
+    "tsoro-ludii-misoro",
+    "njombwa-ludii",
+];
+
+/// The family of engine a ruleset runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Four-row sowing ([`crate::sowing`]).
+    Sowing,
+}
+
+/// The type and range of a parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ParamKind {
+    /// A whole number in `min..=max`, written to every pointer of `set`.
+    Int {
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+        /// Configuration fields (JSON pointers) the value is written to.
+        set: Vec<String>,
+    },
+    /// True or false, written to every pointer of `set`.
+    Bool {
+        /// Configuration fields (JSON pointers) the value is written to.
+        set: Vec<String>,
+    },
+    /// One of named choices, each a set of configuration fields to overwrite.
+    Choice {
+        /// Choice name to (JSON pointer to value).
+        choices: BTreeMap<String, BTreeMap<String, Value>>,
+    },
+}
+
+/// A parameter of a ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamSpec {
+    /// Its name (`holes`).
+    pub name: String,
+    /// What it means.
+    pub description: String,
+    /// The default value.
+    pub default: Value,
+    /// Its type and range.
+    #[serde(flatten)]
+    pub kind: ParamKind,
+}
+
+impl ParamSpec {
+    /// The type as a word: `int`, `bool` or `choice`.
+    pub fn type_name(&self) -> &'static str {
+        match self.kind {
+            ParamKind::Int { .. } => "int",
+            ParamKind::Bool { .. } => "bool",
+            ParamKind::Choice { .. } => "choice",
+        }
+    }
+
+    /// The allowed values in words (`6..=21`, `true|false`, `sow|skip`).
+    pub fn range(&self) -> String {
+        match &self.kind {
+            ParamKind::Int { min, max, .. } => format!("{min}..={max}"),
+            ParamKind::Bool { .. } => "true|false".into(),
+            ParamKind::Choice { choices } => choices.keys().cloned().collect::<Vec<_>>().join("|"),
+        }
+    }
+
+    /// Reads a value written as text (`12`, `true`, `skip`).
+    pub fn parse(&self, text: &str) -> Result<Value, ParamError> {
+        let v = match &self.kind {
+            ParamKind::Int { .. } => text
+                .trim()
+                .parse::<i64>()
+                .map(Value::from)
+                .map_err(|_| self.bad(Value::String(text.into())))?,
+            ParamKind::Bool { .. } => match text.trim() {
+                "true" | "yes" | "1" => Value::Bool(true),
+                "false" | "no" | "0" => Value::Bool(false),
+                _ => return Err(self.bad(Value::String(text.into()))),
+            },
+            ParamKind::Choice { .. } => Value::String(text.trim().into()),
+        };
+        self.check(&v)?;
+        Ok(v)
+    }
+
+    fn bad(&self, value: Value) -> ParamError {
+        ParamError::OutOfRange {
+            name: self.name.clone(),
+            value: value.to_string(),
+            allowed: self.range(),
+        }
+    }
+
+    /// Checks a value against the type and range.
+    pub fn check(&self, v: &Value) -> Result<(), ParamError> {
+        let ok = match &self.kind {
+            ParamKind::Int { min, max, .. } => {
+                v.as_i64().is_some_and(|x| (*min..=*max).contains(&x))
+            }
+            ParamKind::Bool { .. } => v.is_boolean(),
+            ParamKind::Choice { choices } => v.as_str().is_some_and(|s| choices.contains_key(s)),
+        };
+        if ok { Ok(()) } else { Err(self.bad(v.clone())) }
+    }
+
+    fn write(&self, config: &mut Value, v: &Value) -> Result<(), ParamError> {
+        let patches: Vec<(String, Value)> = match &self.kind {
+            ParamKind::Int { set, .. } | ParamKind::Bool { set } => {
+                set.iter().map(|p| (p.clone(), v.clone())).collect()
+            }
+            ParamKind::Choice { choices } => {
+                let name = v.as_str().unwrap_or_default();
+                choices
+                    .get(name)
+                    .map(|m| m.iter().map(|(p, v)| (p.clone(), v.clone())).collect())
+                    .unwrap_or_default()
+            }
+        };
+        for (ptr, value) in patches {
+            set_pointer(config, &ptr, value).map_err(|e| {
+                ParamError::Catalogue(format!("parameter {} writes {ptr}: {e}", self.name))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+fn set_pointer(root: &mut Value, ptr: &str, value: Value) -> Result<(), String> {
+    let (parent, key) = ptr.rsplit_once('/').ok_or("not a JSON pointer")?;
+    let parent = if parent.is_empty() {
+        root
+    } else {
+        root.pointer_mut(parent).ok_or("no such field")?
+    };
+    let obj = parent.as_object_mut().ok_or("not an object")?;
+    obj.insert(key.to_string(), value);
+    Ok(())
+}
+
+/// Parameter values by name.
+pub type Params = BTreeMap<String, Value>;
+
+/// A bad ruleset id, parameter or configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParamError {
+    /// No ruleset has this id.
+    #[error("unknown ruleset {id:?}; known: {}", known.join(", "))]
+    UnknownRuleset {
+        /// The id asked for.
+        id: String,
+        /// The ids there are.
+        known: Vec<String>,
+    },
+    /// The ruleset has no such parameter.
+    #[error("unknown parameter {name:?} of {ruleset}; parameters: {}", known.join(", "))]
+    UnknownParam {
+        /// The ruleset.
+        ruleset: String,
+        /// The parameter asked for.
+        name: String,
+        /// Its parameters.
+        known: Vec<String>,
+    },
+    /// A value outside the parameter's type or range.
+    #[error("parameter {name} = {value} is out of range; allowed: {allowed}")]
+    OutOfRange {
+        /// The parameter.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The allowed values in words.
+        allowed: String,
+    },
+    /// The engine rejected the resulting configuration.
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    /// The catalogue itself is inconsistent (a bug caught by tests).
+    #[error("catalogue: {0}")]
+    Catalogue(String),
+}
+
+/// A shipped ruleset.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RulesetDef {
+    /// Stable id (`tsoro-matthews-v1`).
+    pub id: String,
+    /// The engine it runs on.
+    pub kind: Kind,
+    /// The game (`tsoro`, `njombwa`).
+    pub game: String,
+    /// A short title.
+    pub title: String,
+    /// The configuration at default parameters.
+    pub config: Value,
+    /// The parameters a user may set.
+    pub params: Vec<ParamSpec>,
+}
+
+impl RulesetDef {
+    /// The configuration with these parameters applied (others at their defaults).
+    pub fn resolve(&self, params: &Params) -> Result<Value, ParamError> {
+        let mut config = self.config.clone();
+        for (name, v) in params {
+            let spec = self
+                .params
+                .iter()
+                .find(|p| &p.name == name)
+                .ok_or_else(|| ParamError::UnknownParam {
+                    ruleset: self.id.clone(),
+                    name: name.clone(),
+                    known: self.params.iter().map(|p| p.name.clone()).collect(),
+                })?;
+            spec.check(v)?;
+            spec.write(&mut config, v)?;
+        }
+        Ok(config)
+    }
+
+    /// The parameter values in force: defaults overridden by `params`.
+    pub fn effective_params(&self, params: &Params) -> Params {
+        self.params
+            .iter()
+            .map(|p| {
+                let v = params
+                    .get(&p.name)
+                    .cloned()
+                    .unwrap_or_else(|| p.default.clone());
+                (p.name.clone(), v)
+            })
+            .collect()
+    }
+
+    /// Builds a playable game with these parameters.
+    pub fn build(&self, params: &Params) -> Result<AnyGame, ParamError> {
+        let config = self.resolve(params)?;
+        match self.kind {
+            Kind::Sowing => {
+                let c: SowingConfig = serde_json::from_value(config)
+                    .map_err(|e| ParamError::Catalogue(format!("{}: {e}", self.id)))?;
+                Ok(AnyGame::Sowing(crate::sowing::SowingGame::new(
+                    c.compile()?,
+                )))
+            }
+        }
+    }
+
+    /// Parses `name=value` pairs (as typed on a command line) into checked parameters.
+    pub fn parse_params<'a>(
+        &self,
+        pairs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Params, ParamError> {
+        let mut out = Params::new();
+        for pair in pairs {
+            let (name, value) = pair.split_once('=').ok_or_else(|| ParamError::OutOfRange {
+                name: pair.to_string(),
+                value: String::new(),
+                allowed: "name=value".into(),
+            })?;
+            let spec = self
+                .params
+                .iter()
+                .find(|p| p.name == name.trim())
+                .ok_or_else(|| ParamError::UnknownParam {
+                    ruleset: self.id.clone(),
+                    name: name.trim().to_string(),
+                    known: self.params.iter().map(|p| p.name.clone()).collect(),
+                })?;
+            out.insert(spec.name.clone(), spec.parse(value)?);
+        }
+        Ok(out)
+    }
+
+    /// Every parameter value a test should try: each end of each range and every choice.
+    pub fn param_samples(&self) -> Vec<Params> {
+        let mut out = vec![Params::new()];
+        for p in &self.params {
+            let values: Vec<Value> = match &p.kind {
+                ParamKind::Int { min, max, .. } => vec![Value::from(*min), Value::from(*max)],
+                ParamKind::Bool { .. } => vec![Value::Bool(true), Value::Bool(false)],
+                ParamKind::Choice { choices } => {
+                    choices.keys().map(|k| Value::String(k.clone())).collect()
+                }
+            };
+            for v in values {
+                out.push(Params::from([(p.name.clone(), v)]));
+            }
+        }
+        out
+    }
+}
+
+/// Every shipped ruleset, in a stable order.
+pub fn all() -> &'static [RulesetDef] {
+    static ALL: OnceLock<Vec<RulesetDef>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(id, text)| {
+                let def: RulesetDef = serde_json::from_str(text)
+                    .unwrap_or_else(|e| panic!("engine/rulesets/{id}.json: {e}"));
+                assert_eq!(
+                    &def.id, id,
+                    "engine/rulesets/{id}.json: id differs from file name"
+                );
+                def
+            })
+            .collect()
+    })
+}
+
+/// The ids of every shipped ruleset.
+pub fn ids() -> Vec<&'static str> {
+    all().iter().map(|r| r.id.as_str()).collect()
+}
+
+/// A shipped ruleset by id.
+pub fn get(id: &str) -> Result<&'static RulesetDef, ParamError> {
+    all()
+        .iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| ParamError::UnknownRuleset {
+            id: id.to_string(),
+            known: ids().iter().map(|s| s.to_string()).collect(),
+        })
+}
+
+/// The rule fields of a ruleset's configuration (dotted paths), which the corpus must cite.
+pub fn rule_fields(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Sowing => crate::sowing::RULE_FIELDS,
+    }
+}

@@ -1,0 +1,97 @@
+//! The interface every game of the engine offers, in the spirit of OpenSpiel: an initial
+//! state, the legal actions, applying an action, the player to move and the result.
+
+use crate::outcome::Outcome;
+use crate::player::Player;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// Most legal actions any decision of any game can have.
+pub const MAX_ACTIONS: usize = 64;
+
+/// A list of legal actions, on the stack.
+pub type ActionList<A> = arrayvec::ArrayVec<A, MAX_ACTIONS>;
+
+/// What one action did, as counts (cheap to make on every move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Sowing laps made (each relay lap is one).
+    pub laps: u32,
+    /// Stones dropped into holes.
+    pub sown: u32,
+    /// Capture events (not counting additional takes).
+    pub captures: u32,
+    /// Stones taken from the opponent (captures and takes).
+    pub captured: u32,
+    /// Additional takes made.
+    pub takes: u32,
+    /// Moves as Ludii counts them.
+    pub moves: u32,
+    /// The relay was found to repeat forever.
+    pub endless: bool,
+}
+
+/// An action that is not legal at this point.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal action {action}; legal here: {}", legal.join(", "))]
+pub struct IllegalAction {
+    /// The action as written.
+    pub action: String,
+    /// The legal actions at that point.
+    pub legal: Vec<String>,
+}
+
+/// A two-player game with perfect information (chance, where a game has it, comes from the
+/// caller's random numbers through the actions).
+pub trait Game: Send + Sync {
+    /// A position: a plain value.
+    type State: Clone + Debug + Eq + Hash + Send + Sync;
+    /// A decision.
+    type Action: Copy + Debug + Display + Eq + Hash + Send + Sync + Serialize + DeserializeOwned;
+
+    /// The start position.
+    fn initial_state(&self) -> Self::State;
+    /// The legal actions (empty once the game is over).
+    fn legal_actions(&self, s: &Self::State, out: &mut ActionList<Self::Action>);
+    /// Applies a legal action (taken from `legal_actions`).
+    fn apply_unchecked(&self, s: &mut Self::State, a: Self::Action) -> Report;
+    /// Applies an action after checking it is legal.
+    fn apply(&self, s: &mut Self::State, a: Self::Action) -> Result<Report, IllegalAction> {
+        let mut legal = ActionList::new();
+        self.legal_actions(s, &mut legal);
+        if !legal.contains(&a) {
+            return Err(IllegalAction {
+                action: a.to_string(),
+                legal: legal.iter().map(|a| a.to_string()).collect(),
+            });
+        }
+        Ok(self.apply_unchecked(s, a))
+    }
+    /// The player to move, `None` once the game is over.
+    fn to_move(&self, s: &Self::State) -> Option<Player>;
+    /// The result, once the game is over.
+    fn outcome(&self, s: &Self::State) -> Option<Outcome>;
+    /// Completed turns.
+    fn turns(&self, s: &Self::State) -> u32;
+    /// Material of `p`: pieces (stones) on the board belonging to `p`, for evaluations.
+    fn material(&self, s: &Self::State, p: Player) -> i32;
+    /// The state as JSON for replays (board, to move, legal actions, captured counts).
+    fn state_json(&self, s: &Self::State) -> serde_json::Value;
+    /// Applies a legal action and lists what happened, as JSON (for replays).
+    fn apply_described(
+        &self,
+        s: &mut Self::State,
+        a: Self::Action,
+    ) -> (Report, Vec<serde_json::Value>) {
+        (self.apply_unchecked(s, a), Vec::new())
+    }
+    /// Mean branching is measured over decisions; this says whether the state is a decision
+    /// with more than one option.
+    fn legal_count(&self, s: &Self::State) -> usize {
+        let mut l = ActionList::new();
+        self.legal_actions(s, &mut l);
+        l.len()
+    }
+}

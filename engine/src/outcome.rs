@@ -1,0 +1,72 @@
+//! How a game ended.
+
+use crate::player::Player;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// A player has no stones left on the board and loses.
+    NoStones,
+    /// The player to move has stones but no legal move (or neither player can move).
+    NoMoves,
+    /// The turn limit was reached: a draw.
+    TurnLimit,
+    /// The move limit was reached (Ludii's 10,000-move cap): a draw.
+    MoveLimit,
+    /// A relay sowing would repeat forever: a draw.
+    EndlessSowing,
+    /// A line of three was made (three-in-a-row games).
+    Line,
+    /// A player was reduced to too few pieces (morris games).
+    TooFewPieces,
+    /// Every other player has been eaten (nhodo).
+    LastStanding,
+}
+
+impl EndReason {
+    /// The snake_case name used in JSON and CSV.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::NoStones => "no_stones",
+            EndReason::NoMoves => "no_moves",
+            EndReason::TurnLimit => "turn_limit",
+            EndReason::MoveLimit => "move_limit",
+            EndReason::EndlessSowing => "endless_sowing",
+            EndReason::Line => "line",
+            EndReason::TooFewPieces => "too_few_pieces",
+            EndReason::LastStanding => "last_standing",
+        }
+    }
+
+    /// Every reason, in a stable order.
+    pub const ALL: [EndReason; 8] = [
+        EndReason::NoStones,
+        EndReason::NoMoves,
+        EndReason::TurnLimit,
+        EndReason::MoveLimit,
+        EndReason::EndlessSowing,
+        EndReason::Line,
+        EndReason::TooFewPieces,
+        EndReason::LastStanding,
+    ];
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Player>,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Completed turns when the game ended.
+    pub turns: u32,
+}

@@ -1,0 +1,429 @@
+//! The declarative configuration of a four-row sowing game (serde, JSON).
+//!
+//! Every rule is a field with a documented default. [`SowingConfig::compile`] validates a
+//! configuration and turns it into [`Rules`](super::rules::Rules), naming the field at fault.
+
+use crate::notation::{HoleSpec, MAX_HOLES};
+use crate::player::Player;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The rule fields every four-row sowing configuration has, as dotted paths. The corpus cites a
+/// source (or a reconstruction, or an assumption) for each of them.
+pub const RULE_FIELDS: &[&str] = &[
+    "holes",
+    "first_player",
+    "layout",
+    "sowing.relay",
+    "sowing.lap_origin",
+    "sowing.endless",
+    "capture.back",
+    "capture.resow",
+    "singles.restricted",
+    "singles.into_empty",
+    "singles.capture",
+    "heads.holes",
+    "heads.nominate",
+    "heads.on_landing",
+    "heads.immune_to_takes",
+    "takes.schedule",
+    "takes.then",
+    "opening",
+    "end.no_moves",
+    "end.mutual_pass",
+    "end.turn_limit",
+    "end.move_limit",
+];
+
+/// A four-row sowing game (tsoro, njombwa and their variants).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SowingConfig {
+    /// Holes per row, 6 to 21. Default 8.
+    #[serde(default = "default_holes")]
+    pub holes: u8,
+    /// Who moves first. Default A.
+    #[serde(default = "default_first")]
+    pub first_player: Player,
+    /// The start layout.
+    pub layout: Layout,
+    /// How stones are sown.
+    #[serde(default)]
+    pub sowing: SowingRule,
+    /// What a last stone in an empty front-row hole takes.
+    #[serde(default)]
+    pub capture: CaptureRule,
+    /// When and how single stones may move.
+    #[serde(default)]
+    pub singles: SinglesRule,
+    /// Heads (misoro).
+    #[serde(default)]
+    pub heads: HeadsRule,
+    /// Additional takes after a capture.
+    #[serde(default)]
+    pub takes: TakesRule,
+    /// A stylised or forced opening.
+    #[serde(default)]
+    pub opening: Opening,
+    /// How the game ends.
+    #[serde(default)]
+    pub end: EndRule,
+}
+
+fn default_holes() -> u8 {
+    8
+}
+fn default_first() -> Player {
+    Player::A
+}
+fn yes() -> bool {
+    true
+}
+
+/// The start layout of one side, in that player's own rows. `back` and `front` fill every hole
+/// of the row; `set` then overrides single holes (`"i,1": 29`, `"i,N": 3`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideLayout {
+    /// Stones in every back-row hole.
+    #[serde(default)]
+    pub back: u8,
+    /// Stones in every front-row hole.
+    #[serde(default)]
+    pub front: u8,
+    /// Single holes that differ, keyed by hole (`i,3`, `ii,N-1`; for B's own layout `iii`/`iv`).
+    #[serde(default)]
+    pub set: BTreeMap<String, u8>,
+}
+
+/// The start layout: A's side, and B's side as the half-turn image of A's unless `b` is given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    /// Stones in every back-row hole (both players unless `b` is given).
+    #[serde(default)]
+    pub back: u8,
+    /// Stones in every front-row hole.
+    #[serde(default)]
+    pub front: u8,
+    /// Holes of A's side that differ (`i,1`, `ii,N-1`); mirrored onto B's side.
+    #[serde(default)]
+    pub set: BTreeMap<String, u8>,
+    /// B's own layout, when it is not the mirror of A's (holes in rows iii and iv).
+    #[serde(default)]
+    pub b: Option<SideLayout>,
+}
+
+/// What a lap of 2N or more stones does when it comes round to the hole it was lifted from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LapOrigin {
+    /// The origin is sown like any other hole (Ludii's `includeSelf`; Sanderson's 29-stone
+    /// spread needs it).
+    #[default]
+    Sow,
+    /// The origin is skipped.
+    Skip,
+}
+
+/// What happens when a relay sowing would never end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Endless {
+    /// The game ends at once as a draw with the reason `endless_sowing`.
+    #[default]
+    Draw,
+    /// As Ludii: the laps run on until the move limit, and the game is a draw with the reason
+    /// `move_limit` (computed at once, with the move count set to the limit).
+    MoveLimit,
+}
+
+/// How stones are sown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SowingRule {
+    /// A last stone in an occupied hole lifts that hole and sowing goes on. Default true.
+    #[serde(default = "yes")]
+    pub relay: bool,
+    /// See [`LapOrigin`]. Default `sow`.
+    #[serde(default)]
+    pub lap_origin: LapOrigin,
+    /// See [`Endless`]. Default `draw`.
+    #[serde(default)]
+    pub endless: Endless,
+}
+
+impl Default for SowingRule {
+    fn default() -> Self {
+        SowingRule {
+            relay: true,
+            lap_origin: LapOrigin::Sow,
+            endless: Endless::Draw,
+        }
+    }
+}
+
+/// When the back hole behind the opposite front hole is taken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BackCapture {
+    /// The opposite front hole must hold stones; the back hole behind it is taken with it when
+    /// it holds any (Matthews (b), Sanderson).
+    #[default]
+    WithFront,
+    /// Both opposite holes must hold stones for any take (a strict reading of Matthews (b):
+    /// "both holes vertically opposite him are occupied").
+    RequireBoth,
+    /// Only the front hole is taken (Ludii's njombwa opening).
+    Never,
+}
+
+/// What happens to captured stones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resow {
+    /// They leave the board.
+    #[default]
+    Off,
+    /// Matthews' Variant 4: dropped singly into the capturer's next holes, and the sowing
+    /// "continues as before" (relay and capture as for any lap).
+    Continue,
+    /// Ludii's reading of Variant 4: dropped singly into the next holes, then the turn ends.
+    EndTurn,
+}
+
+/// Capturing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureRule {
+    /// See [`BackCapture`]. Default `with_front`.
+    #[serde(default)]
+    pub back: BackCapture,
+    /// See [`Resow`]. Default `off`.
+    #[serde(default)]
+    pub resow: Resow,
+}
+
+/// The singles stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SinglesRule {
+    /// While any of a side's holes holds more than one stone, a turn must start from such a
+    /// hole. Default true.
+    #[serde(default = "yes")]
+    pub restricted: bool,
+    /// A single may move only into an empty next hole. Default true.
+    #[serde(default = "yes")]
+    pub into_empty: bool,
+    /// A single moved into an empty front-row hole captures. Default true.
+    #[serde(default = "yes")]
+    pub capture: bool,
+}
+
+impl Default for SinglesRule {
+    fn default() -> Self {
+        SinglesRule {
+            restricted: true,
+            into_empty: true,
+            capture: true,
+        }
+    }
+}
+
+/// What a last stone landing in an occupied head does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HeadLanding {
+    /// The player chooses to stop or to relay (Matthews' Variant 1, Mancala World).
+    #[default]
+    Choose,
+    /// The turn ends (Mancala World's "a move ends when the last stone falls into ... a head").
+    Stop,
+    /// No privilege: relay as in any hole.
+    Relay,
+}
+
+/// Heads (misoro).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeadsRule {
+    /// Fixed heads of A's back row (`i,1`, `i,N`); B's are their half-turn images.
+    #[serde(default)]
+    pub holes: Vec<HoleSpec>,
+    /// Heads each player nominates in his own back row before play (alternately, A first).
+    #[serde(default)]
+    pub nominate: u8,
+    /// See [`HeadLanding`].
+    #[serde(default)]
+    pub on_landing: HeadLanding,
+    /// Stones in heads cannot be removed by additional takes (Matthews' Variant 6).
+    #[serde(default)]
+    pub immune_to_takes: bool,
+}
+
+/// Additional takes after a capture: the `k`-th capture by a player earns `schedule[k-1]` takes,
+/// or `then` once the schedule is used up. Each take empties one opponent hole of the
+/// capturer's choice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakesRule {
+    /// Takes for the first, second, ... capture (Variant 7: `[5, 3]`).
+    #[serde(default)]
+    pub schedule: Vec<u8>,
+    /// Takes for every later capture (Variant 5: the number agreed; Russ: 2).
+    #[serde(default)]
+    pub then: u8,
+}
+
+/// A stylised or forced opening.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Opening {
+    /// None: play starts at once.
+    #[default]
+    None,
+    /// Each player's first move is forced from the given hole (A's; B's is its half-turn
+    /// image), if that hole can be sown.
+    Forced {
+        /// A's first hole, e.g. `ii,3`.
+        a: HoleSpec,
+        /// The opponent's forced hole cannot be removed by additional takes before he has made
+        /// his first move.
+        #[serde(default)]
+        protect: bool,
+    },
+    /// Sanderson's njombwa gambit: both players march their pair ("2,1") until the two
+    /// opening captures, then each spreads his reserve (the 29) with relay.
+    NjombwaGambit {
+        /// Whether the reserve's spread can capture (Sanderson is silent).
+        #[serde(default)]
+        spread_captures: bool,
+    },
+    /// Sanderson's one-counter start: each player's first move is the stylised relay from the
+    /// right-hand end of his back row, the pair moved to the end hole and two stones removed.
+    NjombwaOneCounter,
+    /// Ludii's Njombwa.lud opening: phase Opening1 (sow the hole with exactly two, no relay,
+    /// the opposite front hole only is removed), then one turn of Opening2 (the mover sows his
+    /// 29 with relay and no capture), then play.
+    LudiiNjombwa,
+}
+
+/// What a player to move who has stones but no legal move does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoMoves {
+    /// He passes (Ludii's forced pass).
+    #[default]
+    Pass,
+    /// The game ends and he loses (one reading of Mancala World: "the game ends when a player
+    /// can no longer move").
+    Loss,
+    /// The game ends; more stones on the board wins, equal is a draw.
+    MoreStones,
+}
+
+/// What happens when both players must pass one after the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MutualPass {
+    /// A draw with the reason `no_moves`.
+    #[default]
+    Draw,
+    /// As Ludii: passes go on until the turn limit, a draw with the reason `turn_limit`
+    /// (computed at once).
+    TurnLimit,
+}
+
+/// How the game ends. A player with no stones always loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndRule {
+    /// See [`NoMoves`].
+    #[serde(default)]
+    pub no_moves: NoMoves,
+    /// See [`MutualPass`].
+    #[serde(default)]
+    pub mutual_pass: MutualPass,
+    /// Turns (both players' together) after which the game is a draw, reason `turn_limit`.
+    /// Default 2500 (Ludii's 1250 per player).
+    #[serde(default = "default_turn_limit")]
+    pub turn_limit: u32,
+    /// Moves counted as Ludii counts them (each lap, take, stop and pass) after which the game
+    /// is a draw, reason `move_limit`. Default 10,000 (Ludii's).
+    #[serde(default = "default_move_limit")]
+    pub move_limit: u32,
+}
+
+fn default_turn_limit() -> u32 {
+    2500
+}
+fn default_move_limit() -> u32 {
+    10_000
+}
+
+impl Default for EndRule {
+    fn default() -> Self {
+        EndRule {
+            no_moves: NoMoves::Pass,
+            mutual_pass: MutualPass::Draw,
+            turn_limit: default_turn_limit(),
+            move_limit: default_move_limit(),
+        }
+    }
+}
+
+/// A configuration that the engine rejects, with the field at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct ConfigError {
+    /// The dotted path of the field (`layout.set."i,99"`).
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ConfigError {
+    pub(crate) fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Parses a hole of a side's layout, checking the row belongs to `owner`.
+pub(crate) fn layout_hole(
+    key: &str,
+    owner: Player,
+    holes: u8,
+    field: &str,
+) -> Result<crate::notation::Hole, ConfigError> {
+    let spec: HoleSpec = key
+        .parse()
+        .map_err(|e| ConfigError::new(format!("{field}.\"{key}\""), format!("{e}")))?;
+    let hole = spec
+        .resolve(holes)
+        .map_err(|e| ConfigError::new(format!("{field}.\"{key}\""), format!("{e}")))?;
+    if hole.owner() != owner {
+        let rows = match owner {
+            Player::A => "i or ii",
+            Player::B => "iii or iv",
+        };
+        return Err(ConfigError::new(
+            format!("{field}.\"{key}\""),
+            format!("this layout is {owner}'s: use rows {rows}"),
+        ));
+    }
+    Ok(hole)
+}
+
+/// Checks the board size.
+pub(crate) fn check_holes(holes: u8) -> Result<(), ConfigError> {
+    if !(6..=MAX_HOLES as u8).contains(&holes) {
+        return Err(ConfigError::new(
+            "holes",
+            format!("{holes} holes per row: allowed 6 to {MAX_HOLES}"),
+        ));
+    }
+    Ok(())
+}

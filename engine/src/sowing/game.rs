@@ -1,0 +1,833 @@
+//! Playing a four-row sowing game: legal actions and their effects.
+
+use super::action::{Action, RelayChoice};
+use super::config::{BackCapture, ConfigError, Endless, HeadLanding, MutualPass, NoMoves, Resow};
+use super::rules::{OpeningRule, Rules};
+use super::state::BoardView;
+use super::state::{Open, Pending, SowingState};
+use crate::game::{ActionList, Report};
+use crate::notation::Row;
+use crate::notation::{Hole, MAX_SIDE};
+use crate::outcome::{EndReason, Outcome};
+use crate::player::Player;
+
+/// Laps of one relay after which the engine starts watching for a repeating (endless) relay.
+const WATCH_AFTER: u32 = 64;
+
+/// A four-row sowing game: rules plus the machinery to play them.
+#[derive(Clone, Debug)]
+pub struct SowingGame {
+    rules: Rules,
+}
+
+/// Brent's cycle detection over the lap states of one relay.
+struct Brent {
+    laps: u32,
+    saved: [u8; MAX_SIDE],
+    saved_pos: usize,
+    power: u32,
+    lam: u32,
+}
+
+impl Brent {
+    fn new() -> Self {
+        Brent {
+            laps: 0,
+            saved: [0; MAX_SIDE],
+            saved_pos: usize::MAX,
+            power: 1,
+            lam: 0,
+        }
+    }
+
+    /// Called before each lap with the side and the hole about to be lifted; true when this
+    /// exact state was seen before, so the relay repeats forever.
+    #[inline]
+    fn repeats(&mut self, side: &[u8; MAX_SIDE], pos: usize) -> bool {
+        self.laps += 1;
+        if self.laps < WATCH_AFTER {
+            return false;
+        }
+        if self.saved_pos == pos && self.saved == *side {
+            return true;
+        }
+        self.lam += 1;
+        if self.lam >= self.power {
+            self.saved = *side;
+            self.saved_pos = pos;
+            self.power *= 2;
+            self.lam = 0;
+        }
+        false
+    }
+}
+
+impl SowingGame {
+    /// A game with these rules.
+    pub fn new(rules: Rules) -> Self {
+        SowingGame { rules }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The start position.
+    pub fn initial_state(&self) -> SowingState {
+        let r = &self.rules;
+        let open = match r.opening {
+            OpeningRule::None => Open::Done,
+            OpeningRule::Forced { .. } => Open::Forced,
+            OpeningRule::Gambit { .. } => Open::Pairs,
+            OpeningRule::OneCounter => Open::OneCounter,
+            OpeningRule::LudiiNjombwa => Open::LudiiPairs,
+        };
+        let stones = |p: usize| r.start[p].iter().map(|&v| v as u16).sum();
+        let mut s = SowingState {
+            pits: r.start,
+            heads: r.start_heads,
+            stones: [stones(0), stones(1)],
+            captured: [0; 2],
+            discarded: 0,
+            captures_made: [0; 2],
+            to_move: r.first,
+            pending: Pending::Start,
+            open: [open; 2],
+            nominations_left: [r.nominate; 2],
+            turns: 0,
+            moves: 0,
+            passes: 0,
+            outcome: None,
+            n: r.n,
+        };
+        self.begin_turn(&mut s);
+        s
+    }
+
+    /// A position for study or tests: this board, this player to move, at the start of a turn
+    /// in ordinary play (openings and nominations over), no stones captured yet.
+    pub fn setup(&self, board: &BoardView, to_move: Player) -> Result<SowingState, ConfigError> {
+        let r = &self.rules;
+        let n = r.n as usize;
+        let mut pits = [[0u8; MAX_SIDE]; 2];
+        for (row, counts) in [
+            (Row::I, &board.i),
+            (Row::Ii, &board.ii),
+            (Row::Iii, &board.iii),
+            (Row::Iv, &board.iv),
+        ] {
+            if counts.len() != n {
+                return Err(ConfigError::new(
+                    format!("board.{row}"),
+                    format!("{} holes given: the board has {n} per row", counts.len()),
+                ));
+            }
+            for (i, &v) in counts.iter().enumerate() {
+                let h = Hole::new(row, i as u8 + 1);
+                pits[h.owner().index()][h.track(r.n)] = v;
+            }
+        }
+        let total: u32 = pits.iter().flatten().map(|&v| v as u32).sum();
+        if total > super::rules::MAX_STONES {
+            return Err(ConfigError::new(
+                "board",
+                format!("{total} stones: at most 255"),
+            ));
+        }
+        let stones = |p: usize| pits[p].iter().map(|&v| v as u16).sum();
+        let mut s = SowingState {
+            pits,
+            heads: r.start_heads,
+            stones: [stones(0), stones(1)],
+            captured: [0; 2],
+            discarded: 0,
+            captures_made: [0; 2],
+            to_move,
+            pending: Pending::Start,
+            open: [Open::Done; 2],
+            nominations_left: [0; 2],
+            turns: 0,
+            moves: 0,
+            passes: 0,
+            outcome: None,
+            n: r.n,
+        };
+        self.begin_turn(&mut s);
+        Ok(s)
+    }
+
+    /// The legal actions at this point (none when the game is over).
+    pub fn legal_actions(&self, s: &SowingState, out: &mut ActionList<Action>) {
+        out.clear();
+        if s.outcome.is_some() {
+            return;
+        }
+        let r = &self.rules;
+        let p = s.to_move;
+        let me = p.index();
+        let n = r.n;
+        let len = r.len;
+        match s.pending {
+            Pending::Relay { .. } => {
+                out.push(Action::Relay(RelayChoice::Stop));
+                out.push(Action::Relay(RelayChoice::Continue));
+            }
+            Pending::Takes { .. } => {
+                let opp = p.other();
+                for k in 0..len {
+                    if self.takeable(s, opp, k) {
+                        out.push(Action::Take(Hole::from_track(opp, k, n)));
+                    }
+                }
+            }
+            Pending::Start => {
+                if s.nominations_left[me] > 0 {
+                    for k in 0..n as usize {
+                        if s.heads[me] >> k & 1 == 0 {
+                            out.push(Action::Nominate(Hole::from_track(p, k, n)));
+                        }
+                    }
+                    return;
+                }
+                let side = &s.pits[me];
+                match s.open[me] {
+                    Open::Forced => {
+                        if let OpeningRule::Forced { k, .. } = r.opening {
+                            out.push(Action::Sow(Hole::from_track(p, k, n)));
+                        }
+                    }
+                    Open::Pairs | Open::LudiiPairs => {
+                        for (k, &v) in side[..len].iter().enumerate() {
+                            if v == 2 {
+                                out.push(Action::Sow(Hole::from_track(p, k, n)));
+                            }
+                        }
+                    }
+                    Open::Spread => out.push(Action::Sow(Hole::from_track(p, 0, n))),
+                    Open::LudiiSpread => {
+                        for (k, &v) in side[..len].iter().enumerate() {
+                            if v == 29 {
+                                out.push(Action::Sow(Hole::from_track(p, k, n)));
+                            }
+                        }
+                    }
+                    Open::OneCounter => {
+                        out.push(Action::Sow(Hole::from_track(p, n as usize - 1, n)))
+                    }
+                    Open::Done => self.normal_sows(s, out),
+                }
+                if out.is_empty() {
+                    out.push(Action::Pass);
+                }
+            }
+        }
+    }
+
+    /// Ordinary sowing moves of the player to move.
+    fn normal_sows(&self, s: &SowingState, out: &mut ActionList<Action>) {
+        let r = &self.rules;
+        let p = s.to_move;
+        let side = &s.pits[p.index()];
+        let len = r.len;
+        let multi = side[..len].iter().any(|&v| v > 1);
+        let single_needs_empty = r.singles.into_empty;
+        // Ludii's Njombwa main phase: singles only when every hole holds at most one.
+        let singles_allowed = !r.singles.restricted || !multi;
+        for k in 0..len {
+            let v = side[k];
+            let ok = if v > 1 {
+                true
+            } else if v == 1 && singles_allowed {
+                let next = if k + 1 == len { 0 } else { k + 1 };
+                !single_needs_empty || side[next] == 0
+            } else {
+                false
+            };
+            if ok {
+                out.push(Action::Sow(Hole::from_track(p, k, r.n)));
+            }
+        }
+    }
+
+    fn takeable(&self, s: &SowingState, opp: Player, k: usize) -> bool {
+        let o = opp.index();
+        if s.pits[o][k] == 0 {
+            return false;
+        }
+        if self.rules.heads_immune && s.heads[o] >> k & 1 == 1 {
+            return false;
+        }
+        if let OpeningRule::Forced {
+            k: fk,
+            protect: true,
+        } = self.rules.opening
+            && s.open[o] == Open::Forced
+            && fk == k
+        {
+            return false;
+        }
+        true
+    }
+
+    /// Applies an action known to be legal (taken from [`legal_actions`](Self::legal_actions)).
+    #[inline]
+    pub fn apply_unchecked(&self, s: &mut SowingState, a: Action) -> Report {
+        self.apply_inner(s, a, &mut None)
+    }
+
+    /// Applies a legal action and lists what happened, lap by lap.
+    pub fn apply_traced(&self, s: &mut SowingState, a: Action) -> (Report, Vec<Event>) {
+        let mut events = Some(Vec::new());
+        let rep = self.apply_inner(s, a, &mut events);
+        (rep, events.unwrap_or_default())
+    }
+
+    fn apply_inner(&self, s: &mut SowingState, a: Action, ev: &mut Option<Vec<Event>>) -> Report {
+        let mut rep = Report::default();
+        let me = s.to_move.index();
+        let moves_before = s.moves;
+        match (s.pending, a) {
+            (Pending::Start, Action::Nominate(h)) => {
+                s.heads[me] |= 1 << h.track(s.n);
+                s.nominations_left[me] -= 1;
+                s.moves += 1;
+                self.end_turn(s);
+            }
+            (Pending::Start, Action::Pass) => {
+                s.moves += 1;
+                s.passes += 1;
+                if s.open[me] == Open::LudiiPairs && !has_count(&s.pits[me], self.rules.len, 2) {
+                    s.open = [Open::LudiiSpread; 2];
+                } else if s.open[me] == Open::LudiiSpread {
+                    s.open = [Open::Done; 2];
+                }
+                if s.passes >= 2 && s.open == [Open::Done; 2] {
+                    s.turns += 1;
+                    match self.rules.end.mutual_pass {
+                        MutualPass::Draw => finish(s, None, EndReason::NoMoves),
+                        MutualPass::TurnLimit => {
+                            s.turns = s.turns.max(self.rules.end.turn_limit);
+                            finish(s, None, EndReason::TurnLimit);
+                        }
+                    }
+                } else {
+                    self.end_turn(s);
+                }
+            }
+            (Pending::Start, Action::Sow(h)) => {
+                s.passes = 0;
+                let k = h.track(s.n);
+                match s.open[me] {
+                    Open::OneCounter => {
+                        self.one_counter(s, &mut rep, ev);
+                        s.open[me] = Open::Done;
+                        self.end_turn(s);
+                    }
+                    Open::LudiiPairs => {
+                        self.ludii_pair(s, k, &mut rep, ev);
+                        if s.outcome.is_none() {
+                            if !has_count(&s.pits[me], self.rules.len, 2) {
+                                s.open = [Open::LudiiSpread; 2];
+                            }
+                            self.end_turn(s);
+                        }
+                    }
+                    Open::LudiiSpread => {
+                        let c = take_hole(&mut s.pits[me], k);
+                        self.relay(s, k, c, false, false, &mut rep, ev);
+                    }
+                    Open::Spread => {
+                        s.open[me] = Open::Done;
+                        let captures = matches!(
+                            self.rules.opening,
+                            OpeningRule::Gambit {
+                                spread_captures: true
+                            }
+                        );
+                        let c = take_hole(&mut s.pits[me], k);
+                        self.relay(s, k, c, captures, false, &mut rep, ev);
+                    }
+                    open => {
+                        if open == Open::Forced {
+                            s.open[me] = Open::Done;
+                        }
+                        let c = take_hole(&mut s.pits[me], k);
+                        self.relay(s, k, c, true, c == 1, &mut rep, ev);
+                    }
+                }
+            }
+            (Pending::Relay { .. }, Action::Relay(RelayChoice::Stop)) => {
+                s.moves += 1;
+                self.end_turn(s);
+            }
+            (Pending::Relay { pos, capture }, Action::Relay(RelayChoice::Continue)) => {
+                let k = pos as usize;
+                let c = take_hole(&mut s.pits[me], k);
+                s.pending = Pending::Start;
+                self.relay(s, k, c, capture, false, &mut rep, ev);
+            }
+            (Pending::Takes { left }, Action::Take(h)) => {
+                let opp = s.to_move.other();
+                let k = h.track(s.n);
+                let taken = take_hole(&mut s.pits[opp.index()], k);
+                if let Some(ev) = ev {
+                    ev.push(Event::Take {
+                        hole: h,
+                        stones: taken,
+                    });
+                }
+                s.stones[opp.index()] -= taken as u16;
+                s.captured[me] += taken as u16;
+                s.moves += 1;
+                rep.captured += taken as u32;
+                rep.takes += 1;
+                if s.stones[opp.index()] == 0 {
+                    s.turns += 1;
+                    finish(s, Some(s.to_move), EndReason::NoStones);
+                } else {
+                    let left = left - 1;
+                    if left > 0 && (0..self.rules.len).any(|k| self.takeable(s, opp, k)) {
+                        s.pending = Pending::Takes { left };
+                    } else {
+                        self.end_turn(s);
+                    }
+                }
+            }
+            // Only reachable through apply_unchecked with an illegal action: ignore it.
+            _ => {}
+        }
+        rep.moves = s.moves - moves_before;
+        if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
+            finish(s, None, EndReason::MoveLimit);
+        }
+        rep
+    }
+
+    /// Sows `count` stones lifted from `from` and relays on; `capture` says whether the turn's
+    /// last stone may capture; `single` that the turn began by moving a single stone.
+    fn relay(
+        &self,
+        s: &mut SowingState,
+        from: usize,
+        count: u8,
+        capture: bool,
+        single: bool,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) {
+        let r = &self.rules;
+        let p = s.to_move;
+        let me = p.index();
+        let n = r.n as usize;
+        let mut from = from;
+        let mut count = count;
+        let mut brent = Brent::new();
+        loop {
+            let last = self.sow_lap(&mut s.pits[me], from, count);
+            rep.laps += 1;
+            rep.sown += count as u32;
+            s.moves += 1;
+            if let Some(ev) = ev {
+                ev.push(Event::lap(p, from, count, last, r.n));
+            }
+            let v = s.pits[me][last];
+            if v > 1 {
+                // The hole was occupied: relay, unless it is a head or relays are off.
+                if !r.relay {
+                    break;
+                }
+                if s.heads[me] >> last & 1 == 1 {
+                    match r.head_landing {
+                        HeadLanding::Choose => {
+                            s.pending = Pending::Relay {
+                                pos: last as u8,
+                                capture,
+                            };
+                            return;
+                        }
+                        HeadLanding::Stop => break,
+                        HeadLanding::Relay => {}
+                    }
+                }
+                // The state before lifting `last`: the side and the hole.
+                if brent.repeats(&s.pits[me], last) {
+                    rep.endless = true;
+                    s.turns += 1;
+                    match r.endless {
+                        Endless::Draw => finish(s, None, EndReason::EndlessSowing),
+                        Endless::MoveLimit => {
+                            s.moves = s.moves.max(r.end.move_limit);
+                            finish(s, None, EndReason::MoveLimit);
+                        }
+                    }
+                    return;
+                }
+                from = last;
+                count = take_hole(&mut s.pits[me], last);
+                continue;
+            }
+            // The last stone fell into an empty hole.
+            if capture && last >= n && !(single && !r.singles.capture) {
+                let taken = self.capture(s, last, rep, ev);
+                if taken > 0 {
+                    let opp = p.other().index();
+                    if s.stones[opp] == 0 {
+                        s.turns += 1;
+                        finish(s, Some(p), EndReason::NoStones);
+                        return;
+                    }
+                    match r.resow {
+                        Resow::Off => {}
+                        Resow::Continue => {
+                            // The captured stones are dropped singly into the next holes, and
+                            // the sowing goes on as before.
+                            s.captured[me] -= taken as u16;
+                            s.stones[me] += taken as u16;
+                            from = last;
+                            count = taken;
+                            brent = Brent::new();
+                            continue;
+                        }
+                        Resow::EndTurn => {
+                            s.captured[me] -= taken as u16;
+                            s.stones[me] += taken as u16;
+                            self.sow_lap(&mut s.pits[me], last, taken);
+                            rep.sown += taken as u32;
+                            break;
+                        }
+                    }
+                    let takes = r.takes_for(s.captures_made[me]);
+                    if takes > 0 && (0..r.len).any(|k| self.takeable(s, p.other(), k)) {
+                        s.pending = Pending::Takes { left: takes };
+                        return;
+                    }
+                }
+            }
+            break;
+        }
+        self.end_turn(s);
+    }
+
+    /// Takes the opposite front hole (and the back hole behind it) of the mover's front-row
+    /// hole `k`; returns the stones taken.
+    fn capture(
+        &self,
+        s: &mut SowingState,
+        k: usize,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) -> u8 {
+        let r = &self.rules;
+        let n = r.n as usize;
+        let me = s.to_move.index();
+        let opp = 1 - me;
+        let of = 3 * n - 1 - k;
+        let ob = k - n;
+        let front = s.pits[opp][of];
+        let back = s.pits[opp][ob];
+        if front == 0 || (r.back == BackCapture::RequireBoth && back == 0) {
+            return 0;
+        }
+        let mut taken = front;
+        s.pits[opp][of] = 0;
+        let o = s.to_move.other();
+        let mut holes = vec![(Hole::from_track(o, of, r.n), front)];
+        if r.back != BackCapture::Never && back > 0 {
+            taken += back;
+            s.pits[opp][ob] = 0;
+            holes.push((Hole::from_track(o, ob, r.n), back));
+        }
+        if let Some(ev) = ev {
+            ev.push(Event::Capture {
+                at: Hole::from_track(s.to_move, k, r.n),
+                taken: holes,
+            });
+        }
+        s.stones[opp] -= taken as u16;
+        s.captured[me] += taken as u16;
+        s.captures_made[me] += 1;
+        rep.captures += 1;
+        rep.captured += taken as u32;
+        if let (Open::Pairs, OpeningRule::Gambit { .. }) = (s.open[me], r.opening) {
+            s.open[me] = Open::Spread;
+        }
+        taken
+    }
+
+    /// Drops `count` stones one by one into the holes after `from`; returns the last hole.
+    #[inline]
+    fn sow_lap(&self, side: &mut [u8; MAX_SIDE], from: usize, count: u8) -> usize {
+        let len = self.rules.len;
+        let skip = self.rules.skip_origin;
+        let mut pos = from;
+        let mut left = count as usize;
+        // Whole rounds at once.
+        let round = if skip { len - 1 } else { len };
+        if left > round {
+            let q = (left - 1) / round;
+            for (k, v) in side[..len].iter_mut().enumerate() {
+                if !(skip && k == from) {
+                    *v += q as u8;
+                }
+            }
+            left -= q * round;
+        }
+        while left > 0 {
+            pos += 1;
+            if pos == len {
+                pos = 0;
+            }
+            if skip && pos == from {
+                continue;
+            }
+            side[pos] += 1;
+            left -= 1;
+        }
+        pos
+    }
+
+    /// Ludii's Njombwa Opening1: one lap, no relay; only the opposite front hole is removed.
+    fn ludii_pair(
+        &self,
+        s: &mut SowingState,
+        k: usize,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) {
+        let n = self.rules.n as usize;
+        let me = s.to_move.index();
+        let c = take_hole(&mut s.pits[me], k);
+        let last = self.sow_lap(&mut s.pits[me], k, c);
+        rep.laps += 1;
+        rep.sown += c as u32;
+        s.moves += 1;
+        if let Some(ev) = ev {
+            ev.push(Event::lap(s.to_move, k, c, last, self.rules.n));
+        }
+        if last >= n {
+            let opp = 1 - me;
+            let of = 3 * n - 1 - last;
+            let taken = take_hole(&mut s.pits[opp], of);
+            if taken > 0 {
+                if let Some(ev) = ev {
+                    let o = s.to_move.other();
+                    ev.push(Event::Capture {
+                        at: Hole::from_track(s.to_move, last, self.rules.n),
+                        taken: vec![(Hole::from_track(o, of, self.rules.n), taken)],
+                    });
+                }
+                s.stones[opp] -= taken as u16;
+                s.captured[me] += taken as u16;
+                s.captures_made[me] += 1;
+                rep.captures += 1;
+                rep.captured += taken as u32;
+                if s.stones[opp] == 0 {
+                    s.turns += 1;
+                    finish(s, Some(s.to_move), EndReason::NoStones);
+                }
+            }
+        }
+    }
+
+    /// Sanderson's one-counter start, as one move.
+    fn one_counter(&self, s: &mut SowingState, rep: &mut Report, ev: &mut Option<Vec<Event>>) {
+        let n = self.rules.n as usize;
+        let nn = self.rules.n;
+        let len = self.rules.len;
+        let p = s.to_move;
+        let me = p.index();
+        let side = &mut s.pits[me];
+        // "takes up the man in the right-hand end hole of the back row, adds it to the end
+        // hole of the front row"
+        side[n - 1] -= 1;
+        side[n] += 1;
+        s.moves += 1;
+        if let Some(ev) = ev {
+            ev.push(Event::Transfer {
+                from: Hole::from_track(p, n - 1, nn),
+                to: Hole::from_track(p, n, nn),
+                stones: 1,
+            });
+        }
+        // "spreads along the front row and along the back till he arrives at the last hole but
+        // one in the back row"
+        let mut from = n;
+        for _ in 0..len * 4 {
+            let c = take_hole(side, from);
+            let last = self.sow_lap(side, from, c);
+            rep.laps += 1;
+            rep.sown += c as u32;
+            s.moves += 1;
+            if let Some(ev) = ev {
+                ev.push(Event::lap(p, from, c, last, nn));
+            }
+            if last == n - 2 || side[last] < 2 {
+                break;
+            }
+            from = last;
+        }
+        // "takes up both the men now in it and transfers them to the end hole"
+        let pair = take_hole(side, n - 2);
+        side[n - 1] += pair;
+        // "takes up the two men in the second hole from the right of his front row and removes
+        // them from the board"
+        let removed = take_hole(side, n + 1);
+        if let Some(ev) = ev {
+            ev.push(Event::Transfer {
+                from: Hole::from_track(p, n - 2, nn),
+                to: Hole::from_track(p, n - 1, nn),
+                stones: pair,
+            });
+            ev.push(Event::Remove {
+                hole: Hole::from_track(p, n + 1, nn),
+                stones: removed,
+            });
+        }
+        s.stones[me] -= removed as u16;
+        s.discarded += removed as u16;
+        s.moves += 2;
+    }
+
+    /// Ends the current player's turn and starts the next one.
+    fn end_turn(&self, s: &mut SowingState) {
+        if s.outcome.is_some() {
+            return;
+        }
+        let me = s.to_move.index();
+        if s.open[me] == Open::LudiiSpread {
+            // Ludii's `nextPhase (not (is Next Mover)) "Sowing"`: both players leave Opening2.
+            s.open = [Open::Done; 2];
+        }
+        s.turns += 1;
+        s.pending = Pending::Start;
+        s.to_move = s.to_move.other();
+        if s.turns >= self.rules.end.turn_limit {
+            finish(s, None, EndReason::TurnLimit);
+            return;
+        }
+        self.begin_turn(s);
+    }
+
+    /// Settles what the new player to move faces: no stones, openings running out, no moves.
+    fn begin_turn(&self, s: &mut SowingState) {
+        let r = &self.rules;
+        let p = s.to_move;
+        let me = p.index();
+        if s.stones[me] == 0 {
+            finish(s, Some(p.other()), EndReason::NoStones);
+            return;
+        }
+        if s.nominations_left[me] > 0 {
+            return;
+        }
+        loop {
+            let next = match s.open[me] {
+                Open::Forced => match r.opening {
+                    OpeningRule::Forced { k, .. } if s.pits[me][k] >= 2 => None,
+                    _ => Some(Open::Done),
+                },
+                Open::Pairs => (!has_count(&s.pits[me], r.len, 2)).then_some(Open::Spread),
+                Open::Spread => (s.pits[me][0] < 2).then_some(Open::Done),
+                Open::OneCounter => (s.pits[me][r.n as usize - 1] != 1).then_some(Open::Done),
+                _ => None,
+            };
+            match next {
+                Some(o) => s.open[me] = o,
+                None => break,
+            }
+        }
+        if s.open[me] != Open::Done {
+            return;
+        }
+        let mut legal = ActionList::new();
+        self.normal_sows(s, &mut legal);
+        if legal.is_empty() {
+            match r.end.no_moves {
+                NoMoves::Pass => {}
+                NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
+                NoMoves::MoreStones => {
+                    let (a, b) = (s.stones[me], s.stones[1 - me]);
+                    let w = match a.cmp(&b) {
+                        std::cmp::Ordering::Greater => Some(p),
+                        std::cmp::Ordering::Less => Some(p.other()),
+                        std::cmp::Ordering::Equal => None,
+                    };
+                    finish(s, w, EndReason::NoMoves);
+                }
+            }
+        }
+    }
+}
+
+/// One thing that happened during an action, for replays.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A lap: `stones` lifted from `from`, the last dropped in `last`.
+    Lap {
+        /// The hole lifted.
+        from: Hole,
+        /// Stones sown.
+        stones: u8,
+        /// Where the last stone fell.
+        last: Hole,
+    },
+    /// A capture from the last stone's hole `at`: the opponent's holes and stones taken.
+    Capture {
+        /// The capturing hole.
+        at: Hole,
+        /// Holes taken and their stones.
+        taken: Vec<(Hole, u8)>,
+    },
+    /// An additional take.
+    Take {
+        /// The hole emptied.
+        hole: Hole,
+        /// Stones taken.
+        stones: u8,
+    },
+    /// Stones moved by a stylised opening.
+    Transfer {
+        /// From this hole.
+        from: Hole,
+        /// To this hole.
+        to: Hole,
+        /// How many.
+        stones: u8,
+    },
+    /// Stones removed from the board by a stylised opening.
+    Remove {
+        /// The hole emptied.
+        hole: Hole,
+        /// Stones removed.
+        stones: u8,
+    },
+}
+
+impl Event {
+    fn lap(p: Player, from: usize, stones: u8, last: usize, n: u8) -> Event {
+        Event::Lap {
+            from: Hole::from_track(p, from, n),
+            stones,
+            last: Hole::from_track(p, last, n),
+        }
+    }
+}
+
+#[inline]
+fn take_hole(side: &mut [u8; MAX_SIDE], k: usize) -> u8 {
+    std::mem::take(&mut side[k])
+}
+
+fn has_count(side: &[u8; MAX_SIDE], len: usize, v: u8) -> bool {
+    side[..len].contains(&v)
+}
+
+fn finish(s: &mut SowingState, winner: Option<Player>, reason: EndReason) {
+    s.outcome = Some(Outcome {
+        winner,
+        reason,
+        turns: s.turns,
+    });
+}

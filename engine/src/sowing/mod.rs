@@ -1,0 +1,62 @@
+//! Four-row sowing games: tsoro, njombwa and their variants.
+
+pub mod action;
+pub mod config;
+pub mod game;
+pub mod rules;
+pub mod state;
+
+pub use action::{Action, RelayChoice};
+pub use config::{ConfigError, RULE_FIELDS, SowingConfig};
+pub use game::{Event, SowingGame};
+pub use rules::Rules;
+pub use state::{BoardView, SowingState};
+
+use crate::game::{ActionList, Game, Report};
+use crate::outcome::Outcome;
+use crate::player::Player;
+
+impl Game for SowingGame {
+    type State = SowingState;
+    type Action = Action;
+
+    fn initial_state(&self) -> SowingState {
+        SowingGame::initial_state(self)
+    }
+    fn legal_actions(&self, s: &SowingState, out: &mut ActionList<Action>) {
+        SowingGame::legal_actions(self, s, out)
+    }
+    fn apply_unchecked(&self, s: &mut SowingState, a: Action) -> Report {
+        SowingGame::apply_unchecked(self, s, a)
+    }
+    fn to_move(&self, s: &SowingState) -> Option<Player> {
+        s.to_move()
+    }
+    fn outcome(&self, s: &SowingState) -> Option<Outcome> {
+        s.outcome()
+    }
+    fn turns(&self, s: &SowingState) -> u32 {
+        s.turns()
+    }
+    fn material(&self, s: &SowingState, p: Player) -> i32 {
+        s.stones(p) as i32
+    }
+    fn apply_described(&self, s: &mut SowingState, a: Action) -> (Report, Vec<serde_json::Value>) {
+        let (rep, ev) = self.apply_traced(s, a);
+        let ev = ev
+            .iter()
+            .map(|e| serde_json::to_value(e).unwrap_or_default())
+            .collect();
+        (rep, ev)
+    }
+    fn state_json(&self, s: &SowingState) -> serde_json::Value {
+        let mut legal = ActionList::new();
+        SowingGame::legal_actions(self, s, &mut legal);
+        serde_json::json!({
+            "board": s.board(),
+            "to_move": s.to_move(),
+            "legal": legal.as_slice(),
+            "captured": s.captured_map(),
+        })
+    }
+}

@@ -1,0 +1,176 @@
+//! The state of a four-row sowing game: a plain value, cloned, hashed and serialized.
+
+use crate::notation::{Hole, MAX_SIDE, Row};
+use crate::outcome::Outcome;
+use crate::player::Player;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Where a player stands in a stylised opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Open {
+    /// Ordinary play.
+    Done,
+    /// The first move is forced from this track index.
+    Forced,
+    /// Sanderson's gambit: marching the pair.
+    Pairs,
+    /// Sanderson's gambit: spreading the reserve.
+    Spread,
+    /// Sanderson's one-counter start.
+    OneCounter,
+    /// Ludii's Njombwa phase Opening1.
+    LudiiPairs,
+    /// Ludii's Njombwa phase Opening2.
+    LudiiSpread,
+}
+
+/// What the player to move is deciding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Pending {
+    /// The start of a turn (sow, nominate or pass).
+    Start,
+    /// The last stone fell in an occupied head at this track index: stop or continue.
+    Relay { pos: u8, capture: bool },
+    /// Additional takes still due.
+    Takes { left: u8 },
+}
+
+/// A position of a four-row sowing game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SowingState {
+    /// Stones per hole, per player, in that player's sowing order.
+    pub(crate) pits: [[u8; MAX_SIDE]; 2],
+    /// Heads per player, as bits of track indices.
+    pub(crate) heads: [u64; 2],
+    /// Stones on each side.
+    pub(crate) stones: [u16; 2],
+    /// Stones each player has taken off the board.
+    pub(crate) captured: [u16; 2],
+    /// Stones the rules removed from the board otherwise (njombwa's one-counter start).
+    pub(crate) discarded: u16,
+    /// Captures made by each player (for take schedules).
+    pub(crate) captures_made: [u16; 2],
+    pub(crate) to_move: Player,
+    pub(crate) pending: Pending,
+    pub(crate) open: [Open; 2],
+    pub(crate) nominations_left: [u8; 2],
+    pub(crate) turns: u32,
+    pub(crate) moves: u32,
+    pub(crate) passes: u8,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) n: u8,
+}
+
+/// The four rows of a board, each hole 1..N from A's left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    /// A's back row.
+    pub i: Vec<u8>,
+    /// A's front row.
+    pub ii: Vec<u8>,
+    /// B's front row.
+    pub iii: Vec<u8>,
+    /// B's back row.
+    pub iv: Vec<u8>,
+}
+
+impl SowingState {
+    /// Holes per row.
+    pub fn holes(&self) -> u8 {
+        self.n
+    }
+
+    /// Stones in a hole.
+    pub fn count(&self, h: Hole) -> u8 {
+        self.pits[h.owner().index()][h.track(self.n)]
+    }
+
+    /// Stones on a player's side.
+    pub fn stones(&self, p: Player) -> u32 {
+        self.stones[p.index()] as u32
+    }
+
+    /// Stones a player has taken off the board.
+    pub fn captured(&self, p: Player) -> u32 {
+        self.captured[p.index()] as u32
+    }
+
+    /// Stones removed from the board by the rules themselves (not by a capture).
+    pub fn discarded(&self) -> u32 {
+        self.discarded as u32
+    }
+
+    /// The player to move, or `None` when the game is over.
+    pub fn to_move(&self) -> Option<Player> {
+        if self.outcome.is_some() {
+            None
+        } else {
+            Some(self.to_move)
+        }
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Completed turns.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Moves as Ludii counts them (each lap, take, stop, nomination and pass).
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// The heads of a player.
+    pub fn heads(&self, p: Player) -> Vec<Hole> {
+        (0..2 * self.n as usize)
+            .filter(|k| self.heads[p.index()] >> k & 1 == 1)
+            .map(|k| Hole::from_track(p, k, self.n))
+            .collect()
+    }
+
+    /// The board as four rows.
+    pub fn board(&self) -> BoardView {
+        let row = |r: Row| -> Vec<u8> {
+            (1..=self.n)
+                .map(|num| self.count(Hole::new(r, num)))
+                .collect()
+        };
+        BoardView {
+            i: row(Row::I),
+            ii: row(Row::Ii),
+            iii: row(Row::Iii),
+            iv: row(Row::Iv),
+        }
+    }
+
+    /// The captured counts keyed by player, for JSON.
+    pub fn captured_map(&self) -> BTreeMap<Player, u32> {
+        Player::BOTH
+            .iter()
+            .map(|&p| (p, self.captured(p)))
+            .collect()
+    }
+
+    /// The same position after a half turn of the board, with the players' roles exchanged:
+    /// what A had, B has, at the mirrored holes.
+    pub fn mirrored(&self) -> SowingState {
+        let mut m = self.clone();
+        m.pits.swap(0, 1);
+        m.heads.swap(0, 1);
+        m.stones.swap(0, 1);
+        m.captured.swap(0, 1);
+        m.captures_made.swap(0, 1);
+        m.open.swap(0, 1);
+        m.nominations_left.swap(0, 1);
+        m.to_move = m.to_move.other();
+        if let Some(o) = &mut m.outcome {
+            o.winner = o.winner.map(Player::other);
+        }
+        m
+    }
+}

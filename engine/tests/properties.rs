@@ -1,0 +1,124 @@
+//! Property tests of random play on every shipped ruleset and parameter extreme: stones are
+//! conserved, a live game always has a legal action, play is deterministic per seed, and the
+//! two players' positions mirror under a half turn of the board.
+
+use proptest::prelude::*;
+use tsoro_engine::catalogue;
+use tsoro_engine::rng::Rng;
+use tsoro_engine::sowing::{SowingGame, SowingState};
+use tsoro_engine::{ActionList, AnyGame, Player};
+
+fn games() -> Vec<(String, SowingGame)> {
+    let mut out = vec![];
+    for def in catalogue::all() {
+        for p in def.param_samples() {
+            match def.build(&p) {
+                Ok(AnyGame::Sowing(g)) => out.push((format!("{} {:?}", def.id, p), g)),
+                Err(e) => panic!("{} {:?}: {e}", def.id, p),
+            }
+        }
+    }
+    out
+}
+
+fn check_invariants(label: &str, g: &SowingGame, s: &SowingState) {
+    let total = g.rules().total_stones();
+    let board: u32 = Player::BOTH.iter().map(|&p| s.stones(p)).sum();
+    let b = s.board();
+    let counted: u32 = [&b.i, &b.ii, &b.iii, &b.iv]
+        .iter()
+        .flat_map(|r| r.iter())
+        .map(|&v| v as u32)
+        .sum();
+    assert_eq!(board, counted, "{label}: side totals match the holes");
+    assert_eq!(
+        board + s.captured(Player::A) + s.captured(Player::B) + s.discarded(),
+        total,
+        "{label}: stones conserved"
+    );
+    let mut l = ActionList::new();
+    g.legal_actions(s, &mut l);
+    assert_eq!(
+        s.outcome().is_some(),
+        l.is_empty(),
+        "{label}: live iff a legal action"
+    );
+}
+
+/// Plays one random game, checking invariants and the mirror at every step; returns the
+/// actions.
+fn play(
+    label: &str,
+    g: &SowingGame,
+    seed: u64,
+    mirror: bool,
+) -> (Vec<String>, Option<tsoro_engine::Outcome>) {
+    let mut rng = Rng::from_seed(seed);
+    let mut s = g.initial_state();
+    let mut trail = vec![];
+    let mut l = ActionList::new();
+    for _ in 0..3000 {
+        check_invariants(label, g, &s);
+        g.legal_actions(&s, &mut l);
+        if l.is_empty() {
+            break;
+        }
+        let a = l[rng.below(l.len())];
+        if mirror {
+            let n = g.rules().holes();
+            let m = s.mirrored();
+            let mut ml = ActionList::new();
+            g.legal_actions(&m, &mut ml);
+            let mut rotated: Vec<_> = l.iter().map(|a| a.rotate(n)).collect();
+            let mut mlv = ml.to_vec();
+            rotated.sort_by_key(|a| a.to_string());
+            mlv.sort_by_key(|a| a.to_string());
+            assert_eq!(rotated, mlv, "{label}: legal actions mirror");
+            let mut m2 = m.clone();
+            let r1 = g.apply_unchecked(&mut s.clone(), a);
+            let r2 = g.apply_unchecked(&mut m2, a.rotate(n));
+            assert_eq!(r1, r2, "{label}: reports mirror");
+            let mut s2 = s.clone();
+            g.apply_unchecked(&mut s2, a);
+            assert_eq!(s2.mirrored(), m2, "{label}: states mirror after {a}");
+        }
+        trail.push(a.to_string());
+        g.apply_unchecked(&mut s, a);
+    }
+    (trail, s.outcome())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_play_keeps_invariants_and_mirrors(seed in any::<u64>()) {
+        for (label, g) in games() {
+            play(&label, &g, seed, true);
+        }
+    }
+
+    #[test]
+    fn play_is_deterministic_per_seed(seed in any::<u64>()) {
+        for (label, g) in games().into_iter().step_by(3) {
+            let a = play(&label, &g, seed, false);
+            let b = play(&label, &g, seed, false);
+            prop_assert_eq!(a, b);
+        }
+    }
+}
+
+/// Games end: with the default limits every random game finishes with a result.
+#[test]
+fn random_games_finish() {
+    // (Samples with the largest turn limit may outlast the test's 3,000-step cap.)
+    for (label, g) in games()
+        .into_iter()
+        .filter(|(l, _)| !l.contains("turn_limit"))
+    {
+        for seed in 0..3 {
+            let (_, o) = play(&label, &g, seed, false);
+            assert!(o.is_some(), "{label} seed {seed} did not finish");
+        }
+    }
+}
