@@ -87,6 +87,17 @@ pub trait Game: Send + Sync {
     ) -> (Report, Vec<serde_json::Value>) {
         (self.apply_unchecked(s, a), Vec::new())
     }
+    /// A uniformly random legal action, `None` once the game is over. Games may override this
+    /// with a faster path that draws from the same distribution.
+    fn random_action(&self, s: &Self::State, rng: &mut crate::rng::Rng) -> Option<Self::Action> {
+        let mut l = ActionList::new();
+        self.legal_actions(s, &mut l);
+        if l.is_empty() {
+            None
+        } else {
+            Some(l[rng.below(l.len())])
+        }
+    }
     /// Mean branching is measured over decisions; this says whether the state is a decision
     /// with more than one option.
     fn legal_count(&self, s: &Self::State) -> usize {

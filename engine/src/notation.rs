@@ -14,6 +14,8 @@ use thiserror::Error;
 pub const MAX_HOLES: usize = 21;
 /// Largest number of holes on one side (two rows).
 pub const MAX_SIDE: usize = 2 * MAX_HOLES;
+/// Storage per side: [`MAX_SIDE`] rounded up to whole 64-bit words (the tail stays empty).
+pub const SIDE_CAP: usize = 48;
 
 /// One of the four rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

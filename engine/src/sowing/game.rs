@@ -7,7 +7,7 @@ use super::state::BoardView;
 use super::state::{Open, Pending, SowingState};
 use crate::game::{ActionList, Report};
 use crate::notation::Row;
-use crate::notation::{Hole, MAX_SIDE};
+use crate::notation::{Hole, SIDE_CAP};
 use crate::outcome::{EndReason, Outcome};
 use crate::player::Player;
 
@@ -22,8 +22,7 @@ pub struct SowingGame {
 
 /// Brent's cycle detection over the lap states of one relay.
 struct Brent {
-    laps: u32,
-    saved: [u8; MAX_SIDE],
+    saved: [u8; SIDE_CAP],
     saved_pos: usize,
     power: u32,
     lam: u32,
@@ -32,8 +31,7 @@ struct Brent {
 impl Brent {
     fn new() -> Self {
         Brent {
-            laps: 0,
-            saved: [0; MAX_SIDE],
+            saved: [0; SIDE_CAP],
             saved_pos: usize::MAX,
             power: 1,
             lam: 0,
@@ -43,11 +41,7 @@ impl Brent {
     /// Called before each lap with the side and the hole about to be lifted; true when this
     /// exact state was seen before, so the relay repeats forever.
     #[inline]
-    fn repeats(&mut self, side: &[u8; MAX_SIDE], pos: usize) -> bool {
-        self.laps += 1;
-        if self.laps < WATCH_AFTER {
-            return false;
-        }
+    fn repeats(&mut self, side: &[u8; SIDE_CAP], pos: usize) -> bool {
         if self.saved_pos == pos && self.saved == *side {
             return true;
         }
@@ -110,7 +104,7 @@ impl SowingGame {
     pub fn setup(&self, board: &BoardView, to_move: Player) -> Result<SowingState, ConfigError> {
         let r = &self.rules;
         let n = r.n as usize;
-        let mut pits = [[0u8; MAX_SIDE]; 2];
+        let mut pits = [[0u8; SIDE_CAP]; 2];
         for (row, counts) in [
             (Row::I, &board.i),
             (Row::Ii, &board.ii),
@@ -226,27 +220,74 @@ impl SowingGame {
 
     /// Ordinary sowing moves of the player to move.
     fn normal_sows(&self, s: &SowingState, out: &mut ActionList<Action>) {
-        let r = &self.rules;
         let p = s.to_move;
-        let side = &s.pits[p.index()];
-        let len = r.len;
-        let multi = side[..len].iter().any(|&v| v > 1);
-        let single_needs_empty = r.singles.into_empty;
-        // Ludii's Njombwa main phase: singles only when every hole holds at most one.
-        let singles_allowed = !r.singles.restricted || !multi;
-        for k in 0..len {
-            let v = side[k];
-            let ok = if v > 1 {
-                true
-            } else if v == 1 && singles_allowed {
-                let next = if k + 1 == len { 0 } else { k + 1 };
-                !single_needs_empty || side[next] == 0
-            } else {
-                false
-            };
-            if ok {
-                out.push(Action::Sow(Hole::from_track(p, k, r.n)));
+        let mut m = self.sow_mask(s);
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out.push(Action::Sow(Hole::from_track(p, k, self.rules.n)));
+        }
+    }
+
+    /// The holes (bits of track indices) the player to move may sow in ordinary play.
+    #[inline]
+    pub(crate) fn sow_mask(&self, s: &SowingState) -> u64 {
+        let r = &self.rules;
+        let side = &s.pits[s.to_move.index()];
+        let full = (1u64 << r.len) - 1;
+        let mut multi = 0u64;
+        let mut occupied = 0u64;
+        for w in 0..r.len.div_ceil(8) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&side[8 * w..8 * w + 8]);
+            let word = u64::from_le_bytes(b);
+            occupied |= nonzero_bytes(word) << (8 * w);
+            multi |= nonzero_bytes(word & 0xFEFE_FEFE_FEFE_FEFE) << (8 * w);
+        }
+        multi &= full;
+        occupied &= full;
+        if multi != 0 && r.singles.restricted {
+            return multi;
+        }
+        let singles = occupied & !multi;
+        let singles = if r.singles.into_empty {
+            let empty = !occupied & full;
+            // A single at k needs hole k+1 (k = len-1 wraps to 0) empty.
+            let next_empty = (empty >> 1) | ((empty & 1) << (r.len - 1));
+            singles & next_empty
+        } else {
+            singles
+        };
+        multi | singles
+    }
+
+    /// A uniformly random legal action (the same distribution as drawing from
+    /// [`legal_actions`](Self::legal_actions), without listing them in ordinary play).
+    #[inline]
+    pub fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
+        if s.outcome.is_none()
+            && s.pending == Pending::Start
+            && s.open[s.to_move.index()] == Open::Done
+            && s.nominations_left[s.to_move.index()] == 0
+        {
+            let m = self.sow_mask(s);
+            if m != 0 {
+                let mut i = rng.below(m.count_ones() as usize);
+                let mut m = m;
+                while i > 0 {
+                    m &= m - 1;
+                    i -= 1;
+                }
+                let k = m.trailing_zeros() as usize;
+                return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
             }
+        }
+        let mut l = ActionList::new();
+        self.legal_actions(s, &mut l);
+        if l.is_empty() {
+            None
+        } else {
+            Some(l[rng.below(l.len())])
         }
     }
 
@@ -422,7 +463,8 @@ impl SowingGame {
         let n = r.n as usize;
         let mut from = from;
         let mut count = count;
-        let mut brent = Brent::new();
+        let mut laps: u32 = 0;
+        let mut brent: Option<Box<Brent>> = None;
         loop {
             let last = self.sow_lap(&mut s.pits[me], from, count);
             rep.laps += 1;
@@ -451,7 +493,12 @@ impl SowingGame {
                     }
                 }
                 // The state before lifting `last`: the side and the hole.
-                if brent.repeats(&s.pits[me], last) {
+                laps += 1;
+                if laps >= WATCH_AFTER
+                    && brent
+                        .get_or_insert_with(|| Box::new(Brent::new()))
+                        .repeats(&s.pits[me], last)
+                {
                     rep.endless = true;
                     s.turns += 1;
                     match r.endless {
@@ -486,7 +533,8 @@ impl SowingGame {
                             s.stones[me] += taken as u16;
                             from = last;
                             count = taken;
-                            brent = Brent::new();
+                            laps = 0;
+                            brent = None;
                             continue;
                         }
                         Resow::EndTurn => {
@@ -557,11 +605,30 @@ impl SowingGame {
 
     /// Drops `count` stones one by one into the holes after `from`; returns the last hole.
     #[inline]
-    fn sow_lap(&self, side: &mut [u8; MAX_SIDE], from: usize, count: u8) -> usize {
+    fn sow_lap(&self, side: &mut [u8; SIDE_CAP], from: usize, count: u8) -> usize {
         let len = self.rules.len;
         let skip = self.rules.skip_origin;
+        let c = count as usize;
+        if c < len {
+            // Fewer stones than holes: one or two contiguous runs (the origin is never reached).
+            let end = from + c;
+            if end < len {
+                for v in &mut side[from + 1..=end] {
+                    *v += 1;
+                }
+                return end;
+            }
+            for v in &mut side[from + 1..len] {
+                *v += 1;
+            }
+            let rem = end - len;
+            for v in &mut side[..=rem] {
+                *v += 1;
+            }
+            return rem;
+        }
         let mut pos = from;
-        let mut left = count as usize;
+        let mut left = c;
         // Whole rounds at once.
         let round = if skip { len - 1 } else { len };
         if left > round {
@@ -740,9 +807,7 @@ impl SowingGame {
         if s.open[me] != Open::Done {
             return;
         }
-        let mut legal = ActionList::new();
-        self.normal_sows(s, &mut legal);
-        if legal.is_empty() {
+        if self.sow_mask(s) == 0 {
             match r.end.no_moves {
                 NoMoves::Pass => {}
                 NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
@@ -815,12 +880,38 @@ impl Event {
     }
 }
 
+/// Bit `i` set when byte `i` of `w` is not zero.
+#[inline(always)]
+fn nonzero_bytes(w: u64) -> u64 {
+    const LO7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let t = (w | ((w & LO7) + LO7)) & !LO7;
+    ((t >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
 #[inline]
-fn take_hole(side: &mut [u8; MAX_SIDE], k: usize) -> u8 {
+fn take_hole(side: &mut [u8; SIDE_CAP], k: usize) -> u8 {
     std::mem::take(&mut side[k])
 }
 
-fn has_count(side: &[u8; MAX_SIDE], len: usize, v: u8) -> bool {
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nonzero_bytes_mask() {
+        for w in [
+            0u64,
+            1,
+            0xFF,
+            0x0100,
+            0x8000_0000_0000_0000,
+            0x0102_0300_0004_0500,
+        ] {
+            let expect = (0..8).fold(0u64, |m, i| m | (((w >> (8 * i)) & 0xFF != 0) as u64) << i);
+            assert_eq!(super::nonzero_bytes(w), expect, "{w:#x}");
+        }
+    }
+}
+
+fn has_count(side: &[u8; SIDE_CAP], len: usize, v: u8) -> bool {
     side[..len].contains(&v)
 }
 

@@ -29,6 +29,10 @@ impl Game for SowingGame {
     fn apply_unchecked(&self, s: &mut SowingState, a: Action) -> Report {
         SowingGame::apply_unchecked(self, s, a)
     }
+    #[inline]
+    fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
+        SowingGame::random_action(self, s, rng)
+    }
     fn to_move(&self, s: &SowingState) -> Option<Player> {
         s.to_move()
     }

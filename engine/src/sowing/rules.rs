@@ -4,7 +4,7 @@ use super::config::{
     BackCapture, ConfigError, EndRule, Endless, HeadLanding, LapOrigin, Opening, Resow,
     SinglesRule, SowingConfig, check_holes, layout_hole,
 };
-use crate::notation::{MAX_SIDE, Row};
+use crate::notation::{Row, SIDE_CAP};
 use crate::player::Player;
 
 /// Largest total of stones on a board: every hole count fits a byte.
@@ -27,7 +27,7 @@ pub struct Rules {
     pub(crate) n: u8,
     pub(crate) len: usize,
     pub(crate) first: Player,
-    pub(crate) start: [[u8; MAX_SIDE]; 2],
+    pub(crate) start: [[u8; SIDE_CAP]; 2],
     pub(crate) start_heads: [u64; 2],
     pub(crate) nominate: u8,
     pub(crate) head_landing: HeadLanding,
@@ -69,7 +69,7 @@ impl Rules {
 }
 
 fn fill_side(
-    side: &mut [u8; MAX_SIDE],
+    side: &mut [u8; SIDE_CAP],
     owner: Player,
     n: u8,
     back: u8,
@@ -97,7 +97,7 @@ impl SowingConfig {
         let len = 2 * n as usize;
 
         // Layout.
-        let mut start = [[0u8; MAX_SIDE]; 2];
+        let mut start = [[0u8; SIDE_CAP]; 2];
         fill_side(
             &mut start[0],
             Player::A,

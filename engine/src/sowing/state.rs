@@ -1,6 +1,6 @@
 //! The state of a four-row sowing game: a plain value, cloned, hashed and serialized.
 
-use crate::notation::{Hole, MAX_SIDE, Row};
+use crate::notation::{Hole, Row, SIDE_CAP};
 use crate::outcome::Outcome;
 use crate::player::Player;
 use serde::Serialize;
@@ -40,7 +40,7 @@ pub(crate) enum Pending {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SowingState {
     /// Stones per hole, per player, in that player's sowing order.
-    pub(crate) pits: [[u8; MAX_SIDE]; 2],
+    pub(crate) pits: [[u8; SIDE_CAP]; 2],
     /// Heads per player, as bits of track indices.
     pub(crate) heads: [u64; 2],
     /// Stones on each side.
