@@ -17,5 +17,6 @@ pub mod anygame;
 pub mod catalogue;
 
 pub use anygame::AnyGame;
+pub mod agents;
 pub mod replay;
 pub mod rng;
