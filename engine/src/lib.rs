@@ -20,3 +20,5 @@ pub use anygame::AnyGame;
 pub mod agents;
 pub mod replay;
 pub mod rng;
+pub mod sim;
+pub mod stats;

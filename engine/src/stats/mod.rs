@@ -1,0 +1,488 @@
+//! Match statistics: per-game records, exact running aggregates (mergeable and independent
+//! of thread count), summary statistics with 95% intervals, Ludii's outcome and duration
+//! metrics under their own names, and comparisons of two runs.
+
+pub mod dist;
+pub mod interval;
+
+use crate::outcome::EndReason;
+use interval::{Interval, MeanDiff, ProportionDiff, proportion_diff, welch, wilson};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Who won a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Winner {
+    /// Seat A.
+    A,
+    /// Seat B.
+    B,
+    /// Nobody.
+    #[serde(rename = "draw")]
+    Draw,
+}
+
+/// One game of a simulation. Its columns are the CSV export's, in this order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Index of the game in the run (0-based).
+    pub game: u64,
+    /// The game's own seed, derived from (run seed, index) only.
+    pub seed: u64,
+    /// The agent in seat A.
+    pub agent_a: Arc<str>,
+    /// The agent in seat B.
+    pub agent_b: Arc<str>,
+    /// Which of the run's two agents (0 or 1) sat in seat A.
+    pub agent_a_index: u8,
+    /// The seat that moved first.
+    pub first: crate::player::Player,
+    /// The winner's seat, or `draw`.
+    pub winner: Winner,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Turns played.
+    pub turns: u32,
+    /// Decisions made (actions).
+    pub actions: u32,
+    /// Moves as Ludii counts them (each relay lap and each take is one).
+    pub moves: u32,
+    /// Capture events by A.
+    pub captures_a: u32,
+    /// Capture events by B.
+    pub captures_b: u32,
+    /// Stones taken by A (captures and takes).
+    pub stones_captured_a: u32,
+    /// Stones taken by B.
+    pub stones_captured_b: u32,
+    /// Stones left on A's side at the end.
+    pub stones_left_a: u32,
+    /// Stones left on B's side at the end.
+    pub stones_left_b: u32,
+    /// The longest sowing of one action, in laps.
+    pub longest_relay: u32,
+    /// Mean number of legal actions over the game's decisions.
+    pub mean_branching: f64,
+    /// Sum of legal-action counts over the decisions.
+    pub legal_sum: u64,
+    /// Decisions that had more than one legal action.
+    pub multi_decisions: u32,
+}
+
+impl GameRecord {
+    /// The index of the winning agent (0 or 1), if any.
+    pub fn winning_agent(&self) -> Option<usize> {
+        let a = self.agent_a_index as usize;
+        match self.winner {
+            Winner::A => Some(a),
+            Winner::B => Some(1 - a),
+            Winner::Draw => None,
+        }
+    }
+}
+
+/// Exact counts of a quantity's values (for medians and percentiles) plus sums.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Histogram {
+    counts: BTreeMap<u32, u64>,
+    n: u64,
+    sum: u128,
+    sum_sq: u128,
+}
+
+impl Histogram {
+    /// Adds a value.
+    pub fn add(&mut self, v: u32) {
+        *self.counts.entry(v).or_insert(0) += 1;
+        self.n += 1;
+        self.sum += v as u128;
+        self.sum_sq += (v as u128) * (v as u128);
+    }
+
+    /// Adds another histogram's values.
+    pub fn merge(&mut self, o: &Histogram) {
+        for (&v, &c) in &o.counts {
+            *self.counts.entry(v).or_insert(0) += c;
+        }
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+
+    /// Values added.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// Mean.
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.n as f64
+        }
+    }
+
+    /// Sample variance (n - 1).
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let exact = self.sum_sq as f64 - (self.sum as f64).powi(2) / n;
+        (exact / (n - 1.0)).max(0.0)
+    }
+
+    /// The `p`-quantile by nearest rank: the smallest value with at least `ceil(p n)` values
+    /// at or below it (`p` = 0.5 gives the lower median).
+    pub fn quantile(&self, p: f64) -> u32 {
+        if self.n == 0 {
+            return 0;
+        }
+        let rank = ((p * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let mut seen = 0;
+        for (&v, &c) in &self.counts {
+            seen += c;
+            if seen >= rank {
+                return v;
+            }
+        }
+        0
+    }
+
+    /// Summary figures.
+    pub fn describe(&self) -> Distribution {
+        Distribution {
+            mean: self.mean(),
+            sd: self.variance().sqrt(),
+            median: self.quantile(0.5),
+            p10: self.quantile(0.1),
+            p90: self.quantile(0.9),
+            min: self.counts.keys().next().copied().unwrap_or(0),
+            max: self.counts.keys().next_back().copied().unwrap_or(0),
+        }
+    }
+}
+
+/// Summary figures of a distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Distribution {
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub sd: f64,
+    /// Median (nearest rank, lower).
+    pub median: u32,
+    /// 10th percentile (nearest rank).
+    pub p10: u32,
+    /// 90th percentile (nearest rank).
+    pub p90: u32,
+    /// Smallest.
+    pub min: u32,
+    /// Largest.
+    pub max: u32,
+}
+
+/// Running aggregates of a run: exact integer counts, so the result does not depend on the
+/// order or the thread that produced the records (records are folded in game order anyway).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The two agents' names.
+    pub agents: [String; 2],
+    /// Games.
+    pub games: u64,
+    /// played[agent][seat].
+    pub played: [[u64; 2]; 2],
+    /// won[agent][seat].
+    pub won: [[u64; 2]; 2],
+    /// Wins per seat.
+    pub seat_wins: [u64; 2],
+    /// Wins of the player who moved first.
+    pub first_mover_wins: u64,
+    /// Games per end reason (draws and wins alike).
+    pub reasons: BTreeMap<String, u64>,
+    /// Draws per end reason.
+    pub draw_reasons: BTreeMap<String, u64>,
+    /// Draws.
+    pub draws: u64,
+    /// Game length in turns.
+    pub turns: Histogram,
+    /// Game length in Ludii moves.
+    pub moves: Histogram,
+    /// Capture events per seat.
+    pub captures: [u64; 2],
+    /// Stones captured per seat.
+    pub stones_captured: [u64; 2],
+    /// Legal-action counts summed over decisions.
+    pub legal_sum: u64,
+    /// Decisions.
+    pub actions: u64,
+    /// Sum over games of Ludii's per-game mean branching factor (forced laps count as 1).
+    pub ludii_branching_sum: f64,
+    /// Sum over games of the fraction of moves with more than one option.
+    pub decision_moves_sum: f64,
+    /// Longest relay seen.
+    pub longest_relay: u32,
+}
+
+impl Summary {
+    /// An empty summary for these agents.
+    pub fn new(agents: [String; 2]) -> Summary {
+        Summary {
+            agents,
+            ..Summary::default()
+        }
+    }
+
+    /// Folds in one record.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        let a = r.agent_a_index as usize;
+        self.played[a][0] += 1;
+        self.played[1 - a][1] += 1;
+        match r.winner {
+            Winner::A => {
+                self.seat_wins[0] += 1;
+                self.won[a][0] += 1;
+            }
+            Winner::B => {
+                self.seat_wins[1] += 1;
+                self.won[1 - a][1] += 1;
+            }
+            Winner::Draw => {
+                self.draws += 1;
+                *self.draw_reasons.entry(r.reason.to_string()).or_insert(0) += 1;
+            }
+        }
+        let first_won = matches!(
+            (r.first, r.winner),
+            (crate::player::Player::A, Winner::A) | (crate::player::Player::B, Winner::B)
+        );
+        self.first_mover_wins += first_won as u64;
+        *self.reasons.entry(r.reason.to_string()).or_insert(0) += 1;
+        self.turns.add(r.turns);
+        self.moves.add(r.moves);
+        self.captures[0] += r.captures_a as u64;
+        self.captures[1] += r.captures_b as u64;
+        self.stones_captured[0] += r.stones_captured_a as u64;
+        self.stones_captured[1] += r.stones_captured_b as u64;
+        self.legal_sum += r.legal_sum;
+        self.actions += r.actions as u64;
+        let moves = r.moves.max(1) as f64;
+        let forced = r.moves.saturating_sub(r.actions) as f64;
+        self.ludii_branching_sum += (r.legal_sum as f64 + forced) / moves;
+        self.decision_moves_sum += r.multi_decisions as f64 / moves;
+        self.longest_relay = self.longest_relay.max(r.longest_relay);
+    }
+
+    /// The statistics.
+    pub fn stats(&self) -> Stats {
+        let n = self.games;
+        let rate = |k: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+        let share = |k: u64, of: u64| if of == 0 { 0.0 } else { k as f64 / of as f64 };
+        let timeouts: u64 = ["turn_limit", "move_limit"]
+            .iter()
+            .map(|r| self.draw_reasons.get(*r).copied().unwrap_or(0))
+            .sum();
+        let agents = [0, 1].map(|i| {
+            let wins = self.won[i][0] + self.won[i][1];
+            AgentStats {
+                name: self.agents[i].clone(),
+                wins,
+                win_rate: rate(wins),
+                ci: wilson(wins, n),
+                as_a: SeatRecord {
+                    games: self.played[i][0],
+                    wins: self.won[i][0],
+                    win_rate: share(self.won[i][0], self.played[i][0]),
+                },
+                as_b: SeatRecord {
+                    games: self.played[i][1],
+                    wins: self.won[i][1],
+                    win_rate: share(self.won[i][1], self.played[i][1]),
+                },
+            }
+        });
+        let p1 = rate(self.first_mover_wins);
+        let p2 = rate(n - self.first_mover_wins - self.draws);
+        Stats {
+            games: n,
+            agents,
+            seat_a: Rate::of(self.seat_wins[0], n),
+            seat_b: Rate::of(self.seat_wins[1], n),
+            first_mover: Rate::of(self.first_mover_wins, n),
+            draws: Rate::of(self.draws, n),
+            reasons: self.reasons.clone(),
+            draw_reasons: self.draw_reasons.clone(),
+            turns: self.turns.describe(),
+            moves: self.moves.describe(),
+            captures_per_game: [share(self.captures[0], n), share(self.captures[1], n)],
+            stones_captured_per_game: [
+                share(self.stones_captured[0], n),
+                share(self.stones_captured[1], n),
+            ],
+            branching: share(self.legal_sum, self.actions),
+            longest_relay: self.longest_relay,
+            ludii: LudiiMetrics {
+                advantage_p1: p1,
+                balance: 1.0 - (p1 - p2).abs(),
+                completion: rate(n - self.draws),
+                drawishness: rate(self.draws - timeouts),
+                timeouts: rate(timeouts),
+                duration_turns: self.turns.mean(),
+                duration_moves: self.moves.mean(),
+                branching_factor: if n == 0 {
+                    0.0
+                } else {
+                    self.ludii_branching_sum / n as f64
+                },
+                decision_moves: if n == 0 {
+                    0.0
+                } else {
+                    self.decision_moves_sum / n as f64
+                },
+            },
+            turns_variance: self.turns.variance(),
+        }
+    }
+}
+
+/// A proportion with its Wilson 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    /// Count.
+    pub count: u64,
+    /// Count over games.
+    pub rate: f64,
+    /// Wilson 95% interval.
+    pub ci: Interval,
+}
+
+impl Rate {
+    fn of(k: u64, n: u64) -> Rate {
+        Rate {
+            count: k,
+            rate: if n == 0 { 0.0 } else { k as f64 / n as f64 },
+            ci: wilson(k, n),
+        }
+    }
+}
+
+/// An agent's games in one seat.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SeatRecord {
+    /// Games in the seat.
+    pub games: u64,
+    /// Wins in the seat.
+    pub wins: u64,
+    /// Wins over games in the seat.
+    pub win_rate: f64,
+}
+
+/// One agent's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentStats {
+    /// The agent.
+    pub name: String,
+    /// Wins.
+    pub wins: u64,
+    /// Wins over all games.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub ci: Interval,
+    /// In seat A.
+    pub as_a: SeatRecord,
+    /// In seat B.
+    pub as_b: SeatRecord,
+}
+
+/// Ludii's outcome and duration metrics (`Evaluation/src/metrics`), same names and definitions:
+/// P1 is the player who moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct LudiiMetrics {
+    /// Fraction of games won by P1.
+    #[serde(rename = "AdvantageP1")]
+    pub advantage_p1: f64,
+    /// 1 minus the largest difference between the players' win rates.
+    pub balance: f64,
+    /// Fraction of games with a winner.
+    pub completion: f64,
+    /// Fraction of games drawn within the limits (natural draws).
+    pub drawishness: f64,
+    /// Fraction of games that hit the turn or move limit.
+    pub timeouts: f64,
+    /// Mean turns.
+    pub duration_turns: f64,
+    /// Mean moves (each relay lap and take is one).
+    pub duration_moves: f64,
+    /// Mean legal moves per move (forced relay laps count one), averaged over games.
+    pub branching_factor: f64,
+    /// Fraction of moves with more than one option, averaged over games.
+    pub decision_moves: f64,
+}
+
+/// The statistics of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    /// Games.
+    pub games: u64,
+    /// Per agent.
+    pub agents: [AgentStats; 2],
+    /// Seat A's wins.
+    pub seat_a: Rate,
+    /// Seat B's wins.
+    pub seat_b: Rate,
+    /// The first mover's wins.
+    pub first_mover: Rate,
+    /// Draws.
+    pub draws: Rate,
+    /// Games per end reason.
+    pub reasons: BTreeMap<String, u64>,
+    /// Draws per end reason.
+    pub draw_reasons: BTreeMap<String, u64>,
+    /// Length in turns.
+    pub turns: Distribution,
+    /// Length in Ludii moves.
+    pub moves: Distribution,
+    /// Capture events per game, seats A and B.
+    pub captures_per_game: [f64; 2],
+    /// Stones captured per game, seats A and B.
+    pub stones_captured_per_game: [f64; 2],
+    /// Mean legal actions per decision.
+    pub branching: f64,
+    /// Longest relay (laps of one action).
+    pub longest_relay: u32,
+    /// Ludii's metrics.
+    pub ludii: LudiiMetrics,
+    /// Sample variance of the length in turns (for comparisons).
+    pub turns_variance: f64,
+}
+
+/// Two runs on the same seeds set side by side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// First-mover win rate, first run minus second.
+    pub first_mover: ProportionDiff,
+    /// Draw rate, first minus second.
+    pub draws: ProportionDiff,
+    /// Mean length in turns, first minus second (Welch).
+    pub turns: MeanDiff,
+}
+
+/// Compares two runs.
+pub fn compare(a: &Stats, b: &Stats) -> Comparison {
+    Comparison {
+        first_mover: proportion_diff(a.first_mover.count, a.games, b.first_mover.count, b.games),
+        draws: proportion_diff(a.draws.count, a.games, b.draws.count, b.games),
+        turns: welch(
+            a.games,
+            a.turns.mean,
+            a.turns_variance,
+            b.games,
+            b.turns.mean,
+            b.turns_variance,
+        ),
+    }
+}

@@ -1,0 +1,198 @@
+//! Simulation: reproducible per seed whatever the threads and slicing; statistics by hand.
+
+use std::sync::Arc;
+use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+use tsoro_engine::stats::{GameRecord, Summary, Winner};
+use tsoro_engine::{EndReason, Player};
+
+fn run(id: &str, games: std::ops::Range<u64>, threads: usize) -> (Vec<GameRecord>, Summary) {
+    let g = catalogue::get(id).unwrap().build(&Params::new()).unwrap();
+    let spec = SimSpec {
+        agents: ["random".parse().unwrap(), "random".parse().unwrap()],
+        games,
+        seed: 7,
+        swap_seats: true,
+    };
+    let opts = SimOptions {
+        threads,
+        ..SimOptions::default()
+    };
+    let mut recs = vec![];
+    let s = simulate_any(&g, &spec, &opts, &mut |r| recs.push(r.clone())).unwrap();
+    (recs, s)
+}
+
+#[test]
+fn same_seed_same_records_for_1_2_and_4_threads() {
+    for id in [
+        "tsoro-ludii",
+        "tsoro-matthews-v1-v5-v6",
+        "njombwa-sanderson-gambit",
+    ] {
+        let (r1, s1) = run(id, 0..1000, 1);
+        let (r2, s2) = run(id, 0..1000, 2);
+        let (r4, s4) = run(id, 0..1000, 4);
+        assert_eq!(r1, r2, "{id}");
+        assert_eq!(r1, r4, "{id}");
+        assert_eq!(s1, s2);
+        assert_eq!(s1, s4);
+    }
+}
+
+#[test]
+fn slices_give_the_records_of_one_run() {
+    let (all, s_all) = run("tsoro-matthews-basic", 0..1000, 2);
+    let (mut a, mut s_a) = run("tsoro-matthews-basic", 0..500, 2);
+    let (b, s_b) = run("tsoro-matthews-basic", 500..1000, 1);
+    a.extend(b);
+    assert_eq!(all, a);
+    for r in &all[..] {
+        let _ = r;
+    }
+    // Merging the slices' aggregates gives the whole run's.
+    let mut merged = Summary::new(s_all.agents.clone());
+    for r in &all {
+        merged.add(r);
+    }
+    assert_eq!(merged, s_all);
+    s_a.games += s_b.games;
+    assert_eq!(s_a.games, s_all.games);
+}
+
+#[test]
+fn cancel_stops_early() {
+    let g = catalogue::get("tsoro-ludii")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let spec = SimSpec {
+        agents: [AgentSpec::Random, AgentSpec::Random],
+        games: 0..10_000,
+        seed: 1,
+        swap_seats: true,
+    };
+    let opts = SimOptions {
+        threads: 1,
+        cancel: Some(cancel),
+        progress: None,
+    };
+    let err = simulate_any(&g, &spec, &opts, &mut |_| {}).unwrap_err();
+    assert_eq!(err, tsoro_engine::sim::SimError::Cancelled { done: 0 });
+}
+
+fn rec(
+    k: u64,
+    a_index: u8,
+    winner: Winner,
+    reason: EndReason,
+    turns: u32,
+    moves: u32,
+    actions: u32,
+    legal: u64,
+    multi: u32,
+) -> GameRecord {
+    GameRecord {
+        game: k,
+        seed: k,
+        agent_a: Arc::from(if a_index == 0 { "x" } else { "y" }),
+        agent_b: Arc::from(if a_index == 0 { "y" } else { "x" }),
+        agent_a_index: a_index,
+        first: Player::A,
+        winner,
+        reason,
+        turns,
+        actions,
+        moves,
+        captures_a: 1,
+        captures_b: 0,
+        stones_captured_a: 4,
+        stones_captured_b: 0,
+        stones_left_a: 10,
+        stones_left_b: 6,
+        longest_relay: 3,
+        mean_branching: legal as f64 / actions as f64,
+        legal_sum: legal,
+        multi_decisions: multi,
+    }
+}
+
+/// Five fixed records, every figure worked out by hand.
+#[test]
+fn statistics_by_hand() {
+    let records = [
+        rec(0, 0, Winner::A, EndReason::NoStones, 10, 20, 10, 40, 5),
+        rec(1, 1, Winner::A, EndReason::NoStones, 20, 40, 20, 60, 10),
+        rec(2, 0, Winner::B, EndReason::NoStones, 30, 30, 30, 30, 0),
+        rec(3, 1, Winner::Draw, EndReason::TurnLimit, 40, 80, 40, 80, 20),
+        rec(
+            4,
+            0,
+            Winner::Draw,
+            EndReason::EndlessSowing,
+            50,
+            100,
+            25,
+            50,
+            25,
+        ),
+    ];
+    let mut s = Summary::new(["x".into(), "y".into()]);
+    for r in &records {
+        s.add(r);
+    }
+    let st = s.stats();
+    assert_eq!(st.games, 5);
+    // Agent x: A in games 0, 2, 4; B in 1, 3. Wins: game 0 (as A). Agent y (B in 0, 2, 4;
+    // A in 1, 3) wins game 1 (as A)
+    // and game 2 (as B).
+    assert_eq!(st.agents[0].wins, 1);
+    assert_eq!(st.agents[1].wins, 2);
+    assert_eq!((st.agents[0].as_a.games, st.agents[0].as_a.wins), (3, 1));
+    assert_eq!((st.agents[1].as_b.games, st.agents[1].as_b.wins), (3, 1));
+    assert_eq!((st.agents[1].as_a.games, st.agents[1].as_a.wins), (2, 1));
+    assert_eq!(st.seat_a.count, 2);
+    assert_eq!(st.seat_b.count, 1);
+    assert_eq!(st.first_mover.count, 2);
+    assert_eq!(st.draws.count, 2);
+    // Turns 10..50: mean 30, sd sqrt(250) = 15.811, median 30, p10 10, p90 50.
+    assert_eq!(st.turns.mean, 30.0);
+    assert!((st.turns.sd - 250f64.sqrt()).abs() < 1e-12);
+    assert_eq!((st.turns.median, st.turns.p10, st.turns.p90), (30, 10, 50));
+    assert_eq!((st.turns.min, st.turns.max), (10, 50));
+    assert_eq!(st.moves.mean, 54.0);
+    // Branching: 260 legal over 125 decisions.
+    assert!((st.branching - 260.0 / 125.0).abs() < 1e-12);
+    // Ludii: AdvantageP1 = 2/5; P2 won 1/5: Balance = 1 - 0.2; Completion 3/5;
+    // Drawishness: the endless-sowing draw (1/5); Timeouts: the turn-limit draw (1/5).
+    let l = st.ludii;
+    assert!((l.advantage_p1 - 0.4).abs() < 1e-12);
+    assert!((l.balance - 0.8).abs() < 1e-12);
+    assert!((l.completion - 0.6).abs() < 1e-12);
+    assert!((l.drawishness - 0.2).abs() < 1e-12);
+    assert!((l.timeouts - 0.2).abs() < 1e-12);
+    assert_eq!(l.duration_turns, 30.0);
+    assert_eq!(l.duration_moves, 54.0);
+    // Per game (legal + forced moves) / moves: (40+10)/20, (60+20)/40, 30/30, (80+40)/80,
+    // (50+75)/100 = 2.5, 2, 1, 1.5, 1.25 -> mean 1.65.
+    assert!((l.branching_factor - 1.65).abs() < 1e-12);
+    // Decision moves: 5/20, 10/40, 0/30, 20/80, 25/100 = .25,.25,0,.25,.25 -> 0.2.
+    assert!((l.decision_moves - 0.2).abs() < 1e-12);
+    assert_eq!(st.captures_per_game, [1.0, 0.0]);
+    assert_eq!(st.stones_captured_per_game, [4.0, 0.0]);
+}
+
+#[test]
+fn comparison_of_two_runs() {
+    let (_, a) = run("tsoro-ludii", 0..400, 2);
+    let (_, b) = run("tsoro-ludii-additional-capture", 0..400, 2);
+    let c = tsoro_engine::stats::compare(&a.stats(), &b.stats());
+    // Additional takes shorten games a lot.
+    assert!(c.turns.diff > 0.0 && c.turns.ci.low > 0.0, "{c:?}");
+    assert!(c.turns.p_value < 0.001);
+    assert!(
+        c.first_mover.ci.low <= c.first_mover.diff && c.first_mover.diff <= c.first_mover.ci.high
+    );
+}
