@@ -1,0 +1,158 @@
+//! Golden files: complete random games of every shipped ruleset (actions, every state and the
+//! result), checked in under `tests/golden/` and compared. After a deliberate rules change,
+//! regenerate them with `TSORO_BLESS=1 cargo test -p tsoro-engine --test golden` and review
+//! the diff.
+
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use tsoro_engine::AnyGame;
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::replay::{ReplayRequest, replay};
+use tsoro_engine::rng::Rng;
+
+fn random_game(g: &AnyGame, seed: u64) -> Vec<Value> {
+    let AnyGame::Sowing(g) = g;
+    let mut rng = Rng::from_seed(seed);
+    let mut s = g.initial_state();
+    let mut actions = vec![];
+    while let Some(a) = g.random_action(&s, &mut rng) {
+        actions.push(serde_json::to_value(a).unwrap());
+        g.apply_unchecked(&mut s, a);
+    }
+    actions
+}
+
+/// One JSON document per line for the states, so diffs stay readable.
+fn render(doc: &Value) -> String {
+    let mut out = String::from("{\n");
+    let obj = doc.as_object().unwrap();
+    let keys: Vec<&String> = obj.keys().collect();
+    for (i, k) in keys.iter().enumerate() {
+        let v = &obj[*k];
+        out.push_str(&format!("  {}: ", serde_json::to_string(k).unwrap()));
+        match v.as_array() {
+            Some(items) if *k == "states" || *k == "actions" || *k == "events" => {
+                out.push_str("[\n");
+                for (j, it) in items.iter().enumerate() {
+                    out.push_str("    ");
+                    out.push_str(&serde_json::to_string(it).unwrap());
+                    out.push_str(if j + 1 < items.len() { ",\n" } else { "\n" });
+                }
+                out.push_str("  ]");
+            }
+            _ => out.push_str(&serde_json::to_string(v).unwrap()),
+        }
+        out.push_str(if i + 1 < keys.len() { ",\n" } else { "\n" });
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[test]
+fn golden_games() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("TSORO_BLESS").is_some();
+    let mut failures = vec![];
+    for def in catalogue::all() {
+        let g = def.build(&Params::new()).unwrap();
+        for seed in [1u64, 2] {
+            let actions = random_game(&g, seed);
+            let req = ReplayRequest {
+                ruleset: def.id.clone(),
+                params: Params::new(),
+                actions: actions.clone(),
+            };
+            let out = replay(&req).unwrap();
+            let doc = json!({
+                "ruleset": def.id,
+                "params": {},
+                "seed": seed,
+                "actions": actions,
+                "result": out.result,
+                "states": out.states,
+            });
+            let text = render(&doc);
+            let path = dir.join(format!("{}-{seed}.json", def.id));
+            if bless {
+                std::fs::write(&path, &text).unwrap();
+                continue;
+            }
+            match std::fs::read_to_string(&path) {
+                Ok(old) if old == text => {}
+                Ok(_) => failures.push(format!("{} differs", path.display())),
+                Err(e) => failures.push(format!("{}: {e}", path.display())),
+            }
+            // The file replays to itself through the public replay function.
+            let parsed: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                parsed["states"].as_array().unwrap().len(),
+                actions.len() + 1
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "golden files differ (TSORO_BLESS=1 regenerates them after a deliberate change):\n{}",
+        failures.join("\n")
+    );
+}
+
+/// An illegal action in a replay names its index and the legal actions there.
+#[test]
+fn replay_rejects_illegal_actions() {
+    let req: ReplayRequest = serde_json::from_value(json!({
+        "ruleset": "tsoro-ludii", "params": {"holes": 8},
+        "actions": [{"sow": "i,1"}, {"sow": "i,1"}]
+    }))
+    .unwrap();
+    let err = replay(&req).unwrap_err();
+    let j = err.to_json();
+    assert_eq!(j["index"], 1);
+    assert_eq!(j["error"], "illegal_action");
+    assert!(
+        j["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"sow": "iv,8"}))
+    );
+    let bad: ReplayRequest = serde_json::from_value(json!({
+        "ruleset": "tsoro-ludii", "actions": [{"dance": "i,1"}]
+    }))
+    .unwrap();
+    assert_eq!(replay(&bad).unwrap_err().to_json()["index"], 0);
+    let unknown: ReplayRequest =
+        serde_json::from_value(json!({"ruleset": "nope", "actions": []})).unwrap();
+    assert!(
+        replay(&unknown)
+            .unwrap_err()
+            .to_string()
+            .contains("tsoro-ludii")
+    );
+    let range: ReplayRequest = serde_json::from_value(json!({
+        "ruleset": "tsoro-ludii", "params": {"holes": 40}, "actions": []
+    }))
+    .unwrap();
+    assert!(replay(&range).unwrap_err().to_string().contains("6..=21"));
+}
+
+/// Replay's states follow the documented shape.
+#[test]
+fn replay_shape() {
+    let req: ReplayRequest = serde_json::from_value(json!({
+        "ruleset": "tsoro-ludii", "params": {"holes": 8}, "actions": [{"sow": "i,6"}]
+    }))
+    .unwrap();
+    let out = serde_json::to_value(replay(&req).unwrap()).unwrap();
+    let s0 = &out["states"][0];
+    assert_eq!(s0["board"]["i"], json!([2, 2, 2, 2, 2, 2, 2, 2]));
+    assert_eq!(s0["board"]["ii"], json!([0, 0, 0, 0, 0, 0, 0, 0]));
+    assert_eq!(s0["to_move"], "A");
+    assert_eq!(s0["captured"], json!({"A": 0, "B": 0}));
+    assert_eq!(s0["legal"].as_array().unwrap().len(), 8);
+    let s1 = &out["states"][1];
+    assert_eq!(s1["to_move"], "B");
+    assert_eq!(
+        out["result"],
+        json!({"winner": null, "reason": null, "turns": 1, "finished": false})
+    );
+}
