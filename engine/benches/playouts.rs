@@ -1,0 +1,79 @@
+//! Random-vs-random playouts per second on one thread, for the rulesets Ludii's figures exist
+//! for and for our Matthews and Sanderson readings. Moves per second are printed beside each
+//! figure (moves counted as Ludii counts them: each relay lap and each take is one).
+//!
+//! Run: `cargo bench -p tsoro-engine --bench playouts`.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::rng::Rng;
+use tsoro_engine::{AnyGame, Game};
+
+const CASES: &[(&str, &[(&str, i64)])] = &[
+    ("tsoro-ludii", &[("holes", 8)]),
+    ("tsoro-ludii", &[("holes", 21)]),
+    ("tsoro-ludii-additional-capture", &[("additional_takes", 3)]),
+    ("tsoro-ludii-misoro", &[]),
+    ("njombwa-ludii", &[]),
+    ("tsoro-matthews-basic", &[]),
+    ("tsoro-matthews-v1-v5-v6", &[]),
+    ("tsoro-matthews-v7", &[]),
+    ("tsoro-russ", &[]),
+    ("njombwa-sanderson-gambit", &[]),
+];
+
+/// One random playout; returns the Ludii moves played.
+fn playout<G: Game>(g: &G, rng: &mut Rng) -> u64 {
+    let mut s = g.initial_state();
+    let mut moves = 0u64;
+    while let Some(a) = g.random_action(&s, rng) {
+        moves += g.apply_unchecked(&mut s, a).moves as u64;
+    }
+    moves
+}
+
+fn label(id: &str, params: &[(&str, i64)]) -> String {
+    let p: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if p.is_empty() {
+        id.to_string()
+    } else {
+        format!("{id} {}", p.join(" "))
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_playout");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    for (id, params) in CASES {
+        let p: Params = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), (*v).into()))
+            .collect();
+        let AnyGame::Sowing(g) = catalogue::get(id).unwrap().build(&p).unwrap();
+        // Moves per playout, for the moves/s figure.
+        let mut rng = Rng::from_seed(99);
+        let n = 2000;
+        let t = Instant::now();
+        let moves: u64 = (0..n).map(|_| playout(&g, &mut rng)).sum();
+        let e = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{:<40} {:>10.0} playouts/s {:>12.0} moves/s ({:.1} moves/playout)",
+            label(id, params),
+            n as f64 / e,
+            moves as f64 / e,
+            moves as f64 / n as f64
+        );
+        group.throughput(Throughput::Elements(1));
+        let mut rng = Rng::from_seed(1);
+        group.bench_function(BenchmarkId::from_parameter(label(id, params)), |b| {
+            b.iter(|| black_box(playout(&g, &mut rng)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
