@@ -27,11 +27,7 @@ const CASES: &[(&str, &[(&str, i64)])] = &[
 /// One random playout; returns the Ludii moves played.
 fn playout<G: Game>(g: &G, rng: &mut Rng) -> u64 {
     let mut s = g.initial_state();
-    let mut moves = 0u64;
-    while let Some(a) = g.random_action(&s, rng) {
-        moves += g.apply_unchecked(&mut s, a).moves as u64;
-    }
-    moves
+    g.random_playout(&mut s, rng) as u64
 }
 
 fn label(id: &str, params: &[(&str, i64)]) -> String {

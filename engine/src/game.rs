@@ -98,6 +98,15 @@ pub trait Game: Send + Sync {
             Some(l[rng.below(l.len())])
         }
     }
+    /// Plays uniformly random actions to the end; returns the Ludii moves played. Games may
+    /// override it with a faster loop that plays the same game for the same generator.
+    fn random_playout(&self, s: &mut Self::State, rng: &mut crate::rng::Rng) -> u32 {
+        let mut moves = 0;
+        while let Some(a) = self.random_action(s, rng) {
+            moves += self.apply_unchecked(s, a).moves;
+        }
+        moves
+    }
     /// Mean branching is measured over decisions; this says whether the state is a decision
     /// with more than one option.
     fn legal_count(&self, s: &Self::State) -> usize {

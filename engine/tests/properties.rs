@@ -122,3 +122,23 @@ fn random_games_finish() {
         }
     }
 }
+
+/// The fused random playout plays exactly the game of the action-by-action loop.
+#[test]
+fn fused_playout_equals_step_by_step() {
+    for (label, g) in games() {
+        for seed in 0..5 {
+            let mut r1 = Rng::from_seed(seed);
+            let mut r2 = Rng::from_seed(seed);
+            let mut a = g.initial_state();
+            let mut b = a.clone();
+            let mut moves = 0;
+            while let Some(x) = g.random_action(&a, &mut r1) {
+                moves += g.apply_unchecked(&mut a, x).moves;
+            }
+            let fused = g.random_playout(&mut b, &mut r2);
+            assert_eq!(a, b, "{label} seed {seed}");
+            assert_eq!(moves, fused, "{label} seed {seed}");
+        }
+    }
+}

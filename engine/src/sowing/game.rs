@@ -94,6 +94,7 @@ impl SowingGame {
             passes: 0,
             outcome: None,
             n: r.n,
+            mask: 0,
         };
         self.begin_turn(&mut s);
         s
@@ -146,6 +147,7 @@ impl SowingGame {
             passes: 0,
             outcome: None,
             n: r.n,
+            mask: 0,
         };
         self.begin_turn(&mut s);
         Ok(s)
@@ -221,7 +223,7 @@ impl SowingGame {
     /// Ordinary sowing moves of the player to move.
     fn normal_sows(&self, s: &SowingState, out: &mut ActionList<Action>) {
         let p = s.to_move;
-        let mut m = self.sow_mask(s);
+        let mut m = s.mask;
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -265,22 +267,9 @@ impl SowingGame {
     /// [`legal_actions`](Self::legal_actions), without listing them in ordinary play).
     #[inline]
     pub fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
-        if s.outcome.is_none()
-            && s.pending == Pending::Start
-            && s.open[s.to_move.index()] == Open::Done
-            && s.nominations_left[s.to_move.index()] == 0
-        {
-            let m = self.sow_mask(s);
-            if m != 0 {
-                let mut i = rng.below(m.count_ones() as usize);
-                let mut m = m;
-                while i > 0 {
-                    m &= m - 1;
-                    i -= 1;
-                }
-                let k = m.trailing_zeros() as usize;
-                return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
-            }
+        if s.mask != 0 && s.outcome.is_none() && s.pending == Pending::Start {
+            let k = pick(s.mask, rng);
+            return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
         }
         let mut l = ActionList::new();
         self.legal_actions(s, &mut l);
@@ -309,6 +298,33 @@ impl SowingGame {
             return false;
         }
         true
+    }
+
+    /// Plays uniformly random actions to the end of the game: the same game, for the same
+    /// generator, as calling [`random_action`](Self::random_action) and
+    /// [`apply_unchecked`](Self::apply_unchecked) in turn, but without building actions in
+    /// ordinary play. Returns the Ludii moves played.
+    pub fn random_playout(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) -> u32 {
+        let start = s.moves;
+        let mut rep = Report::default();
+        while s.outcome.is_none() {
+            if s.mask != 0 && s.pending == Pending::Start {
+                let k = pick(s.mask, rng);
+                let me = s.to_move.index();
+                s.passes = 0;
+                let c = take_hole(&mut s.pits[me], k);
+                self.relay(s, k, c, true, c == 1, &mut rep, &mut None);
+                if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
+                    finish(s, None, EndReason::MoveLimit);
+                }
+            } else {
+                let mut l = ActionList::new();
+                self.legal_actions(s, &mut l);
+                let a = l[rng.below(l.len())];
+                self.apply_inner(s, a, &mut None);
+            }
+        }
+        s.moves - start
     }
 
     /// Applies an action known to be legal (taken from [`legal_actions`](Self::legal_actions)).
@@ -804,10 +820,12 @@ impl SowingGame {
                 None => break,
             }
         }
+        s.mask = 0;
         if s.open[me] != Open::Done {
             return;
         }
-        if self.sow_mask(s) == 0 {
+        s.mask = self.sow_mask(s);
+        if s.mask == 0 {
             match r.end.no_moves {
                 NoMoves::Pass => {}
                 NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
@@ -878,6 +896,18 @@ impl Event {
             last: Hole::from_track(p, last, n),
         }
     }
+}
+
+/// The `i`-th set bit of `m` for a uniform `i`: the track index of a random move.
+#[inline]
+fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
+    let mut i = rng.below(m.count_ones() as usize);
+    let mut m = m;
+    while i > 0 {
+        m &= m - 1;
+        i -= 1;
+    }
+    m.trailing_zeros() as usize
 }
 
 /// Bit `i` set when byte `i` of `w` is not zero.

@@ -33,6 +33,10 @@ impl Game for SowingGame {
     fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
         SowingGame::random_action(self, s, rng)
     }
+    #[inline]
+    fn random_playout(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) -> u32 {
+        SowingGame::random_playout(self, s, rng)
+    }
     fn to_move(&self, s: &SowingState) -> Option<Player> {
         s.to_move()
     }

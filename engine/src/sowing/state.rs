@@ -60,6 +60,9 @@ pub struct SowingState {
     pub(crate) passes: u8,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) n: u8,
+    /// The ordinary sowing moves of the player to move (bits of track indices), computed when
+    /// the turn begins; zero outside ordinary play.
+    pub(crate) mask: u64,
 }
 
 /// The four rows of a board, each hole 1..N from A's left.
