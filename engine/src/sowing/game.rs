@@ -595,14 +595,17 @@ impl SowingGame {
         }
         let mut taken = front;
         s.pits[opp][of] = 0;
-        let o = s.to_move.other();
-        let mut holes = vec![(Hole::from_track(o, of, r.n), front)];
-        if r.back != BackCapture::Never && back > 0 {
+        let took_back = r.back != BackCapture::Never && back > 0;
+        if took_back {
             taken += back;
             s.pits[opp][ob] = 0;
-            holes.push((Hole::from_track(o, ob, r.n), back));
         }
         if let Some(ev) = ev {
+            let o = s.to_move.other();
+            let mut holes = vec![(Hole::from_track(o, of, r.n), front)];
+            if took_back {
+                holes.push((Hole::from_track(o, ob, r.n), back));
+            }
             ev.push(Event::Capture {
                 at: Hole::from_track(s.to_move, k, r.n),
                 taken: holes,
