@@ -171,10 +171,11 @@ impl SowingGame {
             }
             Pending::Takes { .. } => {
                 let opp = p.other();
-                for k in 0..len {
-                    if self.takeable(s, opp, k) {
-                        out.push(Action::Take(Hole::from_track(opp, k, n)));
-                    }
+                let mut m = self.take_mask(s);
+                while m != 0 {
+                    let k = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out.push(Action::Take(Hole::from_track(opp, k, n)));
                 }
             }
             Pending::Start => {
@@ -267,9 +268,19 @@ impl SowingGame {
     /// [`legal_actions`](Self::legal_actions), without listing them in ordinary play).
     #[inline]
     pub fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
-        if s.mask != 0 && s.outcome.is_none() && s.pending == Pending::Start {
-            let k = pick(s.mask, rng);
-            return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
+        if s.outcome.is_none() {
+            if s.mask != 0 && s.pending == Pending::Start {
+                let k = pick(s.mask, rng);
+                return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
+            }
+            if let Pending::Takes { .. } = s.pending {
+                let k = pick(self.take_mask(s), rng);
+                return Some(Action::Take(Hole::from_track(
+                    s.to_move.other(),
+                    k,
+                    self.rules.n,
+                )));
+            }
         }
         let mut l = ActionList::new();
         self.legal_actions(s, &mut l);
@@ -280,24 +291,22 @@ impl SowingGame {
         }
     }
 
-    fn takeable(&self, s: &SowingState, opp: Player, k: usize) -> bool {
+    /// The opponent's holes (bits of track indices) an additional take may empty.
+    #[inline]
+    fn take_mask(&self, s: &SowingState) -> u64 {
+        let r = &self.rules;
+        let opp = s.to_move.other();
         let o = opp.index();
-        if s.pits[o][k] == 0 {
-            return false;
+        let mut m = occupied_mask(&s.pits[o], r.len);
+        if r.heads_immune {
+            m &= !s.heads[o];
         }
-        if self.rules.heads_immune && s.heads[o] >> k & 1 == 1 {
-            return false;
-        }
-        if let OpeningRule::Forced {
-            k: fk,
-            protect: true,
-        } = self.rules.opening
+        if let OpeningRule::Forced { k, protect: true } = r.opening
             && s.open[o] == Open::Forced
-            && fk == k
         {
-            return false;
+            m &= !(1u64 << k);
         }
-        true
+        m
     }
 
     /// Plays uniformly random actions to the end of the game: the same game, for the same
@@ -317,6 +326,10 @@ impl SowingGame {
                 if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
                     finish(s, None, EndReason::MoveLimit);
                 }
+            } else if let Pending::Takes { .. } = s.pending {
+                let k = pick(self.take_mask(s), rng);
+                let h = Hole::from_track(s.to_move.other(), k, self.rules.n);
+                self.apply_inner(s, Action::Take(h), &mut None);
             } else {
                 let mut l = ActionList::new();
                 self.legal_actions(s, &mut l);
@@ -444,7 +457,7 @@ impl SowingGame {
                     finish(s, Some(s.to_move), EndReason::NoStones);
                 } else {
                     let left = left - 1;
-                    if left > 0 && (0..self.rules.len).any(|k| self.takeable(s, opp, k)) {
+                    if left > 0 && self.take_mask(s) != 0 {
                         s.pending = Pending::Takes { left };
                     } else {
                         self.end_turn(s);
@@ -562,7 +575,7 @@ impl SowingGame {
                         }
                     }
                     let takes = r.takes_for(s.captures_made[me]);
-                    if takes > 0 && (0..r.len).any(|k| self.takeable(s, p.other(), k)) {
+                    if takes > 0 && self.take_mask(s) != 0 {
                         s.pending = Pending::Takes { left: takes };
                         return;
                     }
@@ -911,6 +924,18 @@ fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
         i -= 1;
     }
     m.trailing_zeros() as usize
+}
+
+/// The occupied holes of a side (bits of track indices).
+#[inline]
+fn occupied_mask(side: &[u8; SIDE_CAP], len: usize) -> u64 {
+    let mut m = 0u64;
+    for w in 0..len.div_ceil(8) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&side[8 * w..8 * w + 8]);
+        m |= nonzero_bytes(u64::from_le_bytes(b)) << (8 * w);
+    }
+    m & ((1u64 << len) - 1)
 }
 
 /// Bit `i` set when byte `i` of `w` is not zero.
