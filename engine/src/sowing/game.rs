@@ -476,6 +476,8 @@ impl SowingGame {
 
     /// Sows `count` stones lifted from `from` and relays on; `capture` says whether the turn's
     /// last stone may capture; `single` that the turn began by moving a single stone.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn relay(
         &self,
         s: &mut SowingState,
@@ -789,6 +791,7 @@ impl SowingGame {
     }
 
     /// Ends the current player's turn and starts the next one.
+    #[inline]
     fn end_turn(&self, s: &mut SowingState) {
         if s.outcome.is_some() {
             return;
@@ -809,12 +812,21 @@ impl SowingGame {
     }
 
     /// Settles what the new player to move faces: no stones, openings running out, no moves.
+    #[inline]
     fn begin_turn(&self, s: &mut SowingState) {
         let r = &self.rules;
         let p = s.to_move;
         let me = p.index();
         if s.stones[me] == 0 {
             finish(s, Some(p.other()), EndReason::NoStones);
+            return;
+        }
+        if s.open[me] == Open::Done && s.nominations_left[me] == 0 {
+            // Ordinary play: the common case.
+            s.mask = self.sow_mask(s);
+            if s.mask == 0 {
+                self.no_moves(s);
+            }
             return;
         }
         if s.nominations_left[me] > 0 {
@@ -842,6 +854,17 @@ impl SowingGame {
         }
         s.mask = self.sow_mask(s);
         if s.mask == 0 {
+            self.no_moves(s);
+        }
+    }
+
+    /// The player to move has stones but no ordinary move.
+    #[cold]
+    fn no_moves(&self, s: &mut SowingState) {
+        let r = &self.rules;
+        let p = s.to_move;
+        let me = p.index();
+        {
             match r.end.no_moves {
                 NoMoves::Pass => {}
                 NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
