@@ -232,6 +232,9 @@ pub struct RulesetDef {
     pub game: String,
     /// A short title.
     pub title: String,
+    /// What was read, reconstructed or assumed, and why (the corpus cites each rule in full).
+    #[serde(default)]
+    pub notes: Vec<String>,
     /// The configuration at default parameters.
     pub config: Value,
     /// The parameters a user may set.

@@ -1,0 +1,103 @@
+//! Bad configurations and parameters get errors that name the field and what is allowed.
+
+use serde_json::json;
+use tsoro_engine::catalogue::{self, ParamError, Params};
+use tsoro_engine::sowing::SowingConfig;
+
+fn compile(v: serde_json::Value) -> Result<(), String> {
+    let c: SowingConfig = serde_json::from_value(v).map_err(|e| e.to_string())?;
+    c.compile().map(|_| ()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn config_errors_name_the_field() {
+    let cases = [
+        (
+            json!({"holes": 5, "layout": {"back": 2}}),
+            "holes: 5 holes per row: allowed 6 to 21",
+        ),
+        (
+            json!({"layout": {"back": 2, "set": {"i,99": 3}}}),
+            "layout.set.\"i,99\"",
+        ),
+        (
+            json!({"layout": {"back": 2, "set": {"iii,1": 3}}}),
+            "this layout is A's",
+        ),
+        (
+            json!({"layout": {"back": 200}}),
+            "layout: 3200 stones in all: at most 255",
+        ),
+        (json!({"layout": {}}), "layout: A starts with no stones"),
+        (
+            json!({"layout": {"back": 2}, "heads": {"holes": ["ii,1"]}}),
+            "heads.holes[0]",
+        ),
+        (
+            json!({"layout": {"back": 2}, "heads": {"immune_to_takes": true}}),
+            "heads.immune_to_takes",
+        ),
+        (
+            json!({"layout": {"back": 2}, "takes": {"then": 40}}),
+            "takes.then",
+        ),
+        (
+            json!({"layout": {"back": 2}, "takes": {"then": 1}, "capture": {"resow": "continue"}}),
+            "capture.resow",
+        ),
+        (
+            json!({"layout": {"back": 2}, "opening": {"kind": "forced", "a": "ii,3"}}),
+            "opening.a",
+        ),
+        (
+            json!({"layout": {"back": 2}, "end": {"turn_limit": 0}}),
+            "end.turn_limit",
+        ),
+    ];
+    for (cfg, expect) in cases {
+        let err = compile(cfg.clone()).unwrap_err();
+        assert!(
+            err.contains(expect),
+            "{cfg}: {err:?} should contain {expect:?}"
+        );
+    }
+    // Unknown fields are refused, naming them.
+    let err = compile(json!({"layout": {"back": 2}, "sowing": {"relya": true}})).unwrap_err();
+    assert!(err.contains("relya"), "{err}");
+}
+
+#[test]
+fn parameter_errors_list_what_is_valid() {
+    let def = catalogue::get("tsoro-matthews-basic").unwrap();
+    let e = def.parse_params(["holes=40"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "parameter holes = 40 is out of range; allowed: 6..=21"
+    );
+    let e = def.parse_params(["colour=red"]).unwrap_err();
+    assert!(matches!(e, ParamError::UnknownParam { .. }));
+    assert!(e.to_string().contains("holes"), "{e}");
+    let e = def.parse_params(["layout=spiral"]).unwrap_err();
+    assert!(e.to_string().contains("back-rows|every-hole"), "{e}");
+    let e = catalogue::get("tsoro").unwrap_err();
+    assert!(e.to_string().contains("tsoro-matthews-basic"));
+    let p: Params = [("holes".to_string(), json!(12))].into();
+    assert!(def.build(&p).is_ok());
+}
+
+/// Every shipped ruleset builds at every parameter extreme and every choice (the corpus checks
+/// the same with its citations).
+#[test]
+fn every_parameter_sample_builds() {
+    for def in catalogue::all() {
+        for p in def.param_samples() {
+            def.build(&p)
+                .unwrap_or_else(|e| panic!("{} {p:?}: {e}", def.id));
+        }
+        assert!(
+            !def.notes.is_empty(),
+            "{}: say what was read, reconstructed or assumed",
+            def.id
+        );
+    }
+}
