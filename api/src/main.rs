@@ -1,1 +1,37 @@
-fn main() {}
+use clap::Parser;
+use std::process::ExitCode;
+use tsoro_api::cli::{Cli, Command};
+use tsoro_api::commands;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tsoro_api::telemetry::init();
+    match cli.command {
+        Command::Replay(args) => commands::replay::run(&args),
+        Command::Simulate(args) => commands::simulate::run_simulate(&args),
+        Command::Compare(args) => commands::simulate::run_compare(&args),
+        Command::Rulesets { json } => commands::rulesets::run(json),
+        Command::Serve(args) => block_on(tsoro_api::run::serve(args)),
+        Command::Migrate(args) => block_on(tsoro_api::run::migrate(args)),
+    }
+}
+
+fn block_on(f: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCode {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: starting the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match actix_web::rt::System::with_tokio_rt(|| rt).block_on(f) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

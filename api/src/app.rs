@@ -1,0 +1,113 @@
+//! The HTTP application: state, routes, error handling and the server.
+
+use crate::problem::Problem;
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, error, web};
+use sqlx::PgPool;
+use std::net::TcpListener;
+
+/// Largest JSON request body by default (1 MiB).
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub pool: PgPool,
+}
+
+/// Settings of the HTTP application.
+#[derive(Clone, Debug)]
+pub struct AppSettings {
+    /// Address to bind (`127.0.0.1:8080`; port 0 picks a free one).
+    pub bind: String,
+    /// Largest JSON request body.
+    pub body_limit: usize,
+}
+
+/// A bound, not yet running, server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Binds the address and builds the server over this pool.
+    pub fn build(settings: &AppSettings, pool: PgPool) -> std::io::Result<Application> {
+        let listener = TcpListener::bind(&settings.bind)?;
+        let port = listener.local_addr()?.port();
+        let state = web::Data::new(AppState { pool });
+        let limit = settings.body_limit;
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
+                .app_data(state.clone())
+                .app_data(json_config(limit))
+                .app_data(query_config())
+                .app_data(path_config())
+                .configure(crate::routes::configure)
+                .default_service(web::to(crate::routes::not_found))
+        })
+        .listen(listener)?
+        .shutdown_timeout(10)
+        .run();
+        Ok(Application { port, server })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until Ctrl-C or SIGTERM.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// JSON bodies: size limit and problem+json errors naming what was wrong.
+pub fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(move |err, req| {
+            let p = match &err {
+                error::JsonPayloadError::OverflowKnownLength { length, limit } => {
+                    Problem::too_large(format!("the body has {length} bytes: at most {limit}"))
+                }
+                error::JsonPayloadError::Overflow { limit } => {
+                    Problem::too_large(format!("the body is larger than {limit} bytes"))
+                }
+                error::JsonPayloadError::ContentType => Problem::new(
+                    actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported-media-type",
+                    "send the body as application/json",
+                ),
+                error::JsonPayloadError::Deserialize(e) => {
+                    Problem::bad_request(format!("the JSON body does not fit: {e}"))
+                        .with_error("body", e.to_string())
+                }
+                other => Problem::bad_request(format!("the JSON body could not be read: {other}")),
+            };
+            p.at(req.path()).into()
+        })
+}
+
+/// Query strings: problem+json errors.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, req| {
+        Problem::bad_request(format!("bad query string: {err}"))
+            .with_error("query", err.to_string())
+            .at(req.path())
+            .into()
+    })
+}
+
+/// Path parameters: problem+json errors.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, req| {
+        Problem::bad_request(format!("bad path: {err}"))
+            .with_error("path", err.to_string())
+            .at(req.path())
+            .into()
+    })
+}

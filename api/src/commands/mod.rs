@@ -1,0 +1,5 @@
+//! The command-line subcommands that need no database: replay, simulate, compare, rulesets.
+
+pub mod replay;
+pub mod rulesets;
+pub mod simulate;

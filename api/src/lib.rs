@@ -1,0 +1,11 @@
+//! The tsoro service: an actix-web REST API over PostgreSQL, and the `tsoro` command line.
+
+pub mod app;
+pub mod cli;
+pub mod commands;
+pub mod db;
+pub mod pg;
+pub mod problem;
+pub mod routes;
+pub mod run;
+pub mod telemetry;

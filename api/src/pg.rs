@@ -1,0 +1,371 @@
+//! An embedded PostgreSQL server started from the system's server binaries.
+//!
+//! The cluster lives in a data directory that is kept between runs; it listens only on a Unix
+//! socket inside that directory. When the process runs as root, the server runs as the
+//! unprivileged `postgres` system user, which owns the data directory (PostgreSQL refuses to
+//! run as root).
+
+use std::ffi::OsStr;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use thiserror::Error;
+
+/// The database and role the embedded server is set up with.
+pub const DB_USER: &str = "tsoro";
+/// The database the service uses.
+pub const DB_NAME: &str = "tsoro";
+
+/// Why the embedded server could not be used.
+#[derive(Debug, Error)]
+pub enum PgError {
+    /// No server binaries were found.
+    #[error(
+        "PostgreSQL server binaries (initdb, pg_ctl, postgres) not found in {searched}. \
+         Install the server package (Debian/Ubuntu: `apt-get install postgresql`), set \
+         TSORO_PG_BIN_DIR to the directory holding them, or set DATABASE_URL to use an existing \
+         server instead"
+    )]
+    NotFound {
+        /// Where we looked.
+        searched: String,
+    },
+    /// A PostgreSQL program failed.
+    #[error("{program} failed: {detail}")]
+    Command {
+        /// The program.
+        program: String,
+        /// Its output.
+        detail: String,
+    },
+    /// The data directory cannot be used.
+    #[error("data directory {path}: {detail}")]
+    DataDir {
+        /// The path.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+/// Where the server binaries are.
+#[derive(Clone, Debug)]
+pub struct PgBinaries {
+    dir: PathBuf,
+}
+
+impl PgBinaries {
+    /// Finds the binaries: in `TSORO_PG_BIN_DIR` when set (and only there), else on `PATH`,
+    /// else in the newest `/usr/lib/postgresql/*/bin`.
+    pub fn find() -> Result<PgBinaries, PgError> {
+        let has_all = |d: &Path| {
+            ["initdb", "pg_ctl", "postgres"]
+                .iter()
+                .all(|b| d.join(b).is_file())
+        };
+        if let Some(dir) = std::env::var_os("TSORO_PG_BIN_DIR") {
+            let dir = PathBuf::from(dir);
+            return if has_all(&dir) {
+                Ok(PgBinaries { dir })
+            } else {
+                Err(PgError::NotFound {
+                    searched: format!("TSORO_PG_BIN_DIR={}", dir.display()),
+                })
+            };
+        }
+        let mut searched = vec!["PATH".to_string()];
+        if let Some(path) = std::env::var_os("PATH") {
+            for d in std::env::split_paths(&path) {
+                if has_all(&d) {
+                    return Ok(PgBinaries { dir: d });
+                }
+            }
+        }
+        searched.push("/usr/lib/postgresql/*/bin".into());
+        let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let v: u32 = e.file_name().to_str()?.parse().ok()?;
+                let bin = e.path().join("bin");
+                has_all(&bin).then_some((v, bin))
+            })
+            .collect();
+        versions.sort();
+        match versions.pop() {
+            Some((_, dir)) => Ok(PgBinaries { dir }),
+            None => Err(PgError::NotFound {
+                searched: searched.join(", "),
+            }),
+        }
+    }
+
+    fn path(&self, program: &str) -> PathBuf {
+        self.dir.join(program)
+    }
+}
+
+/// The unprivileged user the server runs as when we are root.
+#[derive(Clone, Copy, Debug)]
+struct RunAs {
+    uid: u32,
+    gid: u32,
+}
+
+fn run_as() -> Result<Option<RunAs>, PgError> {
+    if !nix::unistd::Uid::effective().is_root() {
+        return Ok(None);
+    }
+    let user = nix::unistd::User::from_name("postgres")
+        .ok()
+        .flatten()
+        .ok_or_else(|| PgError::DataDir {
+            path: String::new(),
+            detail: "running as root, PostgreSQL needs an unprivileged user to run as, and there \
+                     is no `postgres` user (installing the postgresql package creates it)"
+                .into(),
+        })?;
+    Ok(Some(RunAs {
+        uid: user.uid.as_raw(),
+        gid: user.gid.as_raw(),
+    }))
+}
+
+/// An embedded server: its data directory and how to reach it.
+#[derive(Debug)]
+pub struct EmbeddedPg {
+    bins: PgBinaries,
+    dir: PathBuf,
+    run_as: Option<RunAs>,
+    started: bool,
+}
+
+impl EmbeddedPg {
+    /// Prepares (without starting) a server whose cluster lives in `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> Result<EmbeddedPg, PgError> {
+        let bins = PgBinaries::find()?;
+        let dir = dir.into();
+        std::fs::create_dir_all(&dir).map_err(|e| PgError::DataDir {
+            path: dir.display().to_string(),
+            detail: e.to_string(),
+        })?;
+        let dir = dir.canonicalize().map_err(|e| PgError::DataDir {
+            path: dir.display().to_string(),
+            detail: e.to_string(),
+        })?;
+        if dir.as_os_str().len() > 80 {
+            return Err(PgError::DataDir {
+                path: dir.display().to_string(),
+                detail: "too long for a Unix socket path (80 bytes at most): set TSORO_DATA_DIR \
+                         to a shorter path"
+                    .into(),
+            });
+        }
+        let run_as = run_as()?;
+        if let Some(u) = run_as {
+            // The server user must reach the directory: every ancestor must be searchable by
+            // others, and the directory itself must be the server user's.
+            for anc in dir.ancestors().skip(1) {
+                let mode = std::fs::metadata(anc)
+                    .map(|m| m.permissions().mode())
+                    .unwrap_or(0);
+                if mode & 0o001 == 0 {
+                    return Err(PgError::DataDir {
+                        path: dir.display().to_string(),
+                        detail: format!(
+                            "the server runs as the `postgres` user, who cannot reach it through \
+                             {} (mode {:o}); set TSORO_DATA_DIR to a directory it can reach, e.g. \
+                             under /var/tmp, or set DATABASE_URL",
+                            anc.display(),
+                            mode & 0o777
+                        ),
+                    });
+                }
+            }
+            chown_tree(&dir, u)?;
+        }
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
+            PgError::DataDir {
+                path: dir.display().to_string(),
+                detail: e.to_string(),
+            }
+        })?;
+        Ok(EmbeddedPg {
+            bins,
+            dir,
+            run_as,
+            started: false,
+        })
+    }
+
+    /// The cluster's directory (also the socket directory).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn command(&self, program: &str) -> Command {
+        let mut c = Command::new(self.bins.path(program));
+        if let Some(u) = self.run_as {
+            c.uid(u.uid).gid(u.gid);
+        }
+        c.stdin(Stdio::null());
+        c
+    }
+
+    fn run(&self, program: &str, args: &[&OsStr]) -> Result<String, PgError> {
+        let out = self
+            .command(program)
+            .args(args)
+            .output()
+            .map_err(|e| PgError::Command {
+                program: program.into(),
+                detail: e.to_string(),
+            })?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if out.status.success() {
+            Ok(text)
+        } else {
+            Err(PgError::Command {
+                program: program.into(),
+                detail: text.trim().to_string(),
+            })
+        }
+    }
+
+    /// Whether a server is running on this cluster.
+    pub fn is_running(&self) -> bool {
+        self.run(
+            "pg_ctl",
+            &["status".as_ref(), "-D".as_ref(), self.dir.as_os_str()],
+        )
+        .is_ok()
+    }
+
+    /// Initialises the cluster if needed and starts the server (stopping a stray server of a
+    /// previous run first; a stale pid file after a crash is recovered by PostgreSQL itself).
+    pub fn start(&mut self) -> Result<(), PgError> {
+        if !self.dir.join("PG_VERSION").exists() {
+            tracing::info!(dir = %self.dir.display(), "initialising a new PostgreSQL cluster");
+            self.run(
+                "initdb",
+                &[
+                    "-D".as_ref(),
+                    self.dir.as_os_str(),
+                    "-U".as_ref(),
+                    DB_USER.as_ref(),
+                    "--auth=trust".as_ref(),
+                    "-E".as_ref(),
+                    "UTF8".as_ref(),
+                    "--no-instructions".as_ref(),
+                ],
+            )?;
+        }
+        if self.is_running() {
+            tracing::warn!("a server from an earlier run is still up: stopping it first");
+            let _ = self.stop_mode("fast");
+        }
+        let opts = format!(
+            "-c listen_addresses='' -c unix_socket_directories='{}' -c max_connections=200 \
+             -c fsync=on",
+            self.dir.display()
+        );
+        let log = self.dir.join("server.log");
+        self.run(
+            "pg_ctl",
+            &[
+                "start".as_ref(),
+                "-w".as_ref(),
+                "-t".as_ref(),
+                "60".as_ref(),
+                "-D".as_ref(),
+                self.dir.as_os_str(),
+                "-l".as_ref(),
+                log.as_os_str(),
+                "-o".as_ref(),
+                opts.as_ref(),
+            ],
+        )?;
+        self.started = true;
+        tracing::info!(dir = %self.dir.display(), "embedded PostgreSQL started");
+        Ok(())
+    }
+
+    /// Stops the server cleanly.
+    pub fn stop(&mut self) -> Result<(), PgError> {
+        self.stop_mode("fast")
+    }
+
+    /// Stops the server with a shutdown mode (`smart`, `fast`, `immediate`).
+    pub fn stop_mode(&mut self, mode: &str) -> Result<(), PgError> {
+        self.started = false;
+        self.run(
+            "pg_ctl",
+            &[
+                "stop".as_ref(),
+                "-w".as_ref(),
+                "-m".as_ref(),
+                mode.as_ref(),
+                "-D".as_ref(),
+                self.dir.as_os_str(),
+            ],
+        )
+        .map(|_| ())
+    }
+
+    /// A connection URL for a database of this server (over the Unix socket).
+    pub fn url(&self, database: &str) -> String {
+        format!(
+            "postgres://{DB_USER}@localhost/{database}?host={}",
+            self.dir.display()
+        )
+    }
+
+    /// The command line, as a shell would run it as the server user, that stops this server:
+    /// for a watchdog that must outlive the process.
+    pub fn stop_command(&self) -> String {
+        let pg_ctl = self.bins.path("pg_ctl");
+        let base = format!(
+            "{} stop -m immediate -D '{}'",
+            pg_ctl.display(),
+            self.dir.display()
+        );
+        match self.run_as {
+            Some(_) => format!("runuser -u postgres -- {base}"),
+            None => base,
+        }
+    }
+}
+
+impl Drop for EmbeddedPg {
+    fn drop(&mut self) {
+        if self.started {
+            let _ = self.stop();
+        }
+    }
+}
+
+fn chown_tree(dir: &Path, u: RunAs) -> Result<(), PgError> {
+    let err = |p: &Path, e: std::io::Error| PgError::DataDir {
+        path: p.display().to_string(),
+        detail: e.to_string(),
+    };
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| err(dir, e))?;
+    use std::os::unix::fs::MetadataExt;
+    if meta.uid() == u.uid {
+        return Ok(());
+    }
+    std::os::unix::fs::lchown(dir, Some(u.uid), Some(u.gid)).map_err(|e| err(dir, e))?;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(dir).map_err(|e| err(dir, e))? {
+            let entry = entry.map_err(|e| err(dir, e))?;
+            chown_tree(&entry.path(), u)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! Running the service and migrations: the database (embedded or given) then the server.
+
+use crate::app::{AppSettings, Application};
+use crate::cli::{DbArgs, ServeArgs};
+use crate::pg::{DB_NAME, EmbeddedPg};
+use anyhow::Context;
+
+/// A database for the service: an embedded server we own, or a URL we were given.
+pub struct Database {
+    /// The URL to connect to.
+    pub url: String,
+    /// The embedded server, if we started one (stopped when dropped).
+    pub embedded: Option<EmbeddedPg>,
+}
+
+impl Database {
+    /// Uses `DATABASE_URL` (creating its database if missing), or starts the embedded server.
+    pub async fn open(args: &DbArgs) -> anyhow::Result<Database> {
+        match &args.database_url {
+            Some(url) => {
+                crate::db::create_database_if_missing(url)
+                    .await
+                    .with_context(|| {
+                        format!(
+                            "cannot reach the database at DATABASE_URL ({})",
+                            redact(url)
+                        )
+                    })?;
+                Ok(Database {
+                    url: url.clone(),
+                    embedded: None,
+                })
+            }
+            None => {
+                let dir = args.data_dir.join("postgres");
+                let mut pg = tokio::task::spawn_blocking(move || -> anyhow::Result<EmbeddedPg> {
+                    let mut pg = EmbeddedPg::new(&dir)?;
+                    pg.start()?;
+                    Ok(pg)
+                })
+                .await??;
+                let url = pg.url(DB_NAME);
+                if let Err(e) = crate::db::create_database_if_missing(&url).await {
+                    let _ = pg.stop();
+                    return Err(e).context("creating the database on the embedded server");
+                }
+                Ok(Database {
+                    url,
+                    embedded: Some(pg),
+                })
+            }
+        }
+    }
+
+    /// Stops the embedded server, if any.
+    pub async fn close(mut self) {
+        if let Some(mut pg) = self.embedded.take() {
+            let _ = tokio::task::spawn_blocking(move || {
+                if let Err(e) = pg.stop() {
+                    tracing::error!(error = %e, "stopping the embedded PostgreSQL");
+                } else {
+                    tracing::info!("embedded PostgreSQL stopped");
+                }
+            })
+            .await;
+        }
+    }
+}
+
+fn redact(url: &str) -> String {
+    match url.split_once('@') {
+        Some((creds, rest)) => match creds.rsplit_once(':') {
+            Some((user, _)) if user.contains("//") => format!("{user}:***@{rest}"),
+            _ => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+/// `tsoro serve`.
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let db = Database::open(&args.db).await?;
+    let result = async {
+        let pool = crate::db::connect(&db.url)
+            .await
+            .context("connecting to the database")?;
+        crate::db::migrate(&pool)
+            .await
+            .context("running the migrations")?;
+        let settings = AppSettings {
+            bind: args.bind.clone(),
+            body_limit: args.body_limit,
+        };
+        let app = Application::build(&settings, pool)
+            .with_context(|| format!("binding {}", args.bind))?;
+        tracing::info!(address = %format!("http://{}", args.bind), port = app.port(), "serving");
+        app.run_until_stopped().await.context("serving")
+    }
+    .await;
+    db.close().await;
+    result
+}
+
+/// `tsoro migrate`.
+pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
+    let db = Database::open(&args).await?;
+    let result = async {
+        let pool = crate::db::connect(&db.url).await?;
+        crate::db::migrate(&pool).await?;
+        pool.close().await;
+        tracing::info!("migrations applied");
+        anyhow::Ok(())
+    }
+    .await;
+    db.close().await;
+    result
+}
