@@ -1,0 +1,175 @@
+//! The database-free commands: replay, simulate, compare, rulesets.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn tsoro(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsoro"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn replay_writes_states_and_result() {
+    let (code, out, _) = tsoro(
+        &["replay"],
+        r#"{"ruleset":"tsoro-ludii","params":{"holes":8},"actions":[{"sow":"i,6"},{"sow":"iv,8"}]}"#,
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["states"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        v["states"][0]["board"]["i"],
+        serde_json::json!([2, 2, 2, 2, 2, 2, 2, 2])
+    );
+    assert_eq!(v["states"][2]["to_move"], "A");
+    assert_eq!(v["result"]["turns"], 2);
+}
+
+#[test]
+fn replay_names_the_illegal_action() {
+    let (code, out, _) = tsoro(
+        &["replay"],
+        r#"{"ruleset":"tsoro-ludii","actions":[{"sow":"i,6"},{"sow":"i,6"}]}"#,
+    );
+    assert_ne!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["index"], 1);
+    assert!(
+        v["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"sow": "iv,8"}))
+    );
+}
+
+#[test]
+fn simulate_csv_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.csv");
+    let summary = dir.path().join("summary.csv");
+    let (code, out, err) = tsoro(
+        &[
+            "simulate",
+            "--ruleset",
+            "tsoro-matthews-basic",
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--csv",
+            games.to_str().unwrap(),
+            "--summary",
+            summary.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["stats"]["games"], 200);
+    let mut rdr = csv::Reader::from_path(&games).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    assert_eq!(&headers[0], "game");
+    assert!(headers.iter().any(|h| h == "winner"));
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 200);
+    let wi = headers.iter().position(|h| h == "winner").unwrap();
+    let a_wins = rows.iter().filter(|r| &r[wi] == "A").count();
+    assert_eq!(serde_json::json!(a_wins), v["stats"]["seat_a"]["count"]);
+    let mut s = csv::Reader::from_path(&summary).unwrap();
+    assert!(s.records().count() > 20);
+    // Same seed, same numbers.
+    let (_, out2, _) = tsoro(
+        &[
+            "simulate",
+            "--ruleset",
+            "tsoro-matthews-basic",
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--json",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    let v2: serde_json::Value = serde_json::from_str(&out2).unwrap();
+    assert_eq!(v["stats"], v2["stats"]);
+}
+
+#[test]
+fn bad_input_exits_2_listing_what_is_valid() {
+    let (code, _, err) = tsoro(&["simulate", "--ruleset", "nope"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("tsoro-matthews-basic"), "{err}");
+    let (code, _, err) = tsoro(
+        &[
+            "simulate",
+            "--ruleset",
+            "tsoro-ludii",
+            "--param",
+            "holes=99",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("6..=21"), "{err}");
+    let (code, _, err) = tsoro(
+        &[
+            "simulate",
+            "--ruleset",
+            "tsoro-ludii",
+            "--agents",
+            "random,wizard",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("alphabeta"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn compare_prints_differences() {
+    let (code, out, err) = tsoro(
+        &[
+            "compare",
+            "--rulesets",
+            "tsoro-ludii,tsoro-ludii-additional-capture",
+            "--games",
+            "300",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Δ mean turns"), "{out}");
+    assert!(out.contains("tsoro-ludii-additional-capture"));
+}
+
+#[test]
+fn rulesets_lists_parameters() {
+    let (code, out, _) = tsoro(&["rulesets"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("tsoro-matthews-v7"));
+    assert!(out.contains("holes = 8 (int: 6..=21)"), "{out}");
+}

@@ -1,0 +1,227 @@
+//! The `tsoro` binary end to end: `serve` with an embedded PostgreSQL on an empty data
+//! directory, a restart that keeps the data, a clean stop that leaves no PostgreSQL process,
+//! recovery after a crash, and the clear error when no server binaries can be found.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tsoro() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tsoro"));
+    c.env_remove("DATABASE_URL")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn data_dir(prefix: &str) -> PathBuf {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in("/tmp")
+        .unwrap()
+        .keep()
+}
+
+struct Served {
+    child: Child,
+    port: u16,
+}
+
+fn serve(dir: &Path) -> Served {
+    let port = free_port();
+    let child = tsoro()
+        .args(["serve", "--bind", &format!("127.0.0.1:{port}")])
+        .env("TSORO_DATA_DIR", dir)
+        .spawn()
+        .unwrap();
+    Served { child, port }
+}
+
+async fn wait_ready(s: &mut Served) {
+    let client = reqwest::Client::new();
+    let start = Instant::now();
+    loop {
+        if let Ok(r) = client
+            .get(format!("http://127.0.0.1:{}/ready", s.port))
+            .send()
+            .await
+            && r.status().as_u16() == 200
+        {
+            return;
+        }
+        if let Ok(Some(status)) = s.child.try_wait() {
+            let out = s.child.wait_with_output_ref();
+            panic!("tsoro serve exited with {status}: {out}");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "not ready within 90 s"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+trait OutputRef {
+    fn wait_with_output_ref(&mut self) -> String;
+}
+
+impl OutputRef for Child {
+    fn wait_with_output_ref(&mut self) -> String {
+        use std::io::Read;
+        let mut s = String::new();
+        if let Some(e) = self.stderr.as_mut() {
+            let _ = e.read_to_string(&mut s);
+        }
+        s
+    }
+}
+
+fn terminate(s: &mut Served) {
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(s.child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            assert!(status.success(), "tsoro serve exited with {status}");
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "did not stop within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Postmaster processes whose command line names this data directory.
+fn postgres_processes(dir: &Path) -> Vec<u32> {
+    let needle = dir.canonicalize().unwrap_or(dir.to_path_buf());
+    let needle = needle.to_string_lossy().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| {
+                    let c = String::from_utf8_lossy(&c).replace('\0', " ");
+                    c.contains("postgres") && c.contains(&needle)
+                })
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+fn db_url(dir: &Path) -> String {
+    let pg = dir.canonicalize().unwrap().join("postgres");
+    format!("postgres://tsoro@localhost/tsoro?host={}", pg.display())
+}
+
+#[tokio::test]
+async fn serve_migrates_an_empty_data_dir_keeps_data_and_stops_cleanly() {
+    let dir = data_dir("tsoro-serve-");
+    let mut s = serve(&dir);
+    wait_ready(&mut s).await;
+    assert!(
+        dir.join("postgres/PG_VERSION").exists(),
+        "initdb ran in the data dir"
+    );
+    let pool = sqlx::PgPool::connect(&db_url(&dir)).await.unwrap();
+    let migrated: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(migrated >= 1);
+    sqlx::query("INSERT INTO service_meta (key, value) VALUES ('kept', 'yes')")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    terminate(&mut s);
+    assert!(
+        postgres_processes(&dir).is_empty(),
+        "no PostgreSQL left after SIGTERM"
+    );
+
+    // A restart on the same data dir keeps the data.
+    let mut s = serve(&dir);
+    wait_ready(&mut s).await;
+    let pool = sqlx::PgPool::connect(&db_url(&dir)).await.unwrap();
+    let v: String = sqlx::query_scalar("SELECT value FROM service_meta WHERE key = 'kept'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(v, "yes");
+    pool.close().await;
+    terminate(&mut s);
+    assert!(postgres_processes(&dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// After a crash (the service and its PostgreSQL killed), the next start recovers.
+#[tokio::test]
+async fn serve_recovers_after_a_crash() {
+    let dir = data_dir("tsoro-crash-");
+    let mut s = serve(&dir);
+    wait_ready(&mut s).await;
+    let postmasters = postgres_processes(&dir);
+    assert!(!postmasters.is_empty());
+    s.child.kill().unwrap();
+    let _ = s.child.wait();
+    for pid in postmasters {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        dir.join("postgres/postmaster.pid").exists(),
+        "a stale pid file is left"
+    );
+    let mut s = serve(&dir);
+    wait_ready(&mut s).await;
+    terminate(&mut s);
+    assert!(postgres_processes(&dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_without_server_binaries_says_what_to_install() {
+    let dir = data_dir("tsoro-nobin-");
+    let empty = data_dir("tsoro-empty-bin-");
+    let out = tsoro()
+        .args(["serve", "--bind", &format!("127.0.0.1:{}", free_port())])
+        .env("TSORO_DATA_DIR", &dir)
+        .env("TSORO_PG_BIN_DIR", &empty)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("apt-get install postgresql"), "{err}");
+    assert!(err.contains("DATABASE_URL"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}
+
+#[test]
+fn help_shows_the_configuration() {
+    let out = tsoro().args(["serve", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for word in ["DATABASE_URL", "TSORO_DATA_DIR", "TSORO_BIND", "--bind"] {
+        assert!(help.contains(word), "{word} missing from:\n{help}");
+    }
+}
