@@ -83,6 +83,7 @@ fn cancel_stops_early() {
     assert_eq!(err, tsoro_engine::sim::SimError::Cancelled { done: 0 });
 }
 
+#[allow(clippy::too_many_arguments)]
 fn rec(
     k: u64,
     a_index: u8,

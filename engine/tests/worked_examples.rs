@@ -421,10 +421,8 @@ fn ludii_misoro_nomination_phase() {
         (Player::B, "iv,7"),
     ] {
         assert_eq!(s.to_move(), Some(p));
-        assert_eq!(
-            legal(&g, &s).len(),
-            if p == Player::A { 8 } else { 8 } - (s.heads(p).len())
-        );
+        // Any back-row hole not yet a head.
+        assert_eq!(legal(&g, &s).len(), 8 - s.heads(p).len());
         g.apply(&mut s, Action::Nominate(h(hole))).unwrap();
     }
     assert_eq!(s.heads(Player::A), vec![h("i,1"), h("i,2")]);

@@ -546,7 +546,7 @@ impl SowingGame {
                 continue;
             }
             // The last stone fell into an empty hole.
-            if capture && last >= n && !(single && !r.singles.capture) {
+            if capture && last >= n && (!single || r.singles.capture) {
                 let taken = self.capture(s, last, rep, ev);
                 if taken > 0 {
                     let opp = p.other().index();
@@ -974,6 +974,18 @@ fn take_hole(side: &mut [u8; SIDE_CAP], k: usize) -> u8 {
     std::mem::take(&mut side[k])
 }
 
+fn has_count(side: &[u8; SIDE_CAP], len: usize, v: u8) -> bool {
+    side[..len].contains(&v)
+}
+
+fn finish(s: &mut SowingState, winner: Option<Player>, reason: EndReason) {
+    s.outcome = Some(Outcome {
+        winner,
+        reason,
+        turns: s.turns,
+    });
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -990,16 +1002,4 @@ mod tests {
             assert_eq!(super::nonzero_bytes(w), expect, "{w:#x}");
         }
     }
-}
-
-fn has_count(side: &[u8; SIDE_CAP], len: usize, v: u8) -> bool {
-    side[..len].contains(&v)
-}
-
-fn finish(s: &mut SowingState, winner: Option<Player>, reason: EndReason) {
-    s.outcome = Some(Outcome {
-        winner,
-        reason,
-        turns: s.turns,
-    });
 }
