@@ -107,6 +107,15 @@ pub trait Game: Send + Sync {
         }
         moves
     }
+    /// How many ordinary moves `p` would have on this board if it were his turn (for mobility
+    /// evaluations). By default the legal actions when `p` is to move, else 0.
+    fn mobility_of(&self, s: &Self::State, p: Player) -> usize {
+        if self.to_move(s) == Some(p) {
+            self.legal_count(s)
+        } else {
+            0
+        }
+    }
     /// Mean branching is measured over decisions; this says whether the state is a decision
     /// with more than one option.
     fn legal_count(&self, s: &Self::State) -> usize {

@@ -1,8 +1,14 @@
 //! Agents: who chooses the actions. One trait for every game and every decision kind, each
 //! agent named by a short string (`random`, `greedy`, `alphabeta:4`, `mcts:1000`).
 
+mod alphabeta;
+mod greedy;
+mod mcts;
 mod random;
 
+pub use alphabeta::AlphaBetaAgent;
+pub use greedy::GreedyAgent;
+pub use mcts::MctsAgent;
 pub use random::RandomAgent;
 
 use crate::game::Game;
@@ -131,8 +137,9 @@ impl AgentSpec {
     pub fn build<G: Game + 'static>(&self) -> Box<dyn Agent<G>> {
         match *self {
             AgentSpec::Random => Box::new(RandomAgent),
-            // The helper agents are wired in below as they land.
-            _ => Box::new(RandomAgent),
+            AgentSpec::Greedy => Box::new(GreedyAgent),
+            AgentSpec::AlphaBeta { depth, eval } => Box::new(AlphaBetaAgent { depth, eval }),
+            AgentSpec::Mcts { iterations, c } => Box::new(MctsAgent { iterations, c }),
         }
     }
 }

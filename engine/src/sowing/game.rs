@@ -235,8 +235,14 @@ impl SowingGame {
     /// The holes (bits of track indices) the player to move may sow in ordinary play.
     #[inline]
     pub(crate) fn sow_mask(&self, s: &SowingState) -> u64 {
+        self.sow_mask_of(s, s.to_move)
+    }
+
+    /// The holes player `p` could sow in ordinary play if it were his turn.
+    #[inline]
+    pub fn sow_mask_of(&self, s: &SowingState, p: Player) -> u64 {
         let r = &self.rules;
-        let side = &s.pits[s.to_move.index()];
+        let side = &s.pits[p.index()];
         let full = (1u64 << r.len) - 1;
         let mut multi = 0u64;
         let mut occupied = 0u64;

@@ -1,0 +1,157 @@
+//! Depth-limited negamax with alpha-beta pruning, depth counted in turns.
+
+use super::{Agent, Eval};
+use crate::game::{ActionList, Game};
+use crate::player::Player;
+use crate::rng::Rng;
+
+/// Score of a won game (less the turns it took, so quicker wins score higher).
+const WIN: i32 = 1_000_000;
+/// Decisions of one player in a row the search follows before it evaluates (relay and take
+/// chains are short in practice).
+const MAX_CHAIN: u32 = 64;
+
+/// Alpha-beta search to `depth` turns. A child where the same player still decides (a relay
+/// choice, an additional take) is searched at the same depth without negation; when the player
+/// changes the depth drops by one and the score is negated.
+///
+/// Evaluations, from the point of view of the player to move at the leaf:
+/// - [`Eval::Material`]: his stones on the board minus the opponent's;
+/// - [`Eval::Mobility`]: his legal actions minus the opponent's, the latter counted on the same
+///   board as if the opponent were to move (Ludii's Tsoro AI uses alpha-beta with a mobility
+///   heuristic), with material as a tie-breaker (one stone = 1/100 of a move).
+///
+/// A finished game scores `±(1,000,000 − turns)`, a draw 0. Captures are searched first.
+/// Among equally good actions at the root one is chosen at random.
+#[derive(Clone, Copy, Debug)]
+pub struct AlphaBetaAgent {
+    /// Depth in turns.
+    pub depth: u32,
+    /// The evaluation.
+    pub eval: Eval,
+}
+
+impl AlphaBetaAgent {
+    fn evaluate<G: Game>(&self, g: &G, s: &G::State, me: Player) -> i32 {
+        if let Some(o) = g.outcome(s) {
+            return match o.winner {
+                Some(w) if w == me => WIN - o.turns as i32,
+                Some(_) => -(WIN - o.turns as i32),
+                None => 0,
+            };
+        }
+        let material = g.material(s, me) - g.material(s, me.other());
+        match self.eval {
+            Eval::Material => material,
+            Eval::Mobility => {
+                let mine = g.legal_count(s) as i32;
+                let theirs = g.mobility_of(s, me.other()) as i32;
+                100 * (mine - theirs) + material
+            }
+        }
+    }
+
+    fn ordered<G: Game>(&self, g: &G, s: &G::State, me: Player) -> ActionList<G::Action> {
+        let mut legal = ActionList::new();
+        g.legal_actions(s, &mut legal);
+        if legal.len() > 1 {
+            let mut scored: Vec<(i32, usize)> = legal
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| (super::greedy::gain(g, s, me, a), i))
+                .collect();
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let copy = legal.clone();
+            legal.clear();
+            for (_, i) in scored {
+                legal.push(copy[i]);
+            }
+        }
+        legal
+    }
+
+    /// The value of `s` for the player to move there.
+    fn search<G: Game>(
+        &self,
+        g: &G,
+        s: &G::State,
+        depth: u32,
+        chain: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let Some(me) = g.to_move(s) else {
+            // Over: score from the view of whoever would move; callers negate as needed.
+            return 0;
+        };
+        if depth == 0 || chain >= MAX_CHAIN {
+            return self.evaluate(g, s, me);
+        }
+        let mut best = i32::MIN + 1;
+        for a in self.ordered(g, s, me) {
+            let mut t = s.clone();
+            g.apply_unchecked(&mut t, a);
+            let v = self.child_value(g, &t, me, depth, chain, alpha, beta);
+            if v > best {
+                best = v;
+            }
+            if best > alpha {
+                alpha = best;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The value for `me` of the child `t` reached by `me`'s action.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<G: Game>(
+        &self,
+        g: &G,
+        t: &G::State,
+        me: Player,
+        depth: u32,
+        chain: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        match g.to_move(t) {
+            None => self.evaluate(g, t, me),
+            Some(p) if p == me => self.search(g, t, depth, chain + 1, alpha, beta),
+            Some(_) => -self.search(g, t, depth - 1, 0, -beta, -alpha),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for AlphaBetaAgent {
+    fn choose(&mut self, g: &G, s: &G::State, rng: &mut Rng) -> G::Action {
+        let me = g.to_move(s).expect("a live game");
+        let actions = self.ordered(g, s, me);
+        if actions.len() == 1 {
+            return actions[0];
+        }
+        let mut best = i32::MIN;
+        let mut ties: ActionList<G::Action> = ActionList::new();
+        for &a in &actions {
+            let mut t = s.clone();
+            g.apply_unchecked(&mut t, a);
+            // A window just wide enough to tell equal values apart from worse ones.
+            let alpha = if best == i32::MIN {
+                i32::MIN + 1
+            } else {
+                best - 1
+            };
+            let v = self.child_value(g, &t, me, self.depth, 0, alpha, i32::MAX);
+            if v > best {
+                best = v;
+                ties.clear();
+            }
+            if v == best {
+                ties.push(a);
+            }
+        }
+        ties[rng.below(ties.len())]
+    }
+}

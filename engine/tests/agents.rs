@@ -1,0 +1,122 @@
+//! Agents: only legal actions, reproducible per seed, and stronger than random.
+
+use tsoro_engine::agents::{Agent, AgentSpec};
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::rng::Rng;
+use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+use tsoro_engine::sowing::{Action, BoardView, SowingGame};
+use tsoro_engine::{ActionList, AnyGame, Game, Hole, Player};
+
+fn game(id: &str) -> SowingGame {
+    let AnyGame::Sowing(g) = catalogue::get(id).unwrap().build(&Params::new()).unwrap();
+    g
+}
+
+/// Plays a whole game between two agents, checking every action is legal; returns the actions.
+fn play_checked(g: &SowingGame, specs: [AgentSpec; 2], seed: u64) -> Vec<Action> {
+    let mut agents: [Box<dyn Agent<SowingGame>>; 2] = [specs[0].build(), specs[1].build()];
+    let mut rng = Rng::from_seed(seed);
+    let mut s = g.initial_state();
+    let mut trail = vec![];
+    let mut legal = ActionList::new();
+    while let Some(p) = g.to_move(&s) {
+        g.legal_actions(&s, &mut legal);
+        let a = agents[p.index()].choose(g, &s, &mut rng);
+        assert!(legal.contains(&a), "{a} is not legal: {legal:?}");
+        g.apply_unchecked(&mut s, a);
+        trail.push(a);
+        assert!(trail.len() < 20_000);
+    }
+    trail
+}
+
+#[test]
+fn agents_play_only_legal_actions_and_are_reproducible() {
+    let specs: Vec<AgentSpec> = [
+        "random",
+        "greedy",
+        "alphabeta:2",
+        "alphabeta:2:mobility",
+        "mcts:40",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
+    for id in [
+        "tsoro-matthews-basic",
+        "tsoro-matthews-v1-v5-v6",
+        "tsoro-matthews-v7",
+        "njombwa-sanderson-gambit",
+        "tsoro-ludii-misoro",
+    ] {
+        let g = game(id);
+        for (i, &a) in specs.iter().enumerate() {
+            let b = specs[(i + 1) % specs.len()];
+            let one = play_checked(&g, [a, b], 11 + i as u64);
+            let two = play_checked(&g, [a, b], 11 + i as u64);
+            assert_eq!(one, two, "{id}: {a} vs {b} differs for one seed");
+        }
+    }
+}
+
+#[test]
+fn greedy_takes_the_biggest_capture() {
+    let g = game("tsoro-matthews-basic");
+    // ii,5 (two stones) ends in empty ii,3 facing 1 + 2; ii,8 (two stones) ends in empty ii,6
+    // facing 4 + 4.
+    let b = BoardView {
+        i: vec![1, 0, 0, 0, 0, 0, 0, 0],
+        ii: vec![0, 0, 0, 1, 2, 0, 1, 2],
+        iii: vec![0, 0, 1, 0, 0, 4, 0, 0],
+        iv: vec![0, 0, 2, 0, 0, 4, 0, 0],
+    };
+    let s = g.setup(&b, Player::A).unwrap();
+    let mut greedy = AgentSpec::Greedy.build::<SowingGame>();
+    for seed in 0..10 {
+        let a = greedy.choose(&g, &s, &mut Rng::from_seed(seed));
+        assert_eq!(a, Action::Sow("ii,8".parse::<Hole>().unwrap()));
+    }
+}
+
+fn wins_against_random(agent: &str, games: u64) -> u64 {
+    let g = catalogue::get("tsoro-matthews-basic")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let spec = SimSpec {
+        agents: [agent.parse().unwrap(), AgentSpec::Random],
+        games: 0..games,
+        seed: 2026,
+        swap_seats: true,
+    };
+    let s = simulate_any(&g, &spec, &SimOptions::default(), &mut |_| {}).unwrap();
+    let st = s.stats();
+    eprintln!(
+        "{agent} vs random: {} wins of {games} (as A {}/{}, as B {}/{}), {} draws",
+        st.agents[0].wins,
+        st.agents[0].as_a.wins,
+        st.agents[0].as_a.games,
+        st.agents[0].as_b.wins,
+        st.agents[0].as_b.games,
+        st.draws.count
+    );
+    st.agents[0].wins
+}
+
+#[test]
+fn alphabeta_4_beats_random_in_90_percent() {
+    let w = wins_against_random("alphabeta:4", 200);
+    assert!(w >= 180, "alphabeta:4 won {w} of 200");
+}
+
+#[test]
+fn mcts_1000_beats_random_in_90_percent() {
+    let w = wins_against_random("mcts:1000", 200);
+    assert!(w >= 180, "mcts:1000 won {w} of 200");
+}
+
+#[test]
+fn greedy_beats_random_more_often_than_not() {
+    let w = wins_against_random("greedy", 400);
+    assert!(w > 220, "greedy won {w} of 400");
+}
