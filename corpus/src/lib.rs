@@ -1,1 +1,178 @@
-//! tsoro-corpus: the archive's records, loaded and validated.
+//! tsoro-corpus: the archive's records (sources, games, evidence, rulesets), compiled in,
+//! loaded and validated.
+//!
+//! Each record is a Markdown file with TOML front matter under `corpus/`: the front matter holds
+//! the data (quotations verbatim, with their source and page), the body the project's own
+//! summary. [`Corpus::load`] reads the compiled-in files and checks them all: ids are unique,
+//! references resolve, every ruleset is one the engine ships and builds for every allowed
+//! parameter value, every rule field of every ruleset has a citation (evidence and its words, a
+//! reconstruction with its reasoning, or an assumption with why), and every evidence record
+//! supports a ruleset or says why it cannot.
+
+pub mod cite;
+pub mod error;
+pub mod frontmatter;
+pub mod model;
+mod validate;
+
+pub use error::{CorpusError, Problem};
+pub use model::{Citation, Evidence, Game, Person, RulesetRecord, Source, Variant};
+
+use std::collections::BTreeMap;
+
+mod files {
+    include!(concat!(env!("OUT_DIR"), "/files.rs"));
+}
+
+/// The whole archive.
+#[derive(Clone, Debug, Default)]
+pub struct Corpus {
+    /// Sources by id.
+    pub sources: BTreeMap<String, Source>,
+    /// Games by id.
+    pub games: BTreeMap<String, Game>,
+    /// Evidence by id.
+    pub evidence: BTreeMap<String, Evidence>,
+    /// Ruleset records by id.
+    pub rulesets: BTreeMap<String, RulesetRecord>,
+    /// Where each record came from: id to (file, line of its id).
+    pub origin: BTreeMap<String, (String, usize)>,
+}
+
+impl Corpus {
+    /// The compiled-in archive, validated.
+    pub fn load() -> Result<Corpus, CorpusError> {
+        Corpus::from_files(
+            files::FILES
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.to_string())),
+        )
+    }
+
+    /// An archive read from a directory laid out like `corpus/` (for tests and tools).
+    pub fn from_dir(dir: &std::path::Path) -> Result<Corpus, CorpusError> {
+        let mut files = vec![];
+        for sub in ["sources", "games", "evidence", "rulesets"] {
+            let Ok(read) = std::fs::read_dir(dir.join(sub)) else {
+                continue;
+            };
+            let mut paths: Vec<_> = read.flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for p in paths
+                .into_iter()
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            {
+                let text = std::fs::read_to_string(&p)
+                    .map_err(|e| CorpusError::at(&p.display().to_string(), 1, e.to_string()))?;
+                let name = p.file_name().unwrap_or_default().to_string_lossy();
+                files.push((format!("{sub}/{name}"), text));
+            }
+        }
+        Corpus::from_files(files)
+    }
+
+    /// An archive from (path, text) pairs.
+    pub fn from_files(
+        files: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Corpus, CorpusError> {
+        let mut c = Corpus::default();
+        let mut problems = vec![];
+        for (path, text) in files {
+            if let Err(e) = c.add(&path, &text) {
+                problems.extend(e.problems);
+            }
+        }
+        problems.extend(validate::check(&c));
+        if problems.is_empty() {
+            Ok(c)
+        } else {
+            Err(CorpusError { problems })
+        }
+    }
+
+    fn add(&mut self, path: &str, text: &str) -> Result<(), CorpusError> {
+        let kind = path.split('/').next().unwrap_or_default();
+        let dup = |id: &str, origin: &BTreeMap<String, (String, usize)>| {
+            origin.get(id).map(|(f, l)| {
+                CorpusError::at(
+                    path,
+                    frontmatter::line_of(text, "id ="),
+                    format!("id {id:?} repeats {f}:{l}"),
+                )
+            })
+        };
+        let (id, result) = match kind {
+            "sources" => {
+                let d = frontmatter::parse::<Source>(path, text)?;
+                let mut s = d.meta;
+                s.summary = d.body;
+                let id = s.id.clone();
+                if let Some(e) = dup(&id, &self.origin) {
+                    return Err(e);
+                }
+                self.sources.insert(id.clone(), s);
+                (id, ())
+            }
+            "games" => {
+                let d = frontmatter::parse::<Game>(path, text)?;
+                let mut g = d.meta;
+                g.summary = d.body;
+                let id = g.id.clone();
+                if let Some(e) = dup(&id, &self.origin) {
+                    return Err(e);
+                }
+                self.games.insert(id.clone(), g);
+                (id, ())
+            }
+            "evidence" => {
+                let d = frontmatter::parse::<Evidence>(path, text)?;
+                let mut e = d.meta;
+                e.summary = d.body;
+                let id = e.id.clone();
+                if let Some(err) = dup(&id, &self.origin) {
+                    return Err(err);
+                }
+                self.evidence.insert(id.clone(), e);
+                (id, ())
+            }
+            "rulesets" => {
+                let d = frontmatter::parse::<RulesetRecord>(path, text)?;
+                let mut r = d.meta;
+                r.description = d.body;
+                let id = r.id.clone();
+                if let Some(err) = dup(&id, &self.origin) {
+                    return Err(err);
+                }
+                self.rulesets.insert(id.clone(), r);
+                (id, ())
+            }
+            _ => {
+                return Err(CorpusError::at(
+                    path,
+                    1,
+                    "records live in sources/, games/, evidence/ or rulesets/",
+                ));
+            }
+        };
+        let _ = result;
+        self.origin
+            .insert(id, (path.to_string(), frontmatter::line_of(text, "id =")));
+        Ok(())
+    }
+
+    /// Where a record is defined, as `corpus/FILE:LINE`.
+    pub fn location(&self, id: &str) -> String {
+        self.origin
+            .get(id)
+            .map(|(f, l)| format!("corpus/{f}:{l}"))
+            .unwrap_or_else(|| "corpus".into())
+    }
+}
+
+/// Renders Markdown to HTML (pulldown-cmark).
+pub fn render_html(markdown: &str) -> String {
+    let parser = pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES);
+    let mut out = String::new();
+    pulldown_cmark::html::push_html(&mut out, parser);
+    out
+}

@@ -1,0 +1,127 @@
+//! Citations out: sources as BibTeX and CSL-JSON, evidence as a CSL citation with its page.
+
+use crate::model::{Evidence, Source};
+use serde_json::{Value, json};
+
+fn bib_escape(s: &str) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        match ch {
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '\\' => out.push_str("\\textbackslash{}"),
+            '"' => out.push_str("''"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The source as a BibTeX entry (key = id).
+pub fn bibtex(s: &Source) -> String {
+    let kind = match s.kind.as_str() {
+        "article-journal" => "article",
+        "book" => "book",
+        "chapter" => "incollection",
+        _ => "misc",
+    };
+    let mut fields: Vec<(&str, String)> = vec![];
+    if !s.authors.is_empty() {
+        let names: Vec<String> = s
+            .authors
+            .iter()
+            .map(|p| {
+                if p.given.is_empty() {
+                    format!("{{{}}}", p.family)
+                } else {
+                    format!("{}, {}", p.family, p.given)
+                }
+            })
+            .collect();
+        fields.push(("author", names.join(" and ")));
+    }
+    // Double braces keep the title's capitals.
+    fields.push(("title", format!("{{{}}}", bib_escape(&s.title))));
+    if let Some(c) = &s.container {
+        let key = match kind {
+            "article" => "journal",
+            "incollection" => "booktitle",
+            _ => "howpublished",
+        };
+        fields.push((key, bib_escape(c)));
+    }
+    for (k, v) in [
+        ("volume", &s.volume),
+        ("number", &s.issue),
+        ("publisher", &s.publisher),
+        ("address", &s.place),
+    ] {
+        if let Some(v) = v {
+            fields.push((k, bib_escape(v)));
+        }
+    }
+    if let Some(p) = &s.pages {
+        fields.push(("pages", p.replace('-', "--")));
+    }
+    if let Some(y) = s.year {
+        fields.push(("year", y.to_string()));
+    }
+    if let Some(u) = &s.url {
+        fields.push(("url", u.clone()));
+    }
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("  {k} = {{{v}}}"))
+        .collect();
+    format!("@{kind}{{{},\n{}\n}}\n", s.id, body.join(",\n"))
+}
+
+/// The source as a CSL-JSON item.
+pub fn csl(s: &Source) -> Value {
+    let mut item = json!({
+        "id": s.id,
+        "type": s.kind,
+        "title": s.title,
+    });
+    let o = item.as_object_mut().expect("an object");
+    if !s.authors.is_empty() {
+        o.insert(
+            "author".into(),
+            Value::Array(
+                s.authors
+                    .iter()
+                    .map(|p| json!({"family": p.family, "given": p.given}))
+                    .collect(),
+            ),
+        );
+    }
+    for (k, v) in [
+        ("container-title", &s.container),
+        ("volume", &s.volume),
+        ("issue", &s.issue),
+        ("page", &s.pages),
+        ("publisher", &s.publisher),
+        ("publisher-place", &s.place),
+        ("URL", &s.url),
+    ] {
+        if let Some(v) = v {
+            o.insert(k.into(), Value::String(v.clone()));
+        }
+    }
+    if let Some(y) = s.year {
+        o.insert("issued".into(), json!({"date-parts": [[y]]}));
+    }
+    item
+}
+
+/// An evidence record as a CSL citation: the source's item with the page locator.
+pub fn evidence_citation(e: &Evidence, source: &Source) -> Value {
+    json!({
+        "citationItems": [{"id": source.id, "locator": e.pages, "label": "page", "itemData": csl(source)}],
+        "properties": {"noteIndex": 0},
+    })
+}

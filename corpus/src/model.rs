@@ -1,0 +1,190 @@
+//! The records of the archive.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A person named in a source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Person {
+    /// Family name.
+    pub family: String,
+    /// Given names or initials.
+    #[serde(default)]
+    pub given: String,
+}
+
+/// A way another record writes one of this source's fields (never silently picked).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// The field (`title`, `author`, `pages`, `container`).
+    pub field: String,
+    /// How it is written there.
+    pub value: String,
+    /// Where (a source id or a description).
+    #[serde(rename = "where")]
+    pub place: String,
+}
+
+/// A bibliographic source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Stable id (`matthews-1964`).
+    pub id: String,
+    /// CSL type: `article-journal`, `book`, `webpage`, `dataset`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Authors.
+    #[serde(default)]
+    pub authors: Vec<Person>,
+    /// Title.
+    pub title: String,
+    /// The journal, book or site it is in.
+    #[serde(default)]
+    pub container: Option<String>,
+    /// Volume.
+    #[serde(default)]
+    pub volume: Option<String>,
+    /// Issue.
+    #[serde(default)]
+    pub issue: Option<String>,
+    /// Page range (`64-66`).
+    #[serde(default)]
+    pub pages: Option<String>,
+    /// Year of publication.
+    #[serde(default)]
+    pub year: Option<i32>,
+    /// Publisher.
+    #[serde(default)]
+    pub publisher: Option<String>,
+    /// Place of publication.
+    #[serde(default)]
+    pub place: Option<String>,
+    /// Address on the web.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Another source this one reproduces or is derived from.
+    #[serde(default)]
+    pub derived_from: Vec<String>,
+    /// How other records write its fields.
+    #[serde(default)]
+    pub variants: Vec<Variant>,
+    /// The summary (the record's Markdown body).
+    #[serde(default, skip_deserializing)]
+    pub summary: String,
+}
+
+/// A game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    /// Stable id (`tsoro`).
+    pub id: String,
+    /// Its names, first the one we use.
+    pub names: Vec<String>,
+    /// The family (`four-row sowing`, `morris`, `three-in-a-row`, `dexterity`).
+    pub family: String,
+    /// Where it was recorded.
+    pub region: String,
+    /// Who plays it.
+    pub people: String,
+    /// Who plays it, in the sources' words: evidence ids.
+    #[serde(default)]
+    pub players_evidence: Vec<String>,
+    /// What it is played with.
+    #[serde(default)]
+    pub materials: Vec<String>,
+    /// The summary (Markdown body).
+    #[serde(default, skip_deserializing)]
+    pub summary: String,
+}
+
+/// A quoted passage of a source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Evidence {
+    /// Stable id (`matthews-1964-tsoro-b`).
+    pub id: String,
+    /// The source quoted.
+    pub source: String,
+    /// The game described.
+    pub game: String,
+    /// Page or pages (`64-65`).
+    pub pages: String,
+    /// How the page was established, when it is inferred.
+    #[serde(default)]
+    pub page_note: Option<String>,
+    /// The place described.
+    pub location: String,
+    /// First year of the period described.
+    pub date_from: i32,
+    /// Last year of the period described.
+    pub date_to: i32,
+    /// Kind: `ethnography`, `compilation`, `rules summary`, `database`.
+    pub kind: String,
+    /// Who was observed (ages, genders) where recorded.
+    #[serde(default)]
+    pub observed: Option<String>,
+    /// Confidence that the passage describes the game as played, 0 to 100.
+    pub confidence: u8,
+    /// The passage, verbatim.
+    pub quote: String,
+    /// Matching records elsewhere (`DLP.Evidence.1882`).
+    #[serde(default)]
+    pub xref: Vec<String>,
+    /// The rulesets it supports.
+    #[serde(default)]
+    pub rulesets: Vec<String>,
+    /// Why it supports no executable ruleset (tactics, for example).
+    #[serde(default)]
+    pub not_executable: Option<String>,
+    /// The summary (Markdown body): the project's own words.
+    #[serde(default, skip_deserializing)]
+    pub summary: String,
+}
+
+/// How one rule of a ruleset is attested.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum Citation {
+    /// Quoted words of an evidence record.
+    Evidence {
+        /// The evidence id.
+        evidence: String,
+        /// The words that attest the rule (a part of the evidence's quote).
+        quote: String,
+    },
+    /// Rebuilt where the source is lost (a missing diagram), with the reasoning.
+    Reconstructed {
+        /// Why this reconstruction.
+        reconstructed: String,
+        /// Evidence it rests on.
+        #[serde(default)]
+        evidence: Vec<String>,
+    },
+    /// Assumed where the sources are silent, with why.
+    Assumed {
+        /// Why this assumption.
+        assumed: String,
+    },
+}
+
+/// A ruleset's archive record: its engine configuration (from the engine's catalogue) and a
+/// citation for every rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetRecord {
+    /// The engine ruleset id.
+    pub id: String,
+    /// The game.
+    pub game: String,
+    /// The sources it follows.
+    pub sources: Vec<String>,
+    /// Rule field (`capture.back`) to citation.
+    pub rules: BTreeMap<String, Citation>,
+    /// The description (Markdown body).
+    #[serde(default, skip_deserializing)]
+    pub description: String,
+}

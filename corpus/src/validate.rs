@@ -1,0 +1,155 @@
+//! The checks a corpus must pass.
+
+use crate::Corpus;
+use crate::error::Problem;
+use crate::model::Citation;
+use tsoro_engine::catalogue;
+
+fn at(c: &Corpus, id: &str, message: String) -> Problem {
+    let (file, line) = c.origin.get(id).cloned().unwrap_or_default();
+    Problem {
+        file,
+        line,
+        message,
+    }
+}
+
+/// Every problem of a corpus (empty when it is sound).
+pub fn check(c: &Corpus) -> Vec<Problem> {
+    let mut p = vec![];
+    for (id, g) in &c.games {
+        for e in &g.players_evidence {
+            if !c.evidence.contains_key(e) {
+                p.push(at(c, id, format!("players_evidence: no evidence {e:?}")));
+            }
+        }
+    }
+    for (id, s) in &c.sources {
+        for d in &s.derived_from {
+            if !c.sources.contains_key(d) {
+                p.push(at(c, id, format!("derived_from: no source {d:?}")));
+            }
+        }
+    }
+    for (id, e) in &c.evidence {
+        if !c.sources.contains_key(&e.source) {
+            p.push(at(c, id, format!("source: no source {:?}", e.source)));
+        }
+        if !c.games.contains_key(&e.game) {
+            p.push(at(c, id, format!("game: no game {:?}", e.game)));
+        }
+        if e.date_from > e.date_to {
+            p.push(at(c, id, "date_from is after date_to".into()));
+        }
+        if e.confidence > 100 {
+            p.push(at(c, id, "confidence is 0 to 100".into()));
+        }
+        for r in &e.rulesets {
+            if catalogue::get(r).is_err() {
+                p.push(at(
+                    c,
+                    id,
+                    format!("rulesets: the engine ships no ruleset {r:?}"),
+                ));
+            }
+        }
+        if e.rulesets.is_empty() && e.not_executable.is_none() {
+            p.push(at(
+                c,
+                id,
+                "linked to no ruleset: list `rulesets` or say why in `not_executable`".into(),
+            ));
+        }
+        if e.summary.trim().is_empty() {
+            p.push(at(
+                c,
+                id,
+                "no summary: write one in the project's own words below the front matter".into(),
+            ));
+        }
+    }
+    for (id, r) in &c.rulesets {
+        let def = match catalogue::get(id) {
+            Ok(d) => d,
+            Err(_) => {
+                p.push(at(c, id, format!("id: the engine ships no ruleset {id:?}")));
+                continue;
+            }
+        };
+        if !c.games.contains_key(&r.game) {
+            p.push(at(c, id, format!("game: no game {:?}", r.game)));
+        }
+        for s in &r.sources {
+            if !c.sources.contains_key(s) {
+                p.push(at(c, id, format!("sources: no source {s:?}")));
+            }
+        }
+        // The configuration builds at every parameter extreme and every choice.
+        for params in def.param_samples() {
+            if let Err(e) = def.build(&params) {
+                p.push(at(
+                    c,
+                    id,
+                    format!("the engine rejects parameters {params:?}: {e}"),
+                ));
+            }
+        }
+        for field in catalogue::rule_fields(def.kind) {
+            match r.rules.get(*field) {
+                None => p.push(at(c, id, format!("rule field {field} has no citation"))),
+                Some(Citation::Evidence { evidence, quote }) => match c.evidence.get(evidence) {
+                    None => p.push(at(
+                        c,
+                        id,
+                        format!("rules.{field}: no evidence {evidence:?}"),
+                    )),
+                    Some(e) if !normalise(&e.quote).contains(&normalise(quote)) => p.push(at(
+                        c,
+                        id,
+                        format!(
+                            "rules.{field}: the words {quote:?} are not in {evidence}'s quotation"
+                        ),
+                    )),
+                    Some(_) => {}
+                },
+                Some(Citation::Reconstructed {
+                    reconstructed,
+                    evidence,
+                }) => {
+                    if reconstructed.trim().len() < 20 {
+                        p.push(at(
+                            c,
+                            id,
+                            format!("rules.{field}: give the reasoning of the reconstruction"),
+                        ));
+                    }
+                    for e in evidence {
+                        if !c.evidence.contains_key(e) {
+                            p.push(at(c, id, format!("rules.{field}: no evidence {e:?}")));
+                        }
+                    }
+                }
+                Some(Citation::Assumed { assumed }) => {
+                    if assumed.trim().len() < 20 {
+                        p.push(at(c, id, format!("rules.{field}: say why it is assumed")));
+                    }
+                }
+            }
+        }
+        for field in r.rules.keys() {
+            if !catalogue::rule_fields(def.kind).contains(&field.as_str()) {
+                p.push(at(
+                    c,
+                    id,
+                    format!("rules.{field}: not a rule field of this engine"),
+                ));
+            }
+        }
+    }
+    p
+}
+
+/// Whitespace-folded text, for matching quoted words.
+fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,186 @@
+//! The corpus loads clean, and every kind of fault is reported with its file and line.
+
+use std::path::Path;
+use tsoro_corpus::{Corpus, cite, render_html};
+
+#[test]
+fn the_real_corpus_loads_clean() {
+    let c = Corpus::load().unwrap_or_else(|e| panic!("{e}"));
+    assert!(c.sources.contains_key("matthews-1964"));
+    assert!(c.games.contains_key("tsoro"));
+    assert!(c.evidence.contains_key("matthews-1964-tsoro-b"));
+    assert!(c.rulesets.contains_key("tsoro-matthews-basic"));
+    // The compiled-in corpus is the directory's.
+    let dir = Corpus::from_dir(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(dir.evidence.len(), c.evidence.len());
+}
+
+/// Every quotation is verbatim from the source text we hold (when it is beside the checkout).
+#[test]
+fn quotations_are_verbatim() {
+    let seed =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds/000_fb0eda58ca3236c6.txt");
+    let Ok(text) = std::fs::read_to_string(&seed) else {
+        eprintln!("{} not found: skipping the verbatim check", seed.display());
+        return;
+    };
+    let c = Corpus::load().unwrap();
+    for e in c.evidence.values().filter(|e| e.source == "matthews-1964") {
+        assert!(
+            text.contains(&e.quote),
+            "{}: quote not found verbatim in the seed",
+            e.id
+        );
+    }
+}
+
+fn write(dir: &Path, path: &str, text: &str) {
+    let p = dir.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn base(dir: &Path) {
+    write(
+        dir,
+        "sources/s.md",
+        "+++\nid = \"s\"\ntype = \"book\"\ntitle = \"T\"\n+++\nA source.\n",
+    );
+    write(
+        dir,
+        "games/g.md",
+        "+++\nid = \"g\"\nnames = [\"g\"]\nfamily = \"f\"\nregion = \"r\"\npeople = \"p\"\n+++\nA game.\n",
+    );
+}
+
+fn evidence(id: &str, extra: &str) -> String {
+    format!(
+        "+++\nid = \"{id}\"\nsource = \"s\"\ngame = \"g\"\npages = \"1\"\nlocation = \"x\"\ndate_from = 1900\ndate_to = 1900\nkind = \"ethnography\"\nconfidence = 100\nquote = \"words here\"\n{extra}\n+++\nIn our words.\n"
+    )
+}
+
+fn errors(dir: &Path) -> String {
+    match Corpus::from_dir(dir) {
+        Ok(_) => String::new(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_repeated_id_is_reported_with_both_places() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("e", "not_executable = \"tactics, not a rule\""),
+    );
+    write(
+        d.path(),
+        "evidence/b.md",
+        &evidence("e", "not_executable = \"tactics, not a rule\""),
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("corpus/evidence/b.md:2: id \"e\" repeats evidence/a.md:2"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unresolved_references_are_reported() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("e", "rulesets = [\"no-such-ruleset\"]")
+            .replace("source = \"s\"", "source = \"nobody\""),
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("corpus/evidence/a.md:2: source: no source \"nobody\""),
+        "{e}"
+    );
+    assert!(
+        e.contains("the engine ships no ruleset \"no-such-ruleset\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn unlinked_evidence_must_say_why() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(d.path(), "evidence/a.md", &evidence("e", ""));
+    assert!(errors(d.path()).contains("linked to no ruleset"));
+}
+
+#[test]
+fn malformed_front_matter_names_the_line() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "evidence/a.md",
+        "+++\nid = \"e\"\nsource = \n+++\n",
+    );
+    let e = errors(d.path());
+    assert!(e.starts_with("corpus/evidence/a.md:3:"), "{e}");
+}
+
+#[test]
+fn a_rule_field_without_citation_fails() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("e", "rulesets = [\"tsoro-ludii\"]"),
+    );
+    write(
+        d.path(),
+        "rulesets/r.md",
+        "+++\nid = \"tsoro-ludii\"\ngame = \"g\"\nsources = [\"s\"]\n[rules.holes]\nevidence = \"e\"\nquote = \"words\"\n[rules.layout]\nevidence = \"e\"\nquote = \"not there\"\n+++\nText.\n",
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("corpus/rulesets/r.md:2: rule field sowing.relay has no citation"),
+        "{e}"
+    );
+    assert!(
+        e.contains("rules.layout: the words \"not there\" are not in e's quotation"),
+        "{e}"
+    );
+    assert!(!e.contains("rules.holes"), "{e}");
+}
+
+#[test]
+fn citations_out() {
+    let c = Corpus::load().unwrap();
+    let s = &c.sources["matthews-1964"];
+    let bib = cite::bibtex(s);
+    assert!(bib.starts_with("@article{matthews-1964,"), "{bib}");
+    assert!(bib.contains("author = {Matthews, J. B.}"));
+    assert!(bib.contains("pages = {64--66}"));
+    assert!(
+        bib.contains("journal = {NADA: The Southern Rhodesia Native Affairs Department Annual}")
+    );
+    let r = cite::bibtex(&c.sources["russ-2000"]);
+    assert!(r.contains("publisher = {Marlowe \\& Company}"), "{r}");
+    let j = cite::csl(s);
+    assert_eq!(j["type"], "article-journal");
+    assert_eq!(j["author"][0]["family"], "Matthews");
+    assert_eq!(j["issued"]["date-parts"][0][0], 1964);
+    assert_eq!(
+        j["container-title"],
+        "NADA: The Southern Rhodesia Native Affairs Department Annual"
+    );
+    assert_eq!(j["volume"], "9");
+    assert_eq!(j["issue"], "1");
+    let e = &c.evidence["matthews-1964-tsoro-b"];
+    let cit = cite::evidence_citation(e, s);
+    assert_eq!(cit["citationItems"][0]["locator"], "64-65");
+    assert_eq!(cit["citationItems"][0]["label"], "page");
+    assert!(render_html("*a*").contains("<em>a</em>"));
+}
