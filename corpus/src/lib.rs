@@ -101,7 +101,7 @@ impl Corpus {
                 )
             })
         };
-        let (id, result) = match kind {
+        let id = match kind {
             "sources" => {
                 let d = frontmatter::parse::<Source>(path, text)?;
                 let mut s = d.meta;
@@ -111,7 +111,7 @@ impl Corpus {
                     return Err(e);
                 }
                 self.sources.insert(id.clone(), s);
-                (id, ())
+                id
             }
             "games" => {
                 let d = frontmatter::parse::<Game>(path, text)?;
@@ -122,7 +122,7 @@ impl Corpus {
                     return Err(e);
                 }
                 self.games.insert(id.clone(), g);
-                (id, ())
+                id
             }
             "evidence" => {
                 let d = frontmatter::parse::<Evidence>(path, text)?;
@@ -133,7 +133,7 @@ impl Corpus {
                     return Err(err);
                 }
                 self.evidence.insert(id.clone(), e);
-                (id, ())
+                id
             }
             "rulesets" => {
                 let d = frontmatter::parse::<RulesetRecord>(path, text)?;
@@ -144,7 +144,7 @@ impl Corpus {
                     return Err(err);
                 }
                 self.rulesets.insert(id.clone(), r);
-                (id, ())
+                id
             }
             _ => {
                 return Err(CorpusError::at(
@@ -154,7 +154,6 @@ impl Corpus {
                 ));
             }
         };
-        let _ = result;
         self.origin
             .insert(id, (path.to_string(), frontmatter::line_of(text, "id =")));
         Ok(())
