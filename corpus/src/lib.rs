@@ -82,6 +82,7 @@ impl Corpus {
                 problems.extend(e.problems);
             }
         }
+        problems.extend(c.resolve_inheritance());
         problems.extend(validate::check(&c));
         if problems.is_empty() {
             Ok(c)
@@ -159,12 +160,98 @@ impl Corpus {
         Ok(())
     }
 
+    /// Gives each ruleset the citations of the ruleset it inherits from, for the rules it does
+    /// not cite itself.
+    fn resolve_inheritance(&mut self) -> Vec<Problem> {
+        let mut problems = vec![];
+        let ids: Vec<String> = self.rulesets.keys().cloned().collect();
+        for id in ids {
+            let mut chain = vec![id.clone()];
+            let mut next = self.rulesets[&id].inherit.clone();
+            while let Some(parent) = next {
+                if chain.contains(&parent) {
+                    let (file, line) = self.origin.get(&id).cloned().unwrap_or_default();
+                    problems.push(Problem {
+                        file,
+                        line,
+                        message: format!("inherit: a cycle through {parent:?}"),
+                    });
+                    break;
+                }
+                let Some(p) = self.rulesets.get(&parent).cloned() else {
+                    let (file, line) = self.origin.get(&id).cloned().unwrap_or_default();
+                    problems.push(Problem {
+                        file,
+                        line,
+                        message: format!("inherit: no ruleset record {parent:?}"),
+                    });
+                    break;
+                };
+                let me = self.rulesets.get_mut(&id).expect("listed above");
+                for (field, c) in &p.rules {
+                    me.rules.entry(field.clone()).or_insert_with(|| c.clone());
+                }
+                chain.push(parent);
+                next = p.inherit.clone();
+            }
+        }
+        problems
+    }
+
     /// Where a record is defined, as `corpus/FILE:LINE`.
     pub fn location(&self, id: &str) -> String {
         self.origin
             .get(id)
             .map(|(f, l)| format!("corpus/{f}:{l}"))
             .unwrap_or_else(|| "corpus".into())
+    }
+}
+
+/// One rule on which two rulesets differ.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RuleDiff {
+    /// The rule field (`takes.then`).
+    pub field: String,
+    /// Its value in the first ruleset (default parameters).
+    pub a: serde_json::Value,
+    /// Its value in the second.
+    pub b: serde_json::Value,
+    /// The first ruleset's citation for it.
+    pub a_citation: Option<Citation>,
+    /// The second's.
+    pub b_citation: Option<Citation>,
+}
+
+impl Corpus {
+    /// The rules on which two rulesets differ (values at default parameters), each side with
+    /// its citation. `None` when either id is unknown.
+    pub fn diff(&self, a: &str, b: &str) -> Option<Vec<RuleDiff>> {
+        let (da, db) = (
+            tsoro_engine::catalogue::get(a).ok()?,
+            tsoro_engine::catalogue::get(b).ok()?,
+        );
+        let (ra, rb) = (self.rulesets.get(a)?, self.rulesets.get(b)?);
+        let fields = tsoro_engine::catalogue::rule_fields(da.kind);
+        let at = |cfg: &serde_json::Value, f: &str| {
+            cfg.pointer(&format!("/{}", f.replace('.', "/")))
+                .cloned()
+                .unwrap_or(serde_json::Value::Null)
+        };
+        Some(
+            fields
+                .iter()
+                .filter_map(|f| {
+                    let (va, vb) = (at(&da.config, f), at(&db.config, f));
+                    (va != vb).then(|| RuleDiff {
+                        field: f.to_string(),
+                        a: va,
+                        b: vb,
+                        a_citation: ra.rules.get(*f).cloned(),
+                        b_citation: rb.rules.get(*f).cloned(),
+                    })
+                })
+                .collect(),
+        )
     }
 }
 

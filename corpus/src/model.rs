@@ -182,7 +182,12 @@ pub struct RulesetRecord {
     pub game: String,
     /// The sources it follows.
     pub sources: Vec<String>,
+    /// A ruleset whose citations this one takes for every rule it does not cite itself (a
+    /// variant cites only what it changes).
+    #[serde(default)]
+    pub inherit: Option<String>,
     /// Rule field (`capture.back`) to citation.
+    #[serde(default)]
     pub rules: BTreeMap<String, Citation>,
     /// The description (Markdown body).
     #[serde(default, skip_deserializing)]

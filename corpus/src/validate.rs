@@ -68,6 +68,18 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
             ));
         }
     }
+    for def in catalogue::all() {
+        if !c.rulesets.contains_key(&def.id) {
+            p.push(Problem {
+                file: format!("rulesets/{}.md", def.id),
+                line: 1,
+                message: format!(
+                    "the engine ships {} but the corpus has no record citing its rules",
+                    def.id
+                ),
+            });
+        }
+    }
     for (id, r) in &c.rulesets {
         let def = match catalogue::get(id) {
             Ok(d) => d,
