@@ -392,24 +392,19 @@ fn table(runs: &[(&Prepared, &Stats)], diffs: &[Comparison]) -> String {
             cells.extend(diffs.iter().map(f));
             rows.push((name.to_string(), cells));
         };
+        let points = |d: &tsoro_engine::stats::interval::ProportionDiff| {
+            format!(
+                "{:+.1} pts [{:+.1}, {:+.1}] p={:.3}",
+                100.0 * d.diff,
+                100.0 * d.ci.low,
+                100.0 * d.ci.high,
+                d.p_value
+            )
+        };
         with_first("Δ first-mover win rate [95% CI] p", &|c| {
-            format!(
-                "{:+.1} pts [{:+.1}, {:+.1}] p={:.3}",
-                100.0 * c.first_mover.diff,
-                100.0 * c.first_mover.ci.low,
-                100.0 * c.first_mover.ci.high,
-                c.first_mover.p_value
-            )
+            points(&c.first_mover)
         });
-        with_first("Δ draw rate [95% CI] p", &|c| {
-            format!(
-                "{:+.1} pts [{:+.1}, {:+.1}] p={:.3}",
-                100.0 * c.draws.diff,
-                100.0 * c.draws.ci.low,
-                100.0 * c.draws.ci.high,
-                c.draws.p_value
-            )
-        });
+        with_first("Δ draw rate [95% CI] p", &|c| points(&c.draws));
         with_first("Δ mean turns [95% CI] p (Welch)", &|c| {
             format!(
                 "{:+.1} [{:+.1}, {:+.1}] p={:.3}",

@@ -132,26 +132,15 @@ impl<G: Game> Agent<G> for AlphaBetaAgent {
         if actions.len() == 1 {
             return actions[0];
         }
-        let mut best = i32::MIN;
-        let mut ties: ActionList<G::Action> = ActionList::new();
+        let mut ties = super::Ties::new();
         for &a in &actions {
             let mut t = s.clone();
             g.apply_unchecked(&mut t, a);
             // A window just wide enough to tell equal values apart from worse ones.
-            let alpha = if best == i32::MIN {
-                i32::MIN + 1
-            } else {
-                best - 1
-            };
+            let alpha = ties.best().saturating_sub(1).max(i32::MIN + 1);
             let v = self.child_value(g, &t, me, self.depth, 0, alpha, i32::MAX);
-            if v > best {
-                best = v;
-                ties.clear();
-            }
-            if v == best {
-                ties.push(a);
-            }
+            ties.offer(a, v);
         }
-        ties[rng.below(ties.len())]
+        ties.pick(rng)
     }
 }

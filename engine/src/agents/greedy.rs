@@ -24,18 +24,10 @@ impl<G: Game> Agent<G> for GreedyAgent {
         let mut legal = ActionList::new();
         g.legal_actions(s, &mut legal);
         let me = g.to_move(s).expect("a live game");
-        let mut best = i32::MIN;
-        let mut ties: ActionList<G::Action> = ActionList::new();
+        let mut ties = super::Ties::new();
         for &a in &legal {
-            let v = gain(g, s, me, a);
-            if v > best {
-                best = v;
-                ties.clear();
-            }
-            if v == best {
-                ties.push(a);
-            }
+            ties.offer(a, gain(g, s, me, a));
         }
-        ties[rng.below(ties.len())]
+        ties.pick(rng)
     }
 }

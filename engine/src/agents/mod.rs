@@ -24,6 +24,41 @@ pub trait Agent<G: Game>: Send {
     fn choose(&mut self, g: &G, s: &G::State, rng: &mut Rng) -> G::Action;
 }
 
+/// Keeps the best-scoring actions seen and draws one of them at random at the end.
+pub(crate) struct Ties<A> {
+    best: i32,
+    ties: crate::game::ActionList<A>,
+}
+
+impl<A: Copy> Ties<A> {
+    pub(crate) fn new() -> Self {
+        Ties {
+            best: i32::MIN,
+            ties: crate::game::ActionList::new(),
+        }
+    }
+
+    /// The best score so far (`i32::MIN` before any).
+    pub(crate) fn best(&self) -> i32 {
+        self.best
+    }
+
+    pub(crate) fn offer(&mut self, a: A, score: i32) {
+        if score > self.best {
+            self.best = score;
+            self.ties.clear();
+        }
+        if score == self.best {
+            self.ties.push(a);
+        }
+    }
+
+    /// One of the best, uniformly at random. At least one action must have been offered.
+    pub(crate) fn pick(&self, rng: &mut Rng) -> A {
+        self.ties[rng.below(self.ties.len())]
+    }
+}
+
 /// How a search agent scores a position that is not over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Eval {
