@@ -80,6 +80,7 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
 struct Prepared {
     def: &'static RulesetDef,
     params: Params,
+    game: tsoro_engine::AnyGame,
     spec: SimSpec,
     opts: SimOptions,
 }
@@ -99,8 +100,7 @@ fn prepare(id: &str, run: &RunArgs) -> Result<Prepared, String> {
         spec.check(&v).map_err(|e| e.to_string())?;
         params.insert("turn_limit".into(), v);
     }
-    // Build once to validate the configuration.
-    def.build(&params).map_err(|e| e.to_string())?;
+    let game = def.build(&params).map_err(|e| e.to_string())?;
     let agents: Vec<AgentSpec> = run
         .agents
         .split(',')
@@ -129,6 +129,7 @@ fn prepare(id: &str, run: &RunArgs) -> Result<Prepared, String> {
     Ok(Prepared {
         def,
         params,
+        game,
         spec: SimSpec {
             agents,
             games: 0..run.games,
@@ -156,14 +157,13 @@ fn progress_bar(total: u64, label: &str) -> Option<ProgressBar> {
 }
 
 fn execute(p: &Prepared, sink: &mut dyn FnMut(&GameRecord)) -> Result<Stats, String> {
-    let game = p.def.build(&p.params).map_err(|e| e.to_string())?;
     let mut opts = p.opts.clone();
     let pb = progress_bar(p.spec.games.end - p.spec.games.start, &p.def.id);
     if let Some(pb) = &pb {
         let pb = pb.clone();
         opts.progress = Some(Arc::new(move |done, _| pb.set_position(done)));
     }
-    let summary = simulate_any(&game, &p.spec, &opts, sink).map_err(|e| e.to_string())?;
+    let summary = simulate_any(&p.game, &p.spec, &opts, sink).map_err(|e| e.to_string())?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }

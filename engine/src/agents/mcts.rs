@@ -35,7 +35,7 @@ struct Node<A> {
 }
 
 impl MctsAgent {
-    fn reward<G: Game>(g: &G, s: &G::State, p: Player, root_turns: u32) -> f64 {
+    fn reward<G: Game>(g: &G, s: &G::State, p: Player) -> f64 {
         match g.outcome(s) {
             Some(o) => match o.winner {
                 Some(w) if w == p => 1.0,
@@ -43,7 +43,6 @@ impl MctsAgent {
                 None => 0.5,
             },
             None => {
-                let _ = root_turns;
                 let d = g.material(s, p) - g.material(s, p.other());
                 if d > 0 {
                     1.0
@@ -142,7 +141,7 @@ impl<G: Game> Agent<G> for MctsAgent {
             loop {
                 let p = nodes[k].mover;
                 nodes[k].visits += 1;
-                nodes[k].reward += Self::reward(g, &s, p, root_turns);
+                nodes[k].reward += Self::reward(g, &s, p);
                 if nodes[k].parent == usize::MAX {
                     break;
                 }
