@@ -225,3 +225,32 @@ fn help_shows_the_configuration() {
         assert!(help.contains(word), "{word} missing from:\n{help}");
     }
 }
+
+/// With DATABASE_URL, the given server is used and a missing database is created.
+#[tokio::test]
+async fn migrate_with_database_url_creates_the_database() {
+    let dir = data_dir("tsoro-ext-");
+    let mut pg = tsoro_api::pg::EmbeddedPg::new(dir.join("pg")).unwrap();
+    pg.start().unwrap();
+    let url = pg.url("brand_new_db");
+    let out = tsoro()
+        .arg("migrate")
+        .env("DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(n >= 1);
+    pool.close().await;
+    pg.stop().unwrap();
+    assert!(postgres_processes(&dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
