@@ -519,3 +519,50 @@ fn no_moves_pass_or_loss() {
     let o = s.outcome().unwrap();
     assert_eq!((o.winner, o.reason), (Some(Player::B), EndReason::NoMoves));
 }
+
+/// Random 4x8 games reach relays that never end. The engine ends them as draws with the reason
+/// `endless_sowing`; a naive, independent sowing loop confirms each one really goes on forever.
+#[test]
+fn endless_relays_are_detected_and_really_endless() {
+    use tsoro_engine::rng::Rng;
+    let g = game("tsoro-matthews-basic", &[]);
+    let n = 8u8;
+    let len = 16usize;
+    let mut confirmed = 0;
+    for seed in 0..20_000u64 {
+        let mut rng = Rng::from_seed(seed);
+        let mut s = g.initial_state();
+        while let Some(a) = g.random_action(&s, &mut rng) {
+            let before = s.clone();
+            g.apply_unchecked(&mut s, a);
+            let Some(o) = s.outcome() else { continue };
+            if o.reason == EndReason::EndlessSowing {
+                assert_eq!(o.winner, None);
+                let Action::Sow(start) = a else {
+                    panic!("an endless relay starts with a sow, got {a}")
+                };
+                let p = before.to_move().unwrap();
+                let mut side = [0u32; 16];
+                for (k, v) in side.iter_mut().enumerate() {
+                    *v = before.count(Hole::from_track(p, k, n)) as u32;
+                }
+                let mut pos = start.track(n);
+                for _ in 0..100_000 {
+                    let c = std::mem::take(&mut side[pos]);
+                    let mut q = pos;
+                    for _ in 0..c {
+                        q = (q + 1) % len;
+                        side[q] += 1;
+                    }
+                    assert!(side[q] > 1, "seed {seed}: the relay ended after all");
+                    pos = q;
+                }
+                confirmed += 1;
+            }
+        }
+        if confirmed >= 3 {
+            break;
+        }
+    }
+    assert!(confirmed >= 1, "no endless relay found");
+}
