@@ -164,22 +164,39 @@ impl EmbeddedPg {
             });
         }
         let run_as = run_as()?;
+        let mut dir = dir;
         if let Some(u) = run_as {
-            // The server user must reach the directory: every ancestor must be searchable by
-            // others, and the directory itself must be the server user's.
-            for anc in dir.ancestors().skip(1) {
-                let mode = std::fs::metadata(anc)
-                    .map(|m| m.permissions().mode())
-                    .unwrap_or(0);
-                if mode & 0o001 == 0 {
+            // The server user must reach the directory through every ancestor. When it cannot
+            // (a checkout under /root, mode 700), the cluster is kept in a persistent place of
+            // its own, one per data directory, and the choice is logged.
+            if let Some(blocked) = unreachable_ancestor(&dir) {
+                let fallback = fallback_dir(&dir);
+                tracing::warn!(
+                    requested = %dir.display(),
+                    blocked_by = %blocked.display(),
+                    using = %fallback.display(),
+                    "the postgres user cannot reach the data directory: keeping the cluster elsewhere"
+                );
+                std::fs::create_dir_all(&fallback).map_err(|e| PgError::DataDir {
+                    path: fallback.display().to_string(),
+                    detail: e.to_string(),
+                })?;
+                let _ = std::fs::write(
+                    dir.join("WHERE-IS-THE-CLUSTER.txt"),
+                    format!(
+                        "The postgres user cannot reach this directory, so the embedded PostgreSQL \
+                         cluster of this data directory lives in {}\n",
+                        fallback.display()
+                    ),
+                );
+                dir = fallback;
+                if let Some(b) = unreachable_ancestor(&dir) {
                     return Err(PgError::DataDir {
                         path: dir.display().to_string(),
                         detail: format!(
-                            "the server runs as the `postgres` user, who cannot reach it through \
-                             {} (mode {:o}); set TSORO_DATA_DIR to a directory it can reach, e.g. \
-                             under /var/tmp, or set DATABASE_URL",
-                            anc.display(),
-                            mode & 0o777
+                            "the server runs as the `postgres` user, who cannot reach it through {}; \
+                             set TSORO_DATA_DIR to a directory it can reach, or set DATABASE_URL",
+                            b.display()
                         ),
                     });
                 }
@@ -348,6 +365,28 @@ impl Drop for EmbeddedPg {
             let _ = self.stop();
         }
     }
+}
+
+/// The first ancestor of `dir` that others cannot search (mode without o+x), if any.
+fn unreachable_ancestor(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().skip(1).find_map(|anc| {
+        let mode = std::fs::metadata(anc)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0);
+        (mode & 0o001 == 0).then(|| anc.to_path_buf())
+    })
+}
+
+/// A persistent home for the cluster of a data directory the server user cannot reach:
+/// `/var/lib/tsoro/clusters/<hash of the data directory's path>`.
+fn fallback_dir(requested: &Path) -> PathBuf {
+    // FNV-1a: stable across runs and versions.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in requested.as_os_str().as_encoded_bytes() {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    PathBuf::from(format!("/var/lib/tsoro/clusters/{h:016x}"))
 }
 
 fn chown_tree(dir: &Path, u: RunAs) -> Result<(), PgError> {

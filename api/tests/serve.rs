@@ -254,3 +254,32 @@ async fn migrate_with_database_url_creates_the_database() {
     assert!(postgres_processes(&dir).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Run as root with a data directory the `postgres` user cannot reach (a checkout under a
+/// private home): the cluster is kept in a persistent place of its own, and the service works.
+#[tokio::test]
+async fn serve_from_a_private_directory_as_root() {
+    if !nix::unistd::Uid::effective().is_root() {
+        return; // Only root hands the server to another user.
+    }
+    let private = data_dir("tsoro-private-");
+    std::fs::set_permissions(
+        &private,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let dir = private.join("data");
+    let mut s = serve(&dir);
+    wait_ready(&mut s).await;
+    let note = std::fs::read_to_string(dir.join("postgres/WHERE-IS-THE-CLUSTER.txt")).unwrap();
+    let cluster = note.split_whitespace().last().unwrap().to_string();
+    assert!(Path::new(&cluster).join("PG_VERSION").exists(), "{note}");
+    terminate(&mut s);
+    assert!(postgres_processes(Path::new(&cluster)).is_empty());
+    // The same data directory finds the same cluster again.
+    let mut s = serve(&dir);
+    wait_ready(&mut s).await;
+    terminate(&mut s);
+    let _ = std::fs::remove_dir_all(&cluster);
+    let _ = std::fs::remove_dir_all(&private);
+}
