@@ -293,21 +293,35 @@ impl EmbeddedPg {
             self.dir.display()
         );
         let log = self.dir.join("server.log");
-        self.run(
-            "pg_ctl",
-            &[
-                "start".as_ref(),
-                "-w".as_ref(),
-                "-t".as_ref(),
-                "60".as_ref(),
-                "-D".as_ref(),
-                self.dir.as_os_str(),
-                "-l".as_ref(),
-                log.as_os_str(),
-                "-o".as_ref(),
-                opts.as_ref(),
-            ],
-        )?;
+        // After a crash the old server's processes may hold its shared memory for a moment:
+        // PostgreSQL then refuses to start, so try a few times before giving up.
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let started = self.run(
+                "pg_ctl",
+                &[
+                    "start".as_ref(),
+                    "-w".as_ref(),
+                    "-t".as_ref(),
+                    "60".as_ref(),
+                    "-D".as_ref(),
+                    self.dir.as_os_str(),
+                    "-l".as_ref(),
+                    log.as_os_str(),
+                    "-o".as_ref(),
+                    opts.as_ref(),
+                ],
+            );
+            match started {
+                Ok(_) => break,
+                Err(e) if attempt < 5 => {
+                    tracing::warn!(attempt, error = %e, "PostgreSQL did not start; retrying");
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+                Err(e) => return Err(e),
+            }
+        }
         self.started = true;
         tracing::info!(dir = %self.dir.display(), "embedded PostgreSQL started");
         Ok(())
