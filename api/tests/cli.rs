@@ -172,4 +172,27 @@ fn rulesets_lists_parameters() {
     assert_eq!(code, 0);
     assert!(out.contains("tsoro-matthews-v7"));
     assert!(out.contains("holes = 8 (int: 6..=21)"), "{out}");
+    assert!(
+        out.contains("sources: matthews-1964; 22 rules cited"),
+        "{out}"
+    );
+    let (code, out, _) = tsoro(&["rulesets", "--json"], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v7 = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "tsoro-matthews-v7")
+        .unwrap();
+    assert_eq!(
+        v7["citations"]["opening"]["evidence"],
+        "matthews-1964-tsoro-v7"
+    );
+    assert!(
+        v7["citations"]["layout"]["reconstructed"]
+            .as_str()
+            .unwrap()
+            .contains("Diagram B")
+    );
 }

@@ -218,4 +218,17 @@ fn citations_out() {
     assert_eq!(cit["citationItems"][0]["locator"], "64-65");
     assert_eq!(cit["citationItems"][0]["label"], "page");
     assert!(render_html("*a*").contains("<em>a</em>"));
+    for s in c.sources.values() {
+        let b = cite::bibtex(s);
+        assert!(
+            b.starts_with('@') && b.contains(&s.id) && b.ends_with("}\n"),
+            "{b}"
+        );
+        assert_eq!(b.matches('{').count(), b.matches('}').count(), "{b}");
+        assert_eq!(cite::csl(s)["id"], s.id.as_str());
+    }
+    for e in c.evidence.values() {
+        let cit = cite::evidence_citation(e, &c.sources[&e.source]);
+        assert_eq!(cit["citationItems"][0]["locator"], e.pages.as_str());
+    }
 }
