@@ -90,13 +90,7 @@ pub trait Game: Send + Sync {
     /// A uniformly random legal action, `None` once the game is over. Games may override this
     /// with a faster path that draws from the same distribution.
     fn random_action(&self, s: &Self::State, rng: &mut crate::rng::Rng) -> Option<Self::Action> {
-        let mut l = ActionList::new();
-        self.legal_actions(s, &mut l);
-        if l.is_empty() {
-            None
-        } else {
-            Some(l[rng.below(l.len())])
-        }
+        random_legal(self, s, rng)
     }
     /// Plays uniformly random actions to the end; returns the Ludii moves played. Games may
     /// override it with a faster loop that plays the same game for the same generator.
@@ -122,5 +116,20 @@ pub trait Game: Send + Sync {
         let mut l = ActionList::new();
         self.legal_actions(s, &mut l);
         l.len()
+    }
+}
+
+/// A uniformly random legal action drawn from the full list, `None` once the game is over.
+pub fn random_legal<G: Game + ?Sized>(
+    g: &G,
+    s: &G::State,
+    rng: &mut crate::rng::Rng,
+) -> Option<G::Action> {
+    let mut l = ActionList::new();
+    g.legal_actions(s, &mut l);
+    if l.is_empty() {
+        None
+    } else {
+        Some(l[rng.below(l.len())])
     }
 }

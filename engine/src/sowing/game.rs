@@ -288,13 +288,7 @@ impl SowingGame {
                 )));
             }
         }
-        let mut l = ActionList::new();
-        self.legal_actions(s, &mut l);
-        if l.is_empty() {
-            None
-        } else {
-            Some(l[rng.below(l.len())])
-        }
+        crate::game::random_legal(self, s, rng)
     }
 
     /// The opponent's holes (bits of track indices) an additional take may empty.
@@ -827,18 +821,12 @@ impl SowingGame {
             finish(s, Some(p.other()), EndReason::NoStones);
             return;
         }
-        if s.open[me] == Open::Done && s.nominations_left[me] == 0 {
-            // Ordinary play: the common case.
-            s.mask = self.sow_mask(s);
-            if s.mask == 0 {
-                self.no_moves(s);
-            }
-            return;
-        }
+        s.mask = 0;
         if s.nominations_left[me] > 0 {
             return;
         }
-        loop {
+        // Openings that have run their course give way to ordinary play.
+        while s.open[me] != Open::Done {
             let next = match s.open[me] {
                 Open::Forced => match r.opening {
                     OpeningRule::Forced { k, .. } if s.pits[me][k] >= 2 => None,
@@ -851,12 +839,8 @@ impl SowingGame {
             };
             match next {
                 Some(o) => s.open[me] = o,
-                None => break,
+                None => return,
             }
-        }
-        s.mask = 0;
-        if s.open[me] != Open::Done {
-            return;
         }
         s.mask = self.sow_mask(s);
         if s.mask == 0 {
@@ -870,19 +854,17 @@ impl SowingGame {
         let r = &self.rules;
         let p = s.to_move;
         let me = p.index();
-        {
-            match r.end.no_moves {
-                NoMoves::Pass => {}
-                NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
-                NoMoves::MoreStones => {
-                    let (a, b) = (s.stones[me], s.stones[1 - me]);
-                    let w = match a.cmp(&b) {
-                        std::cmp::Ordering::Greater => Some(p),
-                        std::cmp::Ordering::Less => Some(p.other()),
-                        std::cmp::Ordering::Equal => None,
-                    };
-                    finish(s, w, EndReason::NoMoves);
-                }
+        match r.end.no_moves {
+            NoMoves::Pass => {}
+            NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
+            NoMoves::MoreStones => {
+                let (a, b) = (s.stones[me], s.stones[1 - me]);
+                let w = match a.cmp(&b) {
+                    std::cmp::Ordering::Greater => Some(p),
+                    std::cmp::Ordering::Less => Some(p.other()),
+                    std::cmp::Ordering::Equal => None,
+                };
+                finish(s, w, EndReason::NoMoves);
             }
         }
     }
