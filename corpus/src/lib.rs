@@ -92,61 +92,11 @@ impl Corpus {
     }
 
     fn add(&mut self, path: &str, text: &str) -> Result<(), CorpusError> {
-        let kind = path.split('/').next().unwrap_or_default();
-        let dup = |id: &str, origin: &BTreeMap<String, (String, usize)>| {
-            origin.get(id).map(|(f, l)| {
-                CorpusError::at(
-                    path,
-                    frontmatter::line_of(text, "id ="),
-                    format!("id {id:?} repeats {f}:{l}"),
-                )
-            })
-        };
-        let id = match kind {
-            "sources" => {
-                let d = frontmatter::parse::<Source>(path, text)?;
-                let mut s = d.meta;
-                s.summary = d.body;
-                let id = s.id.clone();
-                if let Some(e) = dup(&id, &self.origin) {
-                    return Err(e);
-                }
-                self.sources.insert(id.clone(), s);
-                id
-            }
-            "games" => {
-                let d = frontmatter::parse::<Game>(path, text)?;
-                let mut g = d.meta;
-                g.summary = d.body;
-                let id = g.id.clone();
-                if let Some(e) = dup(&id, &self.origin) {
-                    return Err(e);
-                }
-                self.games.insert(id.clone(), g);
-                id
-            }
-            "evidence" => {
-                let d = frontmatter::parse::<Evidence>(path, text)?;
-                let mut e = d.meta;
-                e.summary = d.body;
-                let id = e.id.clone();
-                if let Some(err) = dup(&id, &self.origin) {
-                    return Err(err);
-                }
-                self.evidence.insert(id.clone(), e);
-                id
-            }
-            "rulesets" => {
-                let d = frontmatter::parse::<RulesetRecord>(path, text)?;
-                let mut r = d.meta;
-                r.description = d.body;
-                let id = r.id.clone();
-                if let Some(err) = dup(&id, &self.origin) {
-                    return Err(err);
-                }
-                self.rulesets.insert(id.clone(), r);
-                id
-            }
+        let id = match path.split('/').next().unwrap_or_default() {
+            "sources" => insert(&mut self.sources, &self.origin, path, text)?,
+            "games" => insert(&mut self.games, &self.origin, path, text)?,
+            "evidence" => insert(&mut self.evidence, &self.origin, path, text)?,
+            "rulesets" => insert(&mut self.rulesets, &self.origin, path, text)?,
             _ => {
                 return Err(CorpusError::at(
                     path,
@@ -253,6 +203,28 @@ impl Corpus {
                 .collect(),
         )
     }
+}
+
+/// Parses one record, refuses an id already defined anywhere, and files it; returns its id.
+fn insert<T: model::Record>(
+    into: &mut BTreeMap<String, T>,
+    origin: &BTreeMap<String, (String, usize)>,
+    path: &str,
+    text: &str,
+) -> Result<String, CorpusError> {
+    let d = frontmatter::parse::<T>(path, text)?;
+    let mut record = d.meta;
+    record.set_body(d.body);
+    let id = record.id().to_string();
+    if let Some((f, l)) = origin.get(&id) {
+        return Err(CorpusError::at(
+            path,
+            frontmatter::line_of(text, "id ="),
+            format!("id {id:?} repeats {f}:{l}"),
+        ));
+    }
+    into.insert(id.clone(), record);
+    Ok(id)
 }
 
 /// Renders Markdown to HTML (pulldown-cmark).

@@ -193,3 +193,29 @@ pub struct RulesetRecord {
     #[serde(default, skip_deserializing)]
     pub description: String,
 }
+
+/// A record kind: it has an id and takes the Markdown body of its file.
+pub trait Record: serde::de::DeserializeOwned {
+    /// The record's id.
+    fn id(&self) -> &str;
+    /// Stores the Markdown body (summary or description).
+    fn set_body(&mut self, body: String);
+}
+
+macro_rules! record {
+    ($t:ty, $body:ident) => {
+        impl Record for $t {
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn set_body(&mut self, body: String) {
+                self.$body = body;
+            }
+        }
+    };
+}
+
+record!(Source, summary);
+record!(Game, summary);
+record!(Evidence, summary);
+record!(RulesetRecord, description);

@@ -17,6 +17,24 @@ pub const MAX_SIDE: usize = 2 * MAX_HOLES;
 /// Storage per side: [`MAX_SIDE`] rounded up to whole 64-bit words (the tail stays empty).
 pub const SIDE_CAP: usize = 48;
 
+/// Serializes a type as its `Display` text and reads it back with `FromStr`.
+macro_rules! string_serde {
+    ($t:ty) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
 /// One of the four rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Row {
@@ -213,18 +231,7 @@ impl fmt::Display for Hole {
     }
 }
 
-impl Serialize for Hole {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Hole {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+string_serde!(Hole);
 
 /// A hole named in a ruleset configuration, relative to the board size: `i,3`, `i,N`, `ii,N-2`.
 /// Always written for player A's side (rows i and ii) unless the context says otherwise; B's is
@@ -301,18 +308,7 @@ impl fmt::Display for HoleSpec {
     }
 }
 
-impl Serialize for HoleSpec {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for HoleSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+string_serde!(HoleSpec);
 
 #[cfg(test)]
 mod tests {
