@@ -196,3 +196,86 @@ fn rulesets_lists_parameters() {
             .contains("Diagram B")
     );
 }
+
+#[test]
+fn line_games_replay_and_simulate() {
+    // Board B of tsoro yemutatu: B makes the line b2-c2-d2 after A's slip.
+    let actions = r#"[{"place":"a1"},{"place":"b2"},{"place":"e1"},{"place":"d2"},{"place":"c2"},{"place":"c1"},{"move":["c2","c3"]},{"move":["c1","c2"]}]"#;
+    let (code, out, err) = tsoro(
+        &["replay"],
+        &format!(r#"{{"ruleset":"tsoro-yemutatu-matthews-b","actions":{actions}}}"#),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["result"]["winner"], "B");
+    assert_eq!(v["result"]["reason"], "line");
+    assert_eq!(
+        v["states"][7]["legal"],
+        serde_json::json!([{"move":["c1","c2"]},{"move":["b2","c2"]},{"move":["d2","c2"]}])
+    );
+    let (code, out, err) = tsoro(
+        &[
+            "simulate",
+            "--ruleset",
+            "dig-dig-matthews",
+            "--games",
+            "50",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["stats"]["games"], 50);
+}
+
+#[test]
+fn nhodo_simulates_without_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("nhodo.csv");
+    let args = [
+        "simulate",
+        "--ruleset",
+        "nhodo-matthews",
+        "--param",
+        "players=3",
+        "--param",
+        "first_skill=100",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--json",
+        "--csv",
+    ];
+    let mut all: Vec<&str> = args.to_vec();
+    all.push(csv_path.to_str().unwrap());
+    let (code, out, err) = tsoro(&all, "");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // A perfect first player eats everyone in her first turn.
+    assert_eq!(v["stats"]["wins"][0]["count"], 40);
+    let mut r = csv::Reader::from_path(&csv_path).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 40);
+    assert_eq!(
+        r.headers().unwrap(),
+        vec![
+            "game", "seed", "winner", "reason", "turns", "throws", "eaten"
+        ]
+    );
+    assert!(rows.iter().all(|row| &row[2] == "1" && &row[6] == "2 3"));
+    // Agents do not apply to a game without decisions, and it cannot be compared as one.
+    let (code, _, err) = tsoro(
+        &[
+            "simulate",
+            "--ruleset",
+            "nhodo-matthews",
+            "--agents",
+            "greedy",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("no decisions"), "{err}");
+}

@@ -98,7 +98,7 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
         }
         // The configuration builds at every parameter extreme and every choice.
         for params in def.param_samples() {
-            if let Err(e) = def.build(&params) {
+            if let Err(e) = def.build_model(&params) {
                 p.push(at(
                     c,
                     id,

@@ -48,7 +48,9 @@ fn bench(c: &mut Criterion) {
             .iter()
             .map(|(k, v)| (k.to_string(), (*v).into()))
             .collect();
-        let AnyGame::Sowing(g) = catalogue::get(id).unwrap().build(&p).unwrap();
+        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&p) else {
+            panic!("{id} is not a sowing game")
+        };
         // Moves per playout, for the moves/s figure.
         let mut rng = Rng::from_seed(99);
         let n = 2000;

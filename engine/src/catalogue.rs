@@ -38,6 +38,13 @@ const FILES: &[(&str, &str)] = rulesets![
     "tsoro-ludii-additional-capture",
     "tsoro-ludii-misoro",
     "njombwa-ludii",
+    "tsoro-yemutwelve-matthews",
+    "tsoro-yemutwelve-ludii",
+    "dig-dig-matthews",
+    "dig-dig-ludii",
+    "tsoro-yemutatu-matthews-a",
+    "tsoro-yemutatu-matthews-b",
+    "nhodo-matthews",
 ];
 
 /// The family of engine a ruleset runs on.
@@ -46,6 +53,31 @@ const FILES: &[(&str, &str)] = rulesets![
 pub enum Kind {
     /// Four-row sowing ([`crate::sowing`]).
     Sowing,
+    /// A line game on a morris board ([`crate::morris`]).
+    Morris,
+    /// Nhodo, a stochastic model of a dexterity game ([`crate::nhodo`]).
+    Nhodo,
+}
+
+impl Kind {
+    /// The kind as a word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Sowing => "sowing",
+            Kind::Morris => "morris",
+            Kind::Nhodo => "nhodo",
+        }
+    }
+}
+
+/// What a ruleset builds: a two-player game with decisions, or a stochastic model.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // built once per run, never in a hot loop
+pub enum Model {
+    /// A game agents play.
+    Game(AnyGame),
+    /// Nhodo: no decisions, only the players' skill.
+    Nhodo(crate::nhodo::NhodoModel),
 }
 
 /// The type and range of a parameter.
@@ -213,6 +245,15 @@ pub enum ParamError {
         /// The allowed values in words.
         allowed: String,
     },
+    /// The ruleset is a stochastic model with no decisions (nhodo): it can be simulated but
+    /// not played by agents or replayed.
+    #[error(
+        "{id} is a stochastic model with no decisions: it can be simulated, not played or replayed"
+    )]
+    NotAGame {
+        /// The ruleset.
+        id: String,
+    },
     /// The engine rejected the resulting configuration.
     #[error("{0}")]
     Config(#[from] ConfigError),
@@ -277,16 +318,36 @@ impl RulesetDef {
 
     /// Builds a playable game with these parameters.
     pub fn build(&self, params: &Params) -> Result<AnyGame, ParamError> {
+        match self.build_model(params)? {
+            Model::Game(g) => Ok(g),
+            Model::Nhodo(_) => Err(ParamError::NotAGame {
+                id: self.id.clone(),
+            }),
+        }
+    }
+
+    /// Builds the game or model with these parameters.
+    pub fn build_model(&self, params: &Params) -> Result<Model, ParamError> {
         let config = self.resolve(params)?;
-        match self.kind {
+        let bad = |e: serde_json::Error| ParamError::Catalogue(format!("{}: {e}", self.id));
+        Ok(match self.kind {
             Kind::Sowing => {
-                let c: SowingConfig = serde_json::from_value(config)
-                    .map_err(|e| ParamError::Catalogue(format!("{}: {e}", self.id)))?;
-                Ok(AnyGame::Sowing(crate::sowing::SowingGame::new(
+                let c: SowingConfig = serde_json::from_value(config).map_err(bad)?;
+                Model::Game(AnyGame::Sowing(crate::sowing::SowingGame::new(
                     c.compile()?,
                 )))
             }
-        }
+            Kind::Morris => {
+                let c: crate::morris::MorrisConfig = serde_json::from_value(config).map_err(bad)?;
+                Model::Game(AnyGame::Morris(crate::morris::MorrisGame::new(
+                    c.compile()?,
+                )))
+            }
+            Kind::Nhodo => {
+                let c: crate::nhodo::NhodoConfig = serde_json::from_value(config).map_err(bad)?;
+                Model::Nhodo(c.compile()?)
+            }
+        })
     }
 
     /// Parses `name=value` pairs (as typed on a command line) into checked parameters.
@@ -373,5 +434,7 @@ pub fn get(id: &str) -> Result<&'static RulesetDef, ParamError> {
 pub fn rule_fields(kind: Kind) -> &'static [&'static str] {
     match kind {
         Kind::Sowing => crate::sowing::RULE_FIELDS,
+        Kind::Morris => crate::morris::RULE_FIELDS,
+        Kind::Nhodo => crate::nhodo::RULE_FIELDS,
     }
 }

@@ -4,6 +4,8 @@
 //! [`catalogue`] holds the rulesets the archive ships. Pure library: no I/O, no database.
 
 pub mod game;
+pub mod morris;
+pub mod nhodo;
 pub mod notation;
 pub mod outcome;
 pub mod player;

@@ -5,7 +5,7 @@
 //! the same numbering in all four rows, so `ii,3` faces `iii,3` and `iv,3`.
 
 use crate::player::Player;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -20,20 +20,21 @@ pub const SIDE_CAP: usize = 48;
 /// Serializes a type as its `Display` text and reads it back with `FromStr`.
 macro_rules! string_serde {
     ($t:ty) => {
-        impl Serialize for $t {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_str(self)
             }
         }
 
-        impl<'de> Deserialize<'de> for $t {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = String::deserialize(d)?;
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <String as serde::Deserialize>::deserialize(d)?;
                 s.parse().map_err(serde::de::Error::custom)
             }
         }
     };
 }
+pub(crate) use string_serde;
 
 /// One of the four rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -24,6 +24,8 @@ pub enum EndReason {
     TooFewPieces,
     /// Every other player has been eaten (nhodo).
     LastStanding,
+    /// The same position came back too often (line games): a draw.
+    Repetition,
 }
 
 impl EndReason {
@@ -38,11 +40,12 @@ impl EndReason {
             EndReason::Line => "line",
             EndReason::TooFewPieces => "too_few_pieces",
             EndReason::LastStanding => "last_standing",
+            EndReason::Repetition => "repetition",
         }
     }
 
     /// Every reason, in a stable order.
-    pub const ALL: [EndReason; 8] = [
+    pub const ALL: [EndReason; 9] = [
         EndReason::NoStones,
         EndReason::NoMoves,
         EndReason::TurnLimit,
@@ -51,6 +54,7 @@ impl EndReason {
         EndReason::Line,
         EndReason::TooFewPieces,
         EndReason::LastStanding,
+        EndReason::Repetition,
     ];
 }
 

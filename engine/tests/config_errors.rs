@@ -91,7 +91,7 @@ fn parameter_errors_list_what_is_valid() {
 fn every_parameter_sample_builds() {
     for def in catalogue::all() {
         for p in def.param_samples() {
-            def.build(&p)
+            def.build_model(&p)
                 .unwrap_or_else(|e| panic!("{} {p:?}: {e}", def.id));
         }
         assert!(

@@ -11,6 +11,7 @@ fn game(id: &str, params: &[(&str, serde_json::Value)]) -> SowingGame {
         .collect();
     match catalogue::get(id).unwrap().build(&p).unwrap() {
         AnyGame::Sowing(g) => g,
+        other => panic!("{id} is not a sowing game: {other:?}"),
     }
 }
 

@@ -100,7 +100,12 @@ fn prepare(id: &str, run: &RunArgs) -> Result<Prepared, String> {
         spec.check(&v).map_err(|e| e.to_string())?;
         params.insert("turn_limit".into(), v);
     }
-    let game = def.build(&params).map_err(|e| e.to_string())?;
+    let game = def.build(&params).map_err(|e| match e {
+        catalogue::ParamError::NotAGame { .. } => {
+            format!("{e}; `tsoro simulate --ruleset {id}` runs it")
+        }
+        e => e.to_string(),
+    })?;
     let agents: Vec<AgentSpec> = run
         .agents
         .split(',')
@@ -143,7 +148,7 @@ fn prepare(id: &str, run: &RunArgs) -> Result<Prepared, String> {
     })
 }
 
-fn progress_bar(total: u64, label: &str) -> Option<ProgressBar> {
+pub(crate) fn progress_bar(total: u64, label: &str) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -172,6 +177,11 @@ fn execute(p: &Prepared, sink: &mut dyn FnMut(&GameRecord)) -> Result<Stats, Str
 
 /// Runs `tsoro simulate`.
 pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
+    if let Ok(def) = catalogue::get(&args.ruleset)
+        && def.kind == catalogue::Kind::Nhodo
+    {
+        return super::nhodo::run(def, args);
+    }
     let p = match prepare(&args.ruleset, &args.run) {
         Ok(p) => p,
         Err(e) => return usage(e),

@@ -58,7 +58,7 @@ impl AlphaBetaAgent {
             let mut scored: Vec<(i32, usize)> = legal
                 .iter()
                 .enumerate()
-                .map(|(i, &a)| (super::greedy::gain(g, s, me, a), i))
+                .map(|(i, &a)| (super::greedy::immediate_gain(g, s, me, a), i))
                 .collect();
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             let copy = legal.clone();

@@ -360,7 +360,8 @@ pub struct Rate {
 }
 
 impl Rate {
-    fn of(k: u64, n: u64) -> Rate {
+    /// `k` of `n`, with its interval.
+    pub fn of(k: u64, n: u64) -> Rate {
         Rate {
             count: k,
             rate: if n == 0 { 0.0 } else { k as f64 / n as f64 },

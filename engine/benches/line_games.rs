@@ -1,0 +1,83 @@
+//! Random-vs-random playouts per second on one thread for the line games (tsoro yemutwelve,
+//! Dig Dig, tsoro yemutatu), and nhodo games per second, beside the tsoro figures of
+//! `playouts`. Run: `cargo bench -p tsoro-engine --bench line_games`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tsoro_engine::catalogue::{self, Model, Params};
+use tsoro_engine::rng::Rng;
+use tsoro_engine::{AnyGame, Game};
+
+const IDS: &[&str] = &[
+    "tsoro-yemutwelve-matthews",
+    "tsoro-yemutwelve-ludii",
+    "dig-dig-matthews",
+    "dig-dig-ludii",
+    "tsoro-yemutatu-matthews-a",
+    "tsoro-yemutatu-matthews-b",
+    "nhodo-matthews",
+];
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("line_games");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    for id in IDS {
+        match catalogue::get(id)
+            .unwrap()
+            .build_model(&Params::new())
+            .unwrap()
+        {
+            Model::Game(AnyGame::Morris(g)) => {
+                let mut rng = Rng::from_seed(99);
+                let n = 2000;
+                let t = Instant::now();
+                let moves: u64 = (0..n)
+                    .map(|_| {
+                        let mut s = g.initial_state();
+                        g.random_playout(&mut s, &mut rng) as u64
+                    })
+                    .sum();
+                let e = t.elapsed().as_secs_f64();
+                eprintln!(
+                    "{id:<30} {:>10.0} playouts/s {:>12.0} moves/s ({:.1} moves/playout)",
+                    n as f64 / e,
+                    moves as f64 / e,
+                    moves as f64 / n as f64
+                );
+                let mut rng = Rng::from_seed(7);
+                group.bench_function(*id, |b| {
+                    b.iter(|| {
+                        let mut s = g.initial_state();
+                        black_box(g.random_playout(&mut s, &mut rng))
+                    })
+                });
+            }
+            Model::Nhodo(m) => {
+                let n = 20_000u64;
+                let t = Instant::now();
+                let turns: u64 = (0..n).map(|k| m.play(1, k).turns as u64).sum();
+                let e = t.elapsed().as_secs_f64();
+                eprintln!(
+                    "{id:<30} {:>10.0} games/s {:>12.0} turns/s ({:.1} turns/game)",
+                    n as f64 / e,
+                    turns as f64 / e,
+                    turns as f64 / n as f64
+                );
+                let mut k = 0;
+                group.bench_function(*id, |b| {
+                    b.iter(|| {
+                        k += 1;
+                        black_box(m.play(1, k))
+                    })
+                });
+            }
+            other => panic!("{id}: unexpected {other:?}"),
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

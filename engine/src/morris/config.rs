@@ -1,0 +1,321 @@
+//! The declarative configuration of a line game (tsoro yemutwelve, Dig Dig, tsoro yemutatu).
+
+use super::board::{Board, BoardKind};
+use crate::player::Player;
+use crate::sowing::ConfigError;
+use serde::{Deserialize, Serialize};
+
+/// The rule fields of every line-game configuration, as dotted paths; the corpus cites each.
+pub const RULE_FIELDS: &[&str] = &[
+    "board",
+    "stones",
+    "first_player",
+    "placement.cancel",
+    "placement.until",
+    "movement.step",
+    "movement.flying_at",
+    "lines.effect",
+    "lines.per_move",
+    "lines.flying_takes",
+    "take.protect_lines",
+    "end.lose_at",
+    "end.no_moves",
+    "end.full_board",
+    "end.repetition",
+    "end.turn_limit",
+];
+
+/// A line game: placement, then movement, lines of three taking or winning.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MorrisConfig {
+    /// The board.
+    pub board: BoardKind,
+    /// Stones each player starts with in hand; 0 for an unlimited supply (placement then runs
+    /// until the board is full).
+    pub stones: u8,
+    /// Who places first. Default A.
+    #[serde(default = "first")]
+    pub first_player: Player,
+    /// The placement stage.
+    #[serde(default)]
+    pub placement: Placement,
+    /// The movement stage.
+    #[serde(default)]
+    pub movement: Movement,
+    /// What a line of three does.
+    #[serde(default)]
+    pub lines: Lines,
+    /// Which stones a line may take.
+    #[serde(default)]
+    pub take: Take,
+    /// How the game ends.
+    #[serde(default)]
+    pub end: End,
+}
+
+fn first() -> Player {
+    Player::A
+}
+
+/// The placement stage.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    /// A stone may be placed on an opponent's single stone, cancelling both (Dig Dig); the
+    /// cancelled pairs are removed when placement ends.
+    #[serde(default)]
+    pub cancel: bool,
+    /// When placement ends.
+    #[serde(default)]
+    pub until: Until,
+}
+
+/// When the placement stage ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// Each player moves once his hand is empty.
+    #[default]
+    HandsEmpty,
+    /// When the board is full (with an unlimited supply).
+    BoardFull,
+}
+
+/// The movement stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Movement {
+    /// Where a stone may go.
+    #[serde(default)]
+    pub step: Step,
+    /// A player with exactly this many stones may move any of them to any empty point (0:
+    /// never). Default 0.
+    #[serde(default)]
+    pub flying_at: u8,
+}
+
+impl Default for Movement {
+    fn default() -> Self {
+        Movement {
+            step: Step::Adjacent,
+            flying_at: 0,
+        }
+    }
+}
+
+/// Where a stone moves in the movement stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// One step along a line to an empty neighbour.
+    #[default]
+    Adjacent,
+    /// To any empty point.
+    Anywhere,
+}
+
+/// What a line of three made by a move does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lines {
+    /// Take an opponent's stone, or win.
+    #[serde(default)]
+    pub effect: LineEffect,
+    /// One take per move, or one per line made (two lines at once: two takes).
+    #[serde(default)]
+    pub per_move: PerMove,
+    /// Whether a line made by a flying move takes.
+    #[serde(default = "yes")]
+    pub flying_takes: bool,
+}
+
+impl Default for Lines {
+    fn default() -> Self {
+        Lines {
+            effect: LineEffect::Take,
+            per_move: PerMove::Each,
+            flying_takes: true,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// What a line does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineEffect {
+    /// Its maker takes an opponent's stone.
+    #[default]
+    Take,
+    /// Its maker wins.
+    Win,
+}
+
+/// How many takes a move that makes two lines at once earns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PerMove {
+    /// One take whatever the number of lines.
+    One,
+    /// One take per line made.
+    #[default]
+    Each,
+}
+
+/// Which stones may be taken.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Take {
+    /// Stones standing in a line of three cannot be taken while the opponent has others.
+    #[serde(default)]
+    pub protect_lines: bool,
+}
+
+/// How the game ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct End {
+    /// A player whose stones (on the board and in hand) number this many or fewer has lost;
+    /// with an unlimited supply this is checked only once placement is over.
+    #[serde(default)]
+    pub lose_at: u8,
+    /// A player to move with no legal move.
+    #[serde(default)]
+    pub no_moves: NoMoves,
+    /// The board full when placement ends (nobody can move).
+    #[serde(default)]
+    pub full_board: FullBoard,
+    /// The same position with the same player to move for the n-th time in the movement
+    /// stage is a draw (0: never).
+    #[serde(default)]
+    pub repetition: u8,
+    /// Turns after which the game is a draw.
+    #[serde(default = "turn_limit")]
+    pub turn_limit: u32,
+}
+
+impl Default for End {
+    fn default() -> Self {
+        End {
+            lose_at: 0,
+            no_moves: NoMoves::Loss,
+            full_board: FullBoard::Draw,
+            repetition: 0,
+            turn_limit: turn_limit(),
+        }
+    }
+}
+
+fn turn_limit() -> u32 {
+    1000
+}
+
+/// What happens to a player who cannot move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoMoves {
+    /// He loses.
+    #[default]
+    Loss,
+    /// The game is a draw.
+    Draw,
+    /// He passes; when neither player can move the game is a draw.
+    Pass,
+}
+
+/// What a board full after placement means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FullBoard {
+    /// A draw.
+    #[default]
+    Draw,
+    /// Nothing special: the player to move has no move, and `end.no_moves` applies.
+    NoMoves,
+}
+
+/// A checked configuration with its board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MorrisRules {
+    /// The configuration.
+    pub config: MorrisConfig,
+    /// The board's tables.
+    pub board: Board,
+}
+
+impl MorrisConfig {
+    /// Checks the configuration and builds the board.
+    pub fn compile(self) -> Result<MorrisRules, ConfigError> {
+        let board = Board::new(self.board);
+        let n = board.len();
+        let unlimited = self.stones == 0;
+        match (unlimited, self.placement.until) {
+            (true, Until::HandsEmpty) => {
+                return Err(ConfigError::new(
+                    "stones",
+                    "an unlimited supply (0) needs placement.until = board_full",
+                ));
+            }
+            (false, Until::BoardFull) => {
+                return Err(ConfigError::new(
+                    "placement.until",
+                    "board_full goes with an unlimited supply (stones = 0)",
+                ));
+            }
+            _ => {}
+        }
+        if !unlimited && !(3..=12).contains(&self.stones) {
+            return Err(ConfigError::new("stones", "3 to 12 stones each, or 0"));
+        }
+        if 2 * self.stones as usize > n && !self.placement.cancel {
+            return Err(ConfigError::new(
+                "stones",
+                format!("{} stones each do not fit on {n} points", self.stones),
+            ));
+        }
+        // Every decision must fit the action list (64).
+        let movers = if unlimited { n } else { self.stones as usize };
+        if self.movement.step == Step::Anywhere && movers * (n - movers.min(n)) > 64 {
+            return Err(ConfigError::new(
+                "movement.step",
+                "moving anywhere with this many stones gives too many moves",
+            ));
+        }
+        let f = self.movement.flying_at as usize;
+        if f > 0 && (f * (n - f.min(n)) > 64 || f > movers) {
+            return Err(ConfigError::new(
+                "movement.flying_at",
+                format!(
+                    "0 (never) or at most {}",
+                    (1..=movers)
+                        .filter(|f| f * (n - f) <= 64)
+                        .max()
+                        .unwrap_or(0)
+                ),
+            ));
+        }
+        if self.end.repetition == 1 || self.end.repetition > 10 {
+            return Err(ConfigError::new(
+                "end.repetition",
+                "0 (never) or 2 to 10 occurrences",
+            ));
+        }
+        if !(1..=100_000).contains(&self.end.turn_limit) {
+            return Err(ConfigError::new("end.turn_limit", "1 to 100000 turns"));
+        }
+        if self.end.lose_at as usize >= movers.max(1) && !unlimited {
+            return Err(ConfigError::new(
+                "end.lose_at",
+                "must be below the number of stones each player has",
+            ));
+        }
+        Ok(MorrisRules {
+            config: self,
+            board,
+        })
+    }
+}

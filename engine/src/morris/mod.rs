@@ -1,0 +1,58 @@
+//! Line games on morris boards: tsoro yemutwelve, Dig Dig and tsoro yemutatu.
+
+pub mod action;
+pub mod board;
+pub mod config;
+pub mod game;
+pub mod solve;
+
+pub use action::MorrisAction;
+pub use board::{Board, BoardKind, Square};
+pub use config::{MorrisConfig, MorrisRules, RULE_FIELDS};
+pub use game::{MorrisEvent, MorrisGame, MorrisState};
+
+use crate::game::{ActionList, Game, Report};
+use crate::outcome::Outcome;
+use crate::player::Player;
+
+impl Game for MorrisGame {
+    type State = MorrisState;
+    type Action = MorrisAction;
+
+    fn initial_state(&self) -> MorrisState {
+        MorrisGame::initial_state(self)
+    }
+    fn legal_actions(&self, s: &MorrisState, out: &mut ActionList<MorrisAction>) {
+        MorrisGame::legal_actions(self, s, out)
+    }
+    fn apply_unchecked(&self, s: &mut MorrisState, a: MorrisAction) -> Report {
+        MorrisGame::apply_unchecked(self, s, a)
+    }
+    fn to_move(&self, s: &MorrisState) -> Option<Player> {
+        s.to_move()
+    }
+    fn outcome(&self, s: &MorrisState) -> Option<Outcome> {
+        s.outcome()
+    }
+    fn turns(&self, s: &MorrisState) -> u32 {
+        s.turns()
+    }
+    fn material(&self, s: &MorrisState, p: Player) -> i32 {
+        self.count(s, p) as i32
+    }
+    fn state_json(&self, s: &MorrisState) -> serde_json::Value {
+        MorrisGame::state_json(self, s)
+    }
+    fn apply_described(
+        &self,
+        s: &mut MorrisState,
+        a: MorrisAction,
+    ) -> (Report, Vec<serde_json::Value>) {
+        let (rep, ev) = self.apply_traced(s, a);
+        let ev = ev
+            .iter()
+            .map(|e| serde_json::to_value(e).unwrap_or_default())
+            .collect();
+        (rep, ev)
+    }
+}

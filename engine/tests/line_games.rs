@@ -1,0 +1,509 @@
+//! Rules of the line games (tsoro yemutwelve, Dig Dig, tsoro yemutatu): lines on every board,
+//! taking, flying at three, loss at two, Dig Dig's cancelling, board B's moves; exact
+//! solutions of tsoro yemutatu; and properties of random play on every line-game ruleset.
+
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use tsoro_engine::catalogue::{self, Kind, Params};
+use tsoro_engine::morris::solve::{SlipCount, Solution, Value};
+use tsoro_engine::morris::{MorrisAction, MorrisEvent, MorrisGame, MorrisState, Square};
+use tsoro_engine::rng::Rng;
+use tsoro_engine::{ActionList, AnyGame, EndReason, Game, Player};
+
+fn game(id: &str, params: &[(&str, serde_json::Value)]) -> MorrisGame {
+    let p: Params = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    match catalogue::get(id).unwrap().build(&p).unwrap() {
+        AnyGame::Morris(g) => g,
+        other => panic!("{id} is not a line game: {other:?}"),
+    }
+}
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn mask(g: &MorrisGame, points: &[&str]) -> u32 {
+    points
+        .iter()
+        .map(|p| 1u32 << g.board().index_of(sq(p)).expect("a point of the board"))
+        .fold(0, |a, b| a | b)
+}
+
+fn legal(g: &MorrisGame, s: &MorrisState) -> Vec<MorrisAction> {
+    let mut l = ActionList::new();
+    g.legal_actions(s, &mut l);
+    l.to_vec()
+}
+
+fn place(p: &str) -> MorrisAction {
+    MorrisAction::Place(sq(p))
+}
+
+fn mv(p: &str, q: &str) -> MorrisAction {
+    MorrisAction::Move(sq(p), sq(q))
+}
+
+#[test]
+fn every_line_of_every_board_takes_or_wins() {
+    for (id, effect_win) in [
+        ("tsoro-yemutwelve-matthews", false),
+        ("tsoro-yemutatu-matthews-a", true),
+        ("tsoro-yemutatu-matthews-b", true),
+    ] {
+        let g = game(id, &[]);
+        let b = g.board().clone();
+        let lines = b.lines.clone();
+        for line in lines {
+            let pts: Vec<usize> = (0..b.len()).filter(|i| line & (1 << i) != 0).collect();
+            // A has two of the line's points; B one stone elsewhere (not on the line).
+            let other = (0..b.len()).find(|i| line & (1 << i) == 0).unwrap();
+            let a = (1 << pts[0]) | (1 << pts[1]);
+            let hand = if effect_win { [1, 2] } else { [10, 11] };
+            let mut s = g.setup([a, 1 << other], hand, Player::A);
+            let third = MorrisAction::Place(b.square(pts[2]));
+            let (rep, ev) = g.apply_traced(&mut s, third);
+            assert_eq!(
+                rep.captures,
+                1,
+                "{id}: line {:?}",
+                b.squares(line).collect::<Vec<_>>()
+            );
+            assert!(ev.iter().any(|e| matches!(e, MorrisEvent::Line { .. })));
+            if effect_win {
+                let o = s.outcome().unwrap();
+                assert_eq!((o.winner, o.reason), (Some(Player::A), EndReason::Line));
+            } else {
+                // The maker takes: the only opponent stone is the choice.
+                assert_eq!(s.to_move(), Some(Player::A));
+                assert_eq!(legal(&g, &s), vec![MorrisAction::Take(b.square(other))]);
+            }
+        }
+        // Two stones that are not a line make nothing.
+        let g = game(id, &[]);
+        let mut s = g.initial_state();
+        let (rep, _) = g.apply_traced(&mut s, MorrisAction::Place(g.board().square(0)));
+        assert_eq!(rep.captures, 0);
+        assert_eq!(s.to_move(), Some(Player::B));
+    }
+}
+
+#[test]
+fn yemutwelve_board_lines_are_the_documented_twenty() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let names: BTreeSet<Vec<String>> = g
+        .board()
+        .lines
+        .iter()
+        .map(|&l| g.board().squares(l).map(|s| s.to_string()).collect())
+        .collect();
+    for line in [
+        ["a1", "d1", "g1"],
+        ["a1", "b2", "c3"],
+        ["d1", "d2", "d3"],
+        ["c3", "c4", "c5"],
+        ["g7", "f6", "e5"],
+    ] {
+        let mut v: Vec<String> = line.iter().map(|s| s.to_string()).collect();
+        v.sort_by_key(|s| g.board().index_of(sq(s)));
+        assert!(names.contains(&v), "{line:?}");
+    }
+    // No line through the middle of the board: d3-d4-d5 is not a line (d4 is no point).
+    assert_eq!(g.board().index_of(sq("d4")), None);
+    assert_eq!(names.len(), 20);
+}
+
+#[test]
+fn taking_removes_one_stone_per_line_and_passes_the_turn() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let a = mask(&g, &["a1", "d1", "b2"]);
+    let b = mask(&g, &["d2", "f2"]);
+    // Hands: A 9, B 10: A places g1 (line a1-d1-g1) and c3 (a1-b2-c3) at once? One point
+    // closing two lines: a1 is in both a1-d1-g1 and a1-b2-c3.
+    let a2 = mask(&g, &["d1", "g1", "b2", "c3"]);
+    let mut s = g.setup([a2, b], [8, 10], Player::A);
+    let rep = g.apply_unchecked(&mut s, place("a1"));
+    assert_eq!(rep.captures, 2, "a1 closes two lines");
+    assert_eq!(
+        s.takes_owed(),
+        2,
+        "Matthews: one take each time a line is completed"
+    );
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("d2")));
+    assert_eq!(s.to_move(), Some(Player::A), "a second take is owed");
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("f2")));
+    assert_eq!(s.stones(Player::B), 0);
+    assert_eq!(s.to_move(), Some(Player::B));
+    // Ludii's reading: one take per move.
+    let l = game("tsoro-yemutwelve-ludii", &[]);
+    let mut s = l.setup([a2, b], [8, 10], Player::A);
+    l.apply_unchecked(&mut s, place("a1"));
+    assert_eq!(s.takes_owed(), 1);
+    // Making a line with no opponent stone on the board takes nothing.
+    let mut s = g.setup([mask(&g, &["a1", "d1"]), 0], [10, 12], Player::A);
+    g.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.to_move(), Some(Player::B));
+    let _ = a;
+}
+
+#[test]
+fn a_line_can_be_broken_and_made_again() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let a = mask(&g, &["a1", "d1", "g1", "a4", "b6"]);
+    let b = mask(&g, &["c3", "e3", "c5", "e5", "f4"]);
+    let mut s = g.setup([a, b], [0, 0], Player::A);
+    g.apply_unchecked(&mut s, mv("g1", "g4"));
+    assert_eq!(s.to_move(), Some(Player::B), "leaving a line takes nothing");
+    g.apply_unchecked(&mut s, mv("e5", "d5"));
+    let rep = g.apply_unchecked(&mut s, mv("g4", "g1"));
+    assert_eq!(rep.captures, 1, "the same line again takes again");
+    assert_eq!(s.takes_owed(), 1);
+}
+
+#[test]
+fn stones_in_lines_are_protected_only_in_ludii_s_reading() {
+    for (id, expect_all) in [
+        ("tsoro-yemutwelve-matthews", true),
+        ("tsoro-yemutwelve-ludii", false),
+    ] {
+        let g = game(id, &[]);
+        let a = mask(&g, &["a1", "d1"]);
+        let b = mask(&g, &["b2", "d2", "f2", "g4"]); // b2-d2-f2 is a line
+        let mut s = g.setup([a, b], [6, 6], Player::A);
+        g.apply_unchecked(&mut s, place("g1"));
+        let takes: BTreeSet<String> = legal(&g, &s).iter().map(|a| a.to_string()).collect();
+        if expect_all {
+            assert_eq!(takes.len(), 4, "{id}: {takes:?}");
+        } else {
+            assert_eq!(takes, BTreeSet::from(["take g4".to_string()]), "{id}");
+        }
+    }
+}
+
+#[test]
+fn three_stones_fly_and_two_lose() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let a = mask(&g, &["a1", "d1", "a7"]);
+    let b = mask(&g, &["c3", "e3", "c5", "e5"]);
+    let s = g.setup([a, b], [0, 0], Player::A);
+    // A (three stones) flies: every stone to every empty point.
+    assert_eq!(legal(&g, &s).len(), 3 * (24 - 7));
+    // B (four stones) steps.
+    let s = g.setup([a, b], [0, 0], Player::B);
+    assert!(legal(&g, &s).len() < 4 * 4);
+    // A flying line takes (Matthews' reading), and the take leaving B with two wins.
+    let b3 = mask(&g, &["c3", "e3", "c5"]);
+    let mut s = g.setup([a, b3], [0, 0], Player::A);
+    g.apply_unchecked(&mut s, mv("a7", "g1"));
+    assert_eq!(s.takes_owed(), 1);
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("c5")));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Player::A), EndReason::TooFewPieces)
+    );
+    // Ludii's reading: a flying line takes nothing.
+    let l = game("tsoro-yemutwelve-ludii", &[]);
+    let mut s = l.setup([a, b3], [0, 0], Player::A);
+    l.apply_unchecked(&mut s, mv("a7", "g1"));
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(s.stones(Player::B).count_ones(), 3);
+    // Dig Dig (Matthews): no free moving at three.
+    let d = game("dig-dig-matthews", &[]);
+    let s = d.setup([a, b], [0, 0], Player::A);
+    assert!(legal(&d, &s).len() <= 3 * 4);
+    assert!(!legal(&d, &s).contains(&mv("a1", "g7")));
+}
+
+#[test]
+fn stones_in_hand_count_against_the_loss_at_two() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    // B has one stone on the board and one in hand: two in all, so B has already lost when
+    // the turn ends; with two in hand and one on the board B plays on.
+    let mut s = g.setup([mask(&g, &["a1"]), mask(&g, &["g7"])], [5, 2], Player::A);
+    g.apply_unchecked(&mut s, place("d1"));
+    assert_eq!(s.outcome(), None);
+    let mut s = g.setup(
+        [mask(&g, &["a1", "d1"]), mask(&g, &["g7", "d7"])],
+        [5, 1],
+        Player::A,
+    );
+    g.apply_unchecked(&mut s, place("g1"));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("g7")));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Player::A), EndReason::TooFewPieces)
+    );
+}
+
+#[test]
+fn a_full_board_after_placement_is_a_draw_by_default() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let mut s = g.initial_state();
+    // Fill the board without a line: find such a placement order by search with the engine.
+    let order = full_board_without_lines(&g);
+    for (k, p) in order.iter().enumerate() {
+        assert_eq!(s.outcome(), None, "after {k} placements");
+        g.apply_unchecked(&mut s, MorrisAction::Place(*p));
+    }
+    let o = s.outcome().unwrap();
+    assert_eq!((o.winner, o.reason), (None, EndReason::NoMoves));
+    // With full_board = no_moves, the first mover of stage 2 has no move and loses.
+    let g2 = game(
+        "tsoro-yemutwelve-matthews",
+        &[("full_board", "no_moves".into())],
+    );
+    let mut s = g2.initial_state();
+    for p in &order {
+        g2.apply_unchecked(&mut s, MorrisAction::Place(*p));
+    }
+    let o = s.outcome().unwrap();
+    assert_eq!((o.winner, o.reason), (Some(Player::B), EndReason::NoMoves));
+}
+
+/// An order of 24 placements (A, B, A, ...) that makes no line, found by depth-first search.
+fn full_board_without_lines(g: &MorrisGame) -> Vec<Square> {
+    fn go(g: &MorrisGame, s: &MorrisState, out: &mut Vec<Square>) -> bool {
+        if out.len() == 24 {
+            return true;
+        }
+        for a in legal(g, s) {
+            let mut t = s.clone();
+            let rep = g.apply_unchecked(&mut t, a);
+            if rep.captures > 0 {
+                continue;
+            }
+            let MorrisAction::Place(p) = a else { continue };
+            out.push(p);
+            if go(g, &t, out) {
+                return true;
+            }
+            out.pop();
+        }
+        false
+    }
+    let mut out = Vec::new();
+    assert!(go(g, &g.initial_state(), &mut out));
+    out
+}
+
+#[test]
+fn dig_dig_cancels_during_placement_and_removes_the_pairs_at_its_end() {
+    let g = game("dig-dig-matthews", &[]);
+    let mut s = g.initial_state();
+    g.apply_unchecked(&mut s, place("a1")); // A
+    assert!(
+        legal(&g, &s).contains(&place("a1")),
+        "B may place on A's stone"
+    );
+    let (_, ev) = g.apply_traced(&mut s, place("a1")); // B cancels it
+    assert!(matches!(ev[0], MorrisEvent::Cancel { .. }));
+    assert_eq!(s.stones(Player::A), 0);
+    assert_eq!(s.cancelled(), mask(&g, &["a1"]));
+    assert!(
+        !legal(&g, &s).contains(&place("a1")),
+        "a cancelled point is taken"
+    );
+    // A cancelled stone makes no line: A's d1, g1 with the dead a1 are no line.
+    g.apply_unchecked(&mut s, place("d1"));
+    g.apply_unchecked(&mut s, place("b4"));
+    let rep = g.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(rep.captures, 0);
+    // Play the placement out at random; at its end no cancelled pair is left.
+    let mut rng = Rng::from_seed(5);
+    let mut removed = false;
+    while g.placing(&s, Player::A) || g.placing(&s, Player::B) {
+        let Some(a) = g.random_action(&s, &mut rng) else {
+            break;
+        };
+        let (_, ev) = g.apply_traced(&mut s, a);
+        removed |= ev
+            .iter()
+            .any(|e| matches!(e, MorrisEvent::RemoveCancelled { .. }));
+    }
+    if s.outcome().is_none() {
+        assert!(removed);
+        assert_eq!(s.cancelled(), 0);
+    }
+    // Ludii's Dig Dig: an unlimited supply until the board is full.
+    let l = game("dig-dig-ludii", &[]);
+    let mut s = l.initial_state();
+    let mut rng = Rng::from_seed(8);
+    let mut placements = 0;
+    while l.placing(&s, Player::A) && s.outcome().is_none() {
+        let a = l.random_action(&s, &mut rng).unwrap();
+        placements += matches!(a, MorrisAction::Place(_)) as u32;
+        l.apply_unchecked(&mut s, a);
+    }
+    assert!(placements >= 24, "{placements}");
+    assert_eq!(s.cancelled(), 0);
+}
+
+#[test]
+fn board_b_moves_go_to_the_one_empty_point() {
+    let g = game("tsoro-yemutatu-matthews-b", &[]);
+    // A: a1, e1, c2; B: b2, d2, c1; c3 is empty. No line for anyone.
+    let a = mask(&g, &["a1", "e1", "c2"]);
+    let b = mask(&g, &["b2", "d2", "c1"]);
+    let s = g.setup([a, b], [0, 0], Player::A);
+    let moves: BTreeSet<String> = legal(&g, &s).iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        moves,
+        BTreeSet::from(["move a1-c3", "move c2-c3", "move e1-c3"].map(String::from))
+    );
+    // Moving c2 up opens c2 to B, who then has b2-c2-d2: the wrong move.
+    let mut t = s.clone();
+    g.apply_unchecked(&mut t, mv("c2", "c3"));
+    let mut u = t.clone();
+    g.apply_unchecked(&mut u, mv("c1", "c2"));
+    assert_eq!(u.outcome().unwrap().winner, Some(Player::B));
+}
+
+#[test]
+fn yemutatu_solved_exactly() {
+    // Board A (3x3 with diagonals): a draw with best play, whatever the first placement.
+    let a = game("tsoro-yemutatu-matthews-a", &[]);
+    let sol = Solution::solve(a.rules(), 1_000_000).unwrap();
+    assert_eq!(sol.positions(), 5538);
+    assert_eq!(sol.start_value(), Value::Draw);
+    assert_eq!(sol.best_actions(&a.initial_state()).len(), 9);
+    // Board B (seven-point triangle): a draw with best play, and Matthews' remark holds in
+    // every movement position where the mover cannot make a line at once: a right move and a
+    // wrong one are both there.
+    let b = game("tsoro-yemutatu-matthews-b", &[]);
+    let sol = Solution::solve(b.rules(), 1_000_000).unwrap();
+    assert_eq!(sol.start_value(), Value::Draw);
+    assert_eq!(sol.positions(), 833);
+    assert_eq!(
+        sol.best_actions(&b.initial_state()).len(),
+        7,
+        "every first placement draws"
+    );
+    // What the engine finds of Matthews' remark, over the 204 reachable movement positions:
+    // in 108 the mover can make a line at once (the opponent slipped); of the other 96, 84
+    // offer a right and a wrong move, 12 only safe moves, and none only losing ones.
+    let slips = sol.slips();
+    assert_eq!(
+        slips,
+        SlipCount {
+            positions: 204,
+            right_and_wrong: 84,
+            only_wrong: 0,
+            only_right: 12,
+            line_now: 108,
+        }
+    );
+}
+
+fn line_games() -> Vec<(String, MorrisGame)> {
+    let mut out = vec![];
+    for def in catalogue::all().iter().filter(|d| d.kind == Kind::Morris) {
+        for p in def.param_samples() {
+            match def.build(&p) {
+                Ok(AnyGame::Morris(g)) => out.push((format!("{} {:?}", def.id, p), g)),
+                other => panic!("{} {p:?}: {other:?}", def.id),
+            }
+        }
+    }
+    out
+}
+
+/// Stones are conserved: on the board, in hand, taken, cancelled and removed add up to the
+/// stones dealt (limited supply), and the legal actions are never empty in a live game.
+fn check_game(label: &str, g: &MorrisGame, seed: u64) -> Vec<MorrisAction> {
+    let mut rng = Rng::from_seed(seed);
+    let mut s = g.initial_state();
+    let dealt = 2 * g.rules().config.stones as u32;
+    let (mut taken, mut removed) = (0u32, 0u32);
+    let mut played = vec![];
+    loop {
+        let l = legal(g, &s);
+        assert_eq!(
+            s.outcome().is_none(),
+            !l.is_empty(),
+            "{label}: live iff a legal action"
+        );
+        let Some(a) = g.random_action(&s, &mut rng) else {
+            break;
+        };
+        assert!(l.contains(&a), "{label}: {a} is legal");
+        let (rep, ev) = g.apply_traced(&mut s, a);
+        taken += rep.captured;
+        for e in &ev {
+            if let MorrisEvent::RemoveCancelled { points } = e {
+                removed += 2 * points.len() as u32;
+            }
+        }
+        played.push(a);
+        if dealt > 0 {
+            let on_board = s.stones(Player::A).count_ones() + s.stones(Player::B).count_ones();
+            let hands = s.hand(Player::A) as u32 + s.hand(Player::B) as u32;
+            let cancelled = 2 * s.cancelled().count_ones();
+            assert_eq!(
+                on_board + hands + cancelled + taken + removed,
+                dealt,
+                "{label}: conserved"
+            );
+        }
+        assert_eq!(s.stones(Player::A) & s.stones(Player::B), 0, "{label}");
+        assert_eq!(
+            (s.stones(Player::A) | s.stones(Player::B)) & s.cancelled(),
+            0,
+            "{label}"
+        );
+    }
+    assert!(s.outcome().is_some());
+    played
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn random_play_keeps_the_invariants_and_is_deterministic(seed in any::<u64>()) {
+        for (label, g) in line_games() {
+            let a = check_game(&label, &g, seed);
+            let b = check_game(&label, &g, seed);
+            prop_assert_eq!(a, b);
+        }
+    }
+
+    /// Swapping the colours of a position swaps the legal actions of the player to move.
+    #[test]
+    fn colours_mirror(seed in any::<u64>(), steps in 0usize..60) {
+        for (label, g) in line_games() {
+            if g.rules().config.stones == 0 {
+                continue; // an unlimited supply has no hands to swap
+            }
+            let mut rng = Rng::from_seed(seed);
+            let mut s = g.initial_state();
+            for _ in 0..steps {
+                if s.takes_owed() > 0 || s.cancelled() != 0 {
+                    break;
+                }
+                match g.random_action(&s, &mut rng) {
+                    Some(a) => { g.apply_unchecked(&mut s, a); }
+                    None => break,
+                }
+            }
+            let Some(p) = s.to_move() else { continue };
+            if s.takes_owed() > 0 || s.cancelled() != 0 {
+                continue;
+            }
+            let here = g.setup(
+                [s.stones(Player::A), s.stones(Player::B)],
+                [s.hand(Player::A), s.hand(Player::B)],
+                p,
+            );
+            let swapped = g.setup(
+                [s.stones(Player::B), s.stones(Player::A)],
+                [s.hand(Player::B), s.hand(Player::A)],
+                p.other(),
+            );
+            prop_assert_eq!(legal(&g, &here), legal(&g, &swapped), "{}", label);
+        }
+    }
+}
