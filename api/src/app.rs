@@ -23,6 +23,8 @@ pub struct AppSettings {
     pub bind: String,
     /// Largest JSON request body.
     pub body_limit: usize,
+    /// Limits and tuning of simulation jobs.
+    pub jobs: crate::jobs::JobSettings,
 }
 
 /// A bound, not yet running, server.
@@ -38,10 +40,12 @@ impl Application {
         let port = listener.local_addr()?.port();
         let state = web::Data::new(AppState { pool });
         let limit = settings.body_limit;
+        let jobs = web::Data::new(settings.jobs.clone());
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
                 .app_data(state.clone())
+                .app_data(jobs.clone())
                 .app_data(json_config(limit))
                 .app_data(query_config())
                 .app_data(path_config())

@@ -29,6 +29,8 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Simulate several rulesets on the same seeds and print them side by side.
     Compare(CompareArgs),
+    /// Work on simulation jobs from a shared PostgreSQL (any number of machines may run it).
+    Worker(WorkerArgs),
     /// List the compiled-in rulesets and their parameters.
     Rulesets {
         /// Print JSON.
@@ -60,4 +62,54 @@ pub struct ServeArgs {
     pub body_limit: usize,
     #[command(flatten)]
     pub db: DbArgs,
+    #[command(flatten)]
+    pub jobs: JobArgs,
+}
+
+/// Limits and tuning of simulation jobs.
+#[derive(Debug, Args, Clone)]
+pub struct JobArgs {
+    /// Most games in one simulation job.
+    #[arg(long, env = "TSORO_MAX_GAMES", default_value_t = 10_000_000)]
+    pub max_games: u64,
+    /// Most jobs queued or running at once (more are refused with 429).
+    #[arg(long, env = "TSORO_MAX_JOBS", default_value_t = 16)]
+    pub max_jobs: i64,
+    /// Games per chunk of a job (searching agents use 1/200 of it).
+    #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = 20_000)]
+    pub chunk_games: u64,
+    /// Seconds a claimed chunk stays a worker's without renewal.
+    #[arg(long, env = "TSORO_LEASE_SECS", default_value_t = 30.0)]
+    pub lease_secs: f64,
+    /// Worker loops in this process (for `serve`, 0 leaves the work to `tsoro worker`).
+    #[arg(long, env = "TSORO_WORKERS", default_value_t = 1)]
+    pub workers: usize,
+    /// Threads each worker loop plays with (default: one per core).
+    #[arg(long, env = "TSORO_WORKER_THREADS", default_value_t = 0)]
+    pub worker_threads: usize,
+}
+
+impl JobArgs {
+    /// The settings these arguments give.
+    pub fn settings(&self) -> crate::jobs::JobSettings {
+        crate::jobs::JobSettings {
+            max_games: self.max_games.clamp(1, tsoro_engine::sim::MAX_GAMES),
+            max_active_jobs: self.max_jobs.max(1),
+            chunk_games: self.chunk_games.max(1),
+            lease: std::time::Duration::from_secs_f64(self.lease_secs.clamp(0.5, 3600.0)),
+            poll: std::time::Duration::from_millis(200),
+            workers: self.workers,
+            threads: self.worker_threads,
+        }
+    }
+}
+
+/// Arguments of `tsoro worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// PostgreSQL URL of the service's database.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: String,
+    #[command(flatten)]
+    pub jobs: JobArgs,
 }

@@ -4,6 +4,7 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod db;
+pub mod jobs;
 pub mod pg;
 pub mod problem;
 pub mod routes;

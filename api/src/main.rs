@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         Command::Rulesets { json } => commands::rulesets::run(json),
         Command::Serve(args) => block_on(tsoro_api::run::serve(args)),
         Command::Migrate(args) => block_on(tsoro_api::run::migrate(args)),
+        Command::Worker(args) => block_on(tsoro_api::run::worker(args)),
     }
 }
 

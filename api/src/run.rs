@@ -90,11 +90,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let settings = AppSettings {
             bind: args.bind.clone(),
             body_limit: args.body_limit,
+            jobs: args.jobs.settings(),
         };
-        let app = Application::build(&settings, pool)
+        let app = Application::build(&settings, pool.clone())
             .with_context(|| format!("binding {}", args.bind))?;
         tracing::info!(address = %format!("http://{}", args.bind), port = app.port(), "serving");
-        app.run_until_stopped().await.context("serving")
+        let workers = crate::jobs::worker::Workers::spawn(&pool, &settings.jobs, "service");
+        let served = app.run_until_stopped().await.context("serving");
+        workers.shutdown().await;
+        served
     }
     .await;
     db.close().await;
@@ -114,4 +118,27 @@ pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
     .await;
     db.close().await;
     result
+}
+
+/// `tsoro worker`: worker loops against a shared database until Ctrl-C or SIGTERM.
+pub async fn worker(args: crate::cli::WorkerArgs) -> anyhow::Result<()> {
+    let pool = crate::db::connect(&args.database_url)
+        .await
+        .with_context(|| format!("connecting to {}", redact(&args.database_url)))?;
+    crate::db::migrate(&pool)
+        .await
+        .context("running the migrations")?;
+    let mut settings = args.jobs.settings();
+    settings.workers = settings.workers.max(1);
+    let workers = crate::jobs::worker::Workers::spawn(&pool, &settings, "worker");
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .context("listening for SIGTERM")?;
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+    tracing::info!("stopping the workers");
+    workers.shutdown().await;
+    pool.close().await;
+    Ok(())
 }

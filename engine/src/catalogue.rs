@@ -328,25 +328,9 @@ impl RulesetDef {
 
     /// Builds the game or model with these parameters.
     pub fn build_model(&self, params: &Params) -> Result<Model, ParamError> {
-        let config = self.resolve(params)?;
-        let bad = |e: serde_json::Error| ParamError::Catalogue(format!("{}: {e}", self.id));
-        Ok(match self.kind {
-            Kind::Sowing => {
-                let c: SowingConfig = serde_json::from_value(config).map_err(bad)?;
-                Model::Game(AnyGame::Sowing(crate::sowing::SowingGame::new(
-                    c.compile()?,
-                )))
-            }
-            Kind::Morris => {
-                let c: crate::morris::MorrisConfig = serde_json::from_value(config).map_err(bad)?;
-                Model::Game(AnyGame::Morris(crate::morris::MorrisGame::new(
-                    c.compile()?,
-                )))
-            }
-            Kind::Nhodo => {
-                let c: crate::nhodo::NhodoConfig = serde_json::from_value(config).map_err(bad)?;
-                Model::Nhodo(c.compile()?)
-            }
+        build_config(self.kind, self.resolve(params)?).map_err(|e| match e {
+            ParamError::Catalogue(m) => ParamError::Catalogue(format!("{}: {m}", self.id)),
+            e => e,
         })
     }
 
@@ -393,6 +377,30 @@ impl RulesetDef {
         }
         out
     }
+}
+
+/// Builds a game or model of `kind` from a resolved configuration (as stored with a
+/// simulation job, so that a job runs the exact version it was created with).
+pub fn build_config(kind: Kind, config: Value) -> Result<Model, ParamError> {
+    let bad = |e: serde_json::Error| ParamError::Catalogue(e.to_string());
+    Ok(match kind {
+        Kind::Sowing => {
+            let c: SowingConfig = serde_json::from_value(config).map_err(bad)?;
+            Model::Game(AnyGame::Sowing(crate::sowing::SowingGame::new(
+                c.compile()?,
+            )))
+        }
+        Kind::Morris => {
+            let c: crate::morris::MorrisConfig = serde_json::from_value(config).map_err(bad)?;
+            Model::Game(AnyGame::Morris(crate::morris::MorrisGame::new(
+                c.compile()?,
+            )))
+        }
+        Kind::Nhodo => {
+            let c: crate::nhodo::NhodoConfig = serde_json::from_value(config).map_err(bad)?;
+            Model::Nhodo(c.compile()?)
+        }
+    })
 }
 
 /// Every shipped ruleset, in a stable order.

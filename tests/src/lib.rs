@@ -178,17 +178,53 @@ impl TestApp {
             .await
             .expect("request")
     }
+
+    /// POSTs a JSON body.
+    pub async fn post(&self, path: &str, body: &serde_json::Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// DELETEs a resource.
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.client
+            .delete(format!("{}{path}", self.address))
+            .send()
+            .await
+            .expect("request")
+    }
 }
 
 /// Spawns the application on 127.0.0.1:0 over this pool.
 pub async fn spawn_app_with(pool: PgPool) -> TestApp {
+    let jobs = tsoro_api::jobs::JobSettings {
+        workers: 0,
+        ..Default::default()
+    };
+    spawn_app_with_settings(pool, jobs).await
+}
+
+/// The app over `pool` with these job settings; its worker loops (if `jobs.workers` > 0) run
+/// in this process until the test ends.
+pub async fn spawn_app_with_settings(pool: PgPool, jobs: tsoro_api::jobs::JobSettings) -> TestApp {
     let settings = AppSettings {
         bind: "127.0.0.1:0".into(),
         body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
+        jobs: jobs.clone(),
     };
     let app = Application::build(&settings, pool.clone()).expect("build the app");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
+    if jobs.workers > 0 {
+        // Dropped with the runtime at the end of the test.
+        std::mem::forget(tsoro_api::jobs::worker::Workers::spawn(
+            &pool, &jobs, "test",
+        ));
+    }
     TestApp {
         address,
         pool,
@@ -196,7 +232,15 @@ pub async fn spawn_app_with(pool: PgPool) -> TestApp {
     }
 }
 
-/// Spawns the application over a fresh database.
+/// A fresh database and the app over it with these job settings.
+pub async fn spawn_app_with_jobs(jobs: tsoro_api::jobs::JobSettings) -> TestApp {
+    let url = fresh_database().await;
+    let pool = tsoro_api::db::connect(&url)
+        .await
+        .expect("connect the pool");
+    spawn_app_with_settings(pool, jobs).await
+}
+
 pub async fn spawn_app() -> TestApp {
     let url = fresh_database().await;
     let pool = tsoro_api::db::connect(&url)

@@ -447,23 +447,56 @@ fn table(runs: &[(&Prepared, &Stats)], diffs: &[Comparison]) -> String {
 }
 
 /// The summary as tidy CSV: one metric per row, with its interval where it has one.
+/// What identifies a run in the CSV exports: ruleset, parameters in force, agents, seed.
+#[derive(Clone, Debug)]
+pub struct RunLabel {
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Every parameter in force, as JSON.
+    pub params: serde_json::Value,
+    /// The two agents, `a,b`.
+    pub agents: String,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+impl RunLabel {
+    fn of(p: &Prepared) -> RunLabel {
+        RunLabel {
+            ruleset: p.def.id.clone(),
+            params: serde_json::to_value(p.def.effective_params(&p.params)).unwrap_or_default(),
+            agents: format!("{},{}", p.spec.agents[0], p.spec.agents[1]),
+            seed: p.spec.seed,
+        }
+    }
+}
+
 fn write_summary_csv(path: &PathBuf, p: &Prepared, s: &Stats) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_path(path)?;
+    let file = std::fs::File::create(path)?;
+    summary_csv(file, &RunLabel::of(p), s)
+}
+
+/// The tidy summary CSV (one metric per row, with its interval) of a run.
+pub fn summary_csv<W: std::io::Write>(
+    out: W,
+    label: &RunLabel,
+    s: &Stats,
+) -> Result<(), csv::Error> {
+    let mut w = csv::Writer::from_writer(out);
     w.write_record([
         "ruleset", "params", "agents", "seed", "games", "metric", "value", "ci_low", "ci_high",
     ])?;
-    let params = serde_json::to_string(&p.def.effective_params(&p.params)).unwrap_or_default();
-    let agents = format!("{},{}", p.spec.agents[0], p.spec.agents[1]);
-    let seed = p.spec.seed.to_string();
+    let params = label.params.to_string();
+    let seed = label.seed.to_string();
     let games = s.games.to_string();
     for (metric, value, ci) in summary_rows(s) {
         let (lo, hi) = ci
             .map(|c| (c.low.to_string(), c.high.to_string()))
             .unwrap_or_default();
         w.write_record([
-            p.def.id.as_str(),
+            label.ruleset.as_str(),
             &params,
-            &agents,
+            &label.agents,
             &seed,
             &games,
             &metric,
@@ -551,7 +584,18 @@ fn write_compare_csv(
     stats: &[Stats],
     diffs: &[Comparison],
 ) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_path(path)?;
+    let labels: Vec<RunLabel> = runs.iter().map(RunLabel::of).collect();
+    compare_csv(std::fs::File::create(path)?, &labels, stats, diffs)
+}
+
+/// The comparison table as CSV: one row per run, differences from the first run.
+pub fn compare_csv<W: std::io::Write>(
+    out: W,
+    runs: &[RunLabel],
+    stats: &[Stats],
+    diffs: &[Comparison],
+) -> Result<(), csv::Error> {
+    let mut w = csv::Writer::from_writer(out);
     w.write_record([
         "ruleset",
         "params",
@@ -578,10 +622,10 @@ fn write_compare_csv(
         let d = if i == 0 { None } else { diffs.get(i - 1) };
         let f = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
         w.write_record([
-            p.def.id.clone(),
-            serde_json::to_string(&p.def.effective_params(&p.params)).unwrap_or_default(),
-            format!("{},{}", p.spec.agents[0], p.spec.agents[1]),
-            p.spec.seed.to_string(),
+            p.ruleset.clone(),
+            p.params.to_string(),
+            p.agents.clone(),
+            p.seed.to_string(),
             s.games.to_string(),
             s.first_mover.rate.to_string(),
             s.first_mover.ci.low.to_string(),

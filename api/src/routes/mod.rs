@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 /// Registers every route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
+    crate::jobs::routes::configure(cfg);
 }
 
 /// 405 for a known path with a method it does not take.

@@ -1,0 +1,53 @@
+//! Simulations and comparisons as durable jobs.
+//!
+//! A job is cut into chunks of games. Worker loops (inside the service, and any number of
+//! `tsoro worker` processes on other machines) claim chunks with `SELECT ... FOR UPDATE SKIP
+//! LOCKED` under a lease they renew while they play; the chunk of a worker that died is claimed
+//! again when its lease runs out. A chunk's records are stored (COPY) in the same transaction
+//! that marks it done, so a chunk is stored once or not at all. Game k's seed depends only on
+//! (seed, k), so a job's records and statistics are the same whichever workers ran it.
+
+// Handlers and their helpers return `Problem` (the RFC 7807 body) by value: errors are rare and
+// small next to a request, so boxing them would only add noise.
+#![allow(clippy::result_large_err)]
+
+pub mod export;
+pub mod request;
+pub mod routes;
+pub mod store;
+pub mod worker;
+
+use std::time::Duration;
+
+/// Limits and tuning of the job system.
+#[derive(Clone, Debug)]
+pub struct JobSettings {
+    /// Most games in one job.
+    pub max_games: u64,
+    /// Most jobs queued or running at once.
+    pub max_active_jobs: i64,
+    /// Games per chunk.
+    pub chunk_games: u64,
+    /// How long a claimed chunk stays a worker's without renewal.
+    pub lease: Duration,
+    /// How often an idle worker looks for work.
+    pub poll: Duration,
+    /// Worker loops inside the service (0: none; `tsoro worker` processes do the work).
+    pub workers: usize,
+    /// Threads each worker loop plays with (0: one per core).
+    pub threads: usize,
+}
+
+impl Default for JobSettings {
+    fn default() -> Self {
+        JobSettings {
+            max_games: 10_000_000,
+            max_active_jobs: 16,
+            chunk_games: 20_000,
+            lease: Duration::from_secs(30),
+            poll: Duration::from_millis(200),
+            workers: 1,
+            threads: 0,
+        }
+    }
+}

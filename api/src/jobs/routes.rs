@@ -1,0 +1,572 @@
+//! HTTP: simulations and comparisons as jobs, their exports, and replaying a recorded game.
+
+use super::JobSettings;
+use super::export;
+use super::request::{self, ComparisonRequest, RunOptions, SimulationRequest};
+use super::store::{self, JobRow};
+use crate::app::AppState;
+use crate::problem::Problem;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tsoro_engine::replay::{ReplayError, ReplayRequest, legal_after, replay};
+use tsoro_engine::stats::compare;
+use uuid::Uuid;
+
+/// Registers the routes (full paths, so they sit beside any `/api/v1` scope).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    let na = || web::to(crate::routes::method_not_allowed);
+    cfg.service(
+        web::resource("/api/v1/simulations")
+            .route(web::post().to(create))
+            .route(web::get().to(list))
+            .default_service(na()),
+    )
+    .service(
+        web::resource("/api/v1/simulations/{id}")
+            .route(web::get().to(show))
+            .route(web::delete().to(cancel))
+            .default_service(na()),
+    )
+    .service(web::resource("/api/v1/simulations/{id}/games.csv").route(web::get().to(games_csv)))
+    .service(web::resource("/api/v1/simulations/{id}/games.json").route(web::get().to(games_json)))
+    .service(
+        web::resource("/api/v1/simulations/{id}/summary.csv").route(web::get().to(summary_csv)),
+    )
+    .service(
+        web::resource("/api/v1/simulations/{id}/summary.json").route(web::get().to(summary_json)),
+    )
+    .service(
+        web::resource("/api/v1/simulations/{id}/datapackage.json")
+            .route(web::get().to(datapackage)),
+    )
+    .service(
+        web::resource("/api/v1/comparisons")
+            .route(web::post().to(create_comparison))
+            .default_service(na()),
+    )
+    .service(web::resource("/api/v1/comparisons/{id}").route(web::get().to(show_comparison)))
+    .service(
+        web::resource("/api/v1/comparisons/{id}/table.csv").route(web::get().to(comparison_csv)),
+    )
+    .service(
+        web::resource("/api/v1/rulesets/{id}/replay")
+            .route(web::post().to(replay_game))
+            .default_service(na()),
+    )
+    .service(
+        web::resource("/api/v1/rulesets/{id}/legal")
+            .route(web::post().to(legal))
+            .default_service(na()),
+    );
+}
+
+fn job_url(id: Uuid) -> String {
+    format!("/api/v1/simulations/{id}")
+}
+
+/// A job as JSON: what it runs, its progress, and its statistics when done.
+pub fn job_view(job: &JobRow) -> Value {
+    let done = job.games_done.max(0) as f64;
+    let elapsed = job.started_at.map(|s| {
+        let end = job.finished_at.unwrap_or_else(chrono::Utc::now);
+        ((end - s).num_milliseconds().max(1)) as f64 / 1000.0
+    });
+    let rate = elapsed.map(|e| done / e).filter(|r| *r > 0.0);
+    let eta = match (job.status.as_str(), rate) {
+        ("running", Some(r)) => Some(((job.games as f64 - done) / r).max(0.0)),
+        ("done", _) => Some(0.0),
+        _ => None,
+    };
+    let url = job_url(job.id);
+    json!({
+        "id": job.id,
+        "url": url,
+        "status": job.status,
+        "ruleset": job.ruleset,
+        "ruleset_version": job.ruleset_hash,
+        "params": job.params,
+        "agents": job.agents,
+        "games": job.games,
+        "seed": job.seed,
+        "swap_seats": job.swap_seats,
+        "comparison": job.comparison_id.map(|c| format!("/api/v1/comparisons/{c}")),
+        "progress": {
+            "games_done": job.games_done,
+            "games": job.games,
+            "fraction": done / job.games.max(1) as f64,
+            "games_per_second": rate,
+            "eta_seconds": eta,
+        },
+        "error": job.error,
+        "created_at": job.created_at,
+        "started_at": job.started_at,
+        "finished_at": job.finished_at,
+        "stats": export::stats_of(job),
+        "links": {
+            "games_csv": format!("{url}/games.csv"),
+            "games_json": format!("{url}/games.json"),
+            "summary_csv": format!("{url}/summary.csv"),
+            "summary_json": format!("{url}/summary.json"),
+            "datapackage": format!("{url}/datapackage.json"),
+        },
+    })
+}
+
+fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
+    raw.parse::<Uuid>()
+        .map_err(|_| Problem::not_found(format!("no {what} {raw:?}: ids are UUIDs")).at(path))
+}
+
+async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
+    let id = parse_id(raw, "simulation", path)?;
+    store::get_job(&state.pool, id)
+        .await?
+        .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
+}
+
+async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), Problem> {
+    let active = store::active_jobs(&state.pool).await?;
+    if active + new > limits.max_active_jobs {
+        return Err(Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-many-jobs",
+            format!(
+                "{active} jobs are queued or running (at most {}); try again when one is done",
+                limits.max_active_jobs
+            ),
+        ));
+    }
+    Ok(())
+}
+
+async fn create(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    limits: web::Data<JobSettings>,
+    body: web::Json<SimulationRequest>,
+) -> Result<HttpResponse, Problem> {
+    let b = body.into_inner();
+    let run = RunOptions {
+        agents: &b.agents,
+        games: b.games,
+        seed: b.seed,
+        turn_limit: b.turn_limit,
+        swap_seats: b.swap_seats,
+    };
+    let spec = request::check(&b.ruleset, &b.params, run, &limits).map_err(|p| p.at(req.path()))?;
+    admit(&state, &limits, 1)
+        .await
+        .map_err(|p| p.at(req.path()))?;
+    let mut tx = state.pool.begin().await?;
+    let id = store::create_job(&mut tx, &spec, None).await?;
+    tx.commit().await?;
+    let job = store::get_job(&state.pool, id)
+        .await?
+        .ok_or_else(|| Problem::internal("a job vanished after its creation"))?;
+    Ok(HttpResponse::Accepted()
+        .insert_header(("Location", job_url(id)))
+        .json(job_view(&job)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    status: Option<String>,
+    ruleset: Option<String>,
+    limit: Option<i64>,
+}
+
+const STATUSES: [&str; 5] = ["queued", "running", "done", "failed", "cancelled"];
+
+async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    q: web::Query<ListQuery>,
+) -> Result<HttpResponse, Problem> {
+    if let Some(s) = &q.status
+        && !STATUSES.contains(&s.as_str())
+    {
+        return Err(
+            Problem::bad_request(format!("status = {s:?} is not a status"))
+                .with_error("status", STATUSES.join("|"))
+                .at(req.path()),
+        );
+    }
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=500).contains(&limit) {
+        return Err(Problem::bad_request(format!("limit = {limit}: 1 to 500"))
+            .with_error("limit", "1..=500")
+            .at(req.path()));
+    }
+    let jobs = store::list_jobs(
+        &state.pool,
+        q.status.as_deref(),
+        q.ruleset.as_deref(),
+        limit,
+    )
+    .await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "items": jobs.iter().map(job_view).collect::<Vec<_>>(),
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WaitQuery {
+    /// Seconds to wait for the job to end (0 to 60).
+    wait: Option<u64>,
+}
+
+fn finished(status: &str) -> bool {
+    matches!(status, "done" | "failed" | "cancelled")
+}
+
+async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    q: web::Query<WaitQuery>,
+) -> Result<HttpResponse, Problem> {
+    let wait = q.wait.unwrap_or(0);
+    if wait > 60 {
+        return Err(
+            Problem::bad_request(format!("wait = {wait}: at most 60 seconds"))
+                .with_error("wait", "0..=60")
+                .at(req.path()),
+        );
+    }
+    let deadline = Instant::now() + Duration::from_secs(wait);
+    loop {
+        let job = load(&state, &path, req.path()).await?;
+        if finished(&job.status) || Instant::now() >= deadline {
+            return Ok(HttpResponse::Ok().json(job_view(&job)));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn cancel(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load(&state, &path, req.path()).await?;
+    if !store::cancel(&state.pool, job.id).await? {
+        return Err(Problem::new(
+            StatusCode::CONFLICT,
+            "job-finished",
+            format!("the job is already {}", job.status),
+        )
+        .at(req.path()));
+    }
+    let job = load(&state, &path, req.path()).await?;
+    Ok(HttpResponse::Ok().json(job_view(&job)))
+}
+
+/// A finished job, or 409 naming its progress.
+async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
+    let job = load(state, raw, path).await?;
+    if job.status != "done" {
+        return Err(Problem::new(
+            StatusCode::CONFLICT,
+            "job-not-done",
+            format!(
+                "the job is {} ({} of {} games); its data is exported when it is done",
+                job.status, job.games_done, job.games
+            ),
+        )
+        .at(path));
+    }
+    Ok(job)
+}
+
+async fn games_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done(&state, &path, req.path()).await?;
+    Ok(export::games_csv(&state.pool, &job).await?)
+}
+
+async fn games_json(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done(&state, &path, req.path()).await?;
+    Ok(export::games_json(state.pool.clone(), &job))
+}
+
+async fn summary_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done(&state, &path, req.path()).await?;
+    let stats =
+        export::stats_of(&job).ok_or_else(|| Problem::internal("a done job without a summary"))?;
+    let body = export::summary_csv_bytes(&job, &stats).map_err(Problem::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .body(body))
+}
+
+async fn summary_json(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done(&state, &path, req.path()).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "ruleset": job.ruleset,
+        "ruleset_version": job.ruleset_hash,
+        "params": job.params,
+        "agents": job.agents,
+        "seed": job.seed,
+        "games": job.games,
+        "stats": export::stats_of(&job),
+    })))
+}
+
+async fn datapackage(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load(&state, &path, req.path()).await?;
+    Ok(HttpResponse::Ok().json(export::datapackage(&job)))
+}
+
+async fn create_comparison(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    limits: web::Data<JobSettings>,
+    body: web::Json<ComparisonRequest>,
+) -> Result<HttpResponse, Problem> {
+    let b = body.into_inner();
+    if !(2..=8).contains(&b.rulesets.len()) {
+        return Err(Problem::unprocessable("a comparison has 2 to 8 rulesets")
+            .with_error("rulesets", "2 to 8 ruleset ids")
+            .at(req.path()));
+    }
+    let mut specs = Vec::new();
+    for (i, id) in b.rulesets.iter().enumerate() {
+        // Parameters apply to each ruleset that has them.
+        let def = tsoro_engine::catalogue::get(id).map_err(|e| {
+            Problem::unprocessable(e.to_string())
+                .with_error(format!("rulesets[{i}]"), e.to_string())
+                .at(req.path())
+        })?;
+        let params = b
+            .params
+            .iter()
+            .filter(|(k, _)| def.params.iter().any(|p| &p.name == *k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let run = RunOptions {
+            agents: &b.agents,
+            games: b.games,
+            seed: b.seed,
+            turn_limit: b.turn_limit,
+            swap_seats: b.swap_seats,
+        };
+        let spec = request::check(id, &params, run, &limits).map_err(|mut p| {
+            for e in &mut p.errors {
+                e.field = format!("rulesets[{i}].{}", e.field);
+            }
+            p.at(req.path())
+        })?;
+        specs.push(spec);
+    }
+    admit(&state, &limits, specs.len() as i64)
+        .await
+        .map_err(|p| p.at(req.path()))?;
+    let mut tx = state.pool.begin().await?;
+    let cid =
+        store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
+    for (i, spec) in specs.iter().enumerate() {
+        store::create_job(&mut tx, spec, Some((cid, i as i32))).await?;
+    }
+    tx.commit().await?;
+    let url = format!("/api/v1/comparisons/{cid}");
+    let view = comparison_view(&state, cid).await?;
+    Ok(HttpResponse::Accepted()
+        .insert_header(("Location", url))
+        .json(view))
+}
+
+async fn comparison_view(state: &AppState, id: Uuid) -> Result<Value, Problem> {
+    let jobs = store::comparison_jobs(&state.pool, id).await?;
+    let status = if jobs.iter().all(|j| j.status == "done") {
+        "done"
+    } else if jobs.iter().any(|j| j.status == "failed") {
+        "failed"
+    } else if jobs.iter().any(|j| j.status == "cancelled") {
+        "cancelled"
+    } else if jobs.iter().any(|j| j.status == "running") {
+        "running"
+    } else {
+        "queued"
+    };
+    let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
+    let diffs = if stats.len() == jobs.len() && !stats.is_empty() {
+        Some(
+            stats[1..]
+                .iter()
+                .map(|s| compare(s, &stats[0]))
+                .collect::<Vec<_>>(),
+        )
+    } else {
+        None
+    };
+    Ok(json!({
+        "id": id,
+        "url": format!("/api/v1/comparisons/{id}"),
+        "status": status,
+        "runs": jobs.iter().map(job_view).collect::<Vec<_>>(),
+        "differences_from_first": diffs,
+        "links": {"table_csv": format!("/api/v1/comparisons/{id}/table.csv")},
+    }))
+}
+
+async fn show_comparison(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    q: web::Query<WaitQuery>,
+) -> Result<HttpResponse, Problem> {
+    let id = parse_id(&path, "comparison", req.path())?;
+    if store::get_comparison(&state.pool, id).await?.is_none() {
+        return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
+    }
+    let wait = q.wait.unwrap_or(0).min(60);
+    let deadline = Instant::now() + Duration::from_secs(wait);
+    loop {
+        let view = comparison_view(&state, id).await?;
+        if finished(view["status"].as_str().unwrap_or("")) || Instant::now() >= deadline {
+            return Ok(HttpResponse::Ok().json(view));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn comparison_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let id = parse_id(&path, "comparison", req.path())?;
+    let jobs = store::comparison_jobs(&state.pool, id).await?;
+    if jobs.is_empty() {
+        return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
+    }
+    let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
+    if stats.len() != jobs.len() {
+        return Err(Problem::new(
+            StatusCode::CONFLICT,
+            "job-not-done",
+            "the comparison's runs are not all done",
+        )
+        .at(req.path()));
+    }
+    let diffs: Vec<_> = stats[1..].iter().map(|s| compare(s, &stats[0])).collect();
+    let labels: Vec<_> = jobs.iter().map(export::label).collect();
+    let mut out = Vec::new();
+    crate::commands::simulate::compare_csv(&mut out, &labels, &stats, &diffs)
+        .map_err(Problem::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .body(out))
+}
+
+/// `POST /api/v1/rulesets/{id}/replay` and `/legal`: a recorded game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameBody {
+    #[serde(default)]
+    params: tsoro_engine::catalogue::Params,
+    #[serde(default)]
+    actions: Vec<Value>,
+}
+
+/// Most actions in one replay.
+const MAX_ACTIONS: usize = 100_000;
+
+fn replay_problem(e: ReplayError, path: &str) -> Problem {
+    let p = match &e {
+        ReplayError::Params(tsoro_engine::catalogue::ParamError::UnknownRuleset { .. }) => {
+            Problem::not_found(e.to_string())
+        }
+        ReplayError::Params(pe) => {
+            use tsoro_engine::catalogue::ParamError as P;
+            let p = Problem::unprocessable(e.to_string());
+            match pe {
+                P::OutOfRange { name, allowed, .. } => {
+                    p.with_error(format!("params.{name}"), format!("allowed: {allowed}"))
+                }
+                P::UnknownParam { name, known, .. } => p.with_error(
+                    format!("params.{name}"),
+                    format!("parameters: {}", known.join(", ")),
+                ),
+                _ => p,
+            }
+        }
+        ReplayError::BadAction { index, message } => Problem::unprocessable(e.to_string())
+            .with_error(format!("actions[{index}]"), message.clone()),
+        ReplayError::Illegal { index, legal, .. } => {
+            let mut p = Problem::unprocessable(e.to_string())
+                .with_error(format!("actions[{index}]"), "not legal at this point");
+            p.extra.insert("index".into(), json!(index));
+            p.extra.insert("legal".into(), json!(legal));
+            p
+        }
+    };
+    p.at(path)
+}
+
+fn game_request(id: &str, body: GameBody, path: &str) -> Result<ReplayRequest, Problem> {
+    if body.actions.len() > MAX_ACTIONS {
+        return Err(Problem::unprocessable(format!(
+            "{} actions: at most {MAX_ACTIONS}",
+            body.actions.len()
+        ))
+        .with_error("actions", format!("at most {MAX_ACTIONS}"))
+        .at(path));
+    }
+    Ok(ReplayRequest {
+        ruleset: id.to_string(),
+        params: body.params,
+        actions: body.actions,
+    })
+}
+
+async fn replay_game(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Json<GameBody>,
+) -> Result<HttpResponse, Problem> {
+    let r = game_request(&path, body.into_inner(), req.path())?;
+    let out = web::block(move || replay(&r))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| replay_problem(e, req.path()))?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+async fn legal(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Json<GameBody>,
+) -> Result<HttpResponse, Problem> {
+    let r = game_request(&path, body.into_inner(), req.path())?;
+    let n = r.actions.len();
+    let out = web::block(move || legal_after(&r))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| replay_problem(e, req.path()))?;
+    Ok(HttpResponse::Ok().json(json!({"after": n, "legal": out})))
+}

@@ -1,0 +1,182 @@
+//! A worker loop: claim a chunk, play its games while renewing the lease, store the records.
+//! The same loop runs inside the service and in `tsoro worker` processes.
+
+use super::JobSettings;
+use super::store::{self, Claim};
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tokio::sync::watch;
+use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::catalogue::{self, Model};
+use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any};
+use tsoro_engine::stats::GameRecord;
+
+/// A name for a worker, unique enough to own leases: host, process and a random part.
+pub fn worker_name(label: &str) -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "host".into());
+    format!(
+        "{label}@{host}:{}:{}",
+        std::process::id(),
+        &uuid::Uuid::new_v4().simple().to_string()[..8]
+    )
+}
+
+/// Runs until `stop` turns true: claims and plays chunks, or waits `poll` when there is none.
+pub async fn run(
+    pool: PgPool,
+    settings: JobSettings,
+    name: String,
+    mut stop: watch::Receiver<bool>,
+) {
+    tracing::info!(worker = %name, "worker started");
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let claimed = match store::claim(&pool, &name, settings.lease).await {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(worker = %name, error = %e, "claiming a chunk");
+                None
+            }
+        };
+        match claimed {
+            Some(c) => {
+                if let Err(e) = process(&pool, &settings, &name, &c, &mut stop).await {
+                    tracing::warn!(worker = %name, job = %c.job.id, chunk = c.idx, error = %e, "chunk not stored");
+                }
+            }
+            None => {
+                if let Err(e) = store::finish_stragglers(&pool).await {
+                    tracing::warn!(worker = %name, error = %e, "finishing jobs");
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(settings.poll) => {}
+                    _ = stop.changed() => {}
+                }
+            }
+        }
+    }
+    tracing::info!(worker = %name, "worker stopped");
+}
+
+/// Plays one chunk; stores it unless the lease was lost, the job cancelled, or we stop.
+async fn process(
+    pool: &PgPool,
+    settings: &JobSettings,
+    name: &str,
+    c: &Claim,
+    stop: &mut watch::Receiver<bool>,
+) -> Result<(), sqlx::Error> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let prepared = prepare(c);
+    let (game, spec) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            store::fail(pool, c.job.id, &e).await?;
+            return Ok(());
+        }
+    };
+    let opts = SimOptions {
+        threads: settings.threads,
+        cancel: Some(cancel.clone()),
+        progress: None,
+    };
+    let mut play = tokio::task::spawn_blocking(move || {
+        let mut records: Vec<GameRecord> =
+            Vec::with_capacity((spec.games.end - spec.games.start) as usize);
+        let r = simulate_any(&game, &spec, &opts, &mut |r| records.push(r.clone()));
+        r.map(|_| records)
+    });
+    let mut beat = tokio::time::interval(settings.lease / 3);
+    beat.tick().await;
+    let outcome = loop {
+        tokio::select! {
+            done = &mut play => break done,
+            _ = beat.tick() => {
+                match store::renew(pool, c, name, settings.lease).await {
+                    Ok(true) => {}
+                    Ok(false) => cancel.store(true, Ordering::Relaxed),
+                    Err(e) => tracing::warn!(error = %e, "renewing a lease"),
+                }
+            }
+            _ = stop.changed() => cancel.store(true, Ordering::Relaxed),
+        }
+    };
+    match outcome {
+        Ok(Ok(records)) => {
+            let stored = store::complete(pool, c, name, &records).await?;
+            tracing::debug!(job = %c.job.id, chunk = c.idx, games = records.len(), stored, "chunk played");
+        }
+        Ok(Err(SimError::Cancelled { .. })) => {
+            store::release(pool, c, name).await?;
+            tracing::info!(job = %c.job.id, chunk = c.idx, "chunk abandoned (cancelled, lease lost or stopping)");
+        }
+        Ok(Err(e)) => store::fail(pool, c.job.id, &e.to_string()).await?,
+        Err(e) => store::fail(pool, c.job.id, &format!("the worker panicked: {e}")).await?,
+    }
+    Ok(())
+}
+
+/// The game (from the stored configuration: the exact version) and the chunk's spec.
+fn prepare(c: &Claim) -> Result<(tsoro_engine::AnyGame, SimSpec), String> {
+    let def = catalogue::get(&c.job.ruleset).map_err(|e| e.to_string())?;
+    let game =
+        match catalogue::build_config(def.kind, c.job.config.clone()).map_err(|e| e.to_string())? {
+            Model::Game(g) => g,
+            Model::Nhodo(_) => return Err("nhodo runs no agents".into()),
+        };
+    let agents: Vec<AgentSpec> = c
+        .job
+        .agents
+        .iter()
+        .map(|a| a.parse::<AgentSpec>().map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let [a, b] = agents.as_slice() else {
+        return Err("a job has two agents".into());
+    };
+    Ok((
+        game,
+        SimSpec {
+            agents: [*a, *b],
+            games: c.first_game..c.end_game,
+            seed: c.job.seed,
+            swap_seats: c.job.swap_seats,
+        },
+    ))
+}
+
+/// Worker loops running in the background, stopped together.
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    handles: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Starts `settings.workers` loops.
+    pub fn spawn(pool: &PgPool, settings: &JobSettings, label: &str) -> Workers {
+        let (stop, rx) = watch::channel(false);
+        let handles = (0..settings.workers)
+            .map(|_| {
+                tokio::spawn(run(
+                    pool.clone(),
+                    settings.clone(),
+                    worker_name(label),
+                    rx.clone(),
+                ))
+            })
+            .collect();
+        Workers { stop, handles }
+    }
+
+    /// Asks every loop to stop (abandoning chunks in play; their leases run out) and waits.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for h in self.handles {
+            let _ = h.await;
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! Simulation jobs over HTTP against the real database: the whole lifecycle, exports checked
+//! against the engine's own run, cancellation, a dead worker's chunk claimed again, several
+//! workers giving exactly the records of one, comparisons, replay, limits and bad input.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tsoro_api::jobs::{JobSettings, store};
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+use tsoro_engine::stats::GameRecord;
+use tsoro_tests::{TestApp, spawn_app_with_jobs};
+
+fn settings(workers: usize, chunk: u64) -> JobSettings {
+    JobSettings {
+        workers,
+        chunk_games: chunk,
+        lease: Duration::from_secs(2),
+        poll: Duration::from_millis(50),
+        threads: 2,
+        ..JobSettings::default()
+    }
+}
+
+/// The engine's own run of the same inputs: records and statistics (as JSON).
+fn engine_run(ruleset: &str, agents: [&str; 2], games: u64, seed: u64) -> (Vec<GameRecord>, Value) {
+    let g = catalogue::get(ruleset)
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let spec = SimSpec {
+        agents: [agents[0].parse().unwrap(), agents[1].parse().unwrap()],
+        games: 0..games,
+        seed,
+        swap_seats: true,
+    };
+    let mut records = vec![];
+    let s = simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
+        records.push(r.clone())
+    })
+    .unwrap();
+    (records, serde_json::to_value(s.stats()).unwrap())
+}
+
+async fn wait_done(app: &TestApp, url: &str) -> Value {
+    for _ in 0..12 {
+        let r = app.get(&format!("{url}?wait=10")).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let v: Value = r.json().await.unwrap();
+        if ["done", "failed", "cancelled"].contains(&v["status"].as_str().unwrap()) {
+            return v;
+        }
+    }
+    panic!("{url} did not finish");
+}
+
+fn parse_games(csv_text: &str) -> (csv::StringRecord, Vec<GameRecord>) {
+    let mut r = csv::Reader::from_reader(csv_text.as_bytes());
+    let header = r.headers().unwrap().clone();
+    let rows = r.deserialize().map(|x| x.unwrap()).collect();
+    (header, rows)
+}
+
+async fn submit(app: &TestApp, body: Value) -> String {
+    let r = app.post("/api/v1/simulations", &body).await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["url"], location.as_str());
+    assert_eq!(v["status"], "queued");
+    location
+}
+
+#[tokio::test]
+async fn a_job_runs_to_the_engine_s_own_numbers_and_exports_them() {
+    let app = spawn_app_with_jobs(settings(1, 700)).await;
+    let url = submit(
+        &app,
+        json!({"ruleset": "tsoro-matthews-basic", "agents": "random,greedy", "games": 3000, "seed": 7}),
+    )
+    .await;
+    let v = wait_done(&app, &url).await;
+    assert_eq!(v["status"], "done", "{v}");
+    assert_eq!(v["progress"]["games_done"], 3000);
+    assert_eq!(v["progress"]["fraction"], 1.0);
+    assert_eq!(v["ruleset_version"].as_str().unwrap().len(), 64);
+    let (records, stats) = engine_run("tsoro-matthews-basic", ["random", "greedy"], 3000, 7);
+    assert_eq!(v["stats"], stats, "the job's statistics are the engine's");
+
+    // games.csv: the header of `tsoro simulate --csv`, every record the engine's.
+    let r = app.get(&format!("{url}/games.csv")).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    let text = r.text().await.unwrap();
+    let (header, rows) = parse_games(&text);
+    let mut w = csv::Writer::from_writer(vec![]);
+    w.serialize(&records[0]).unwrap();
+    let engine_header = String::from_utf8(w.into_inner().unwrap()).unwrap();
+    assert_eq!(
+        header.iter().collect::<Vec<_>>().join(","),
+        engine_header.lines().next().unwrap()
+    );
+    assert_eq!(rows, records);
+
+    // The summary agrees with the records.
+    let r = app.get(&format!("{url}/summary.csv")).await;
+    let text = r.text().await.unwrap();
+    let mut sr = csv::Reader::from_reader(text.as_bytes());
+    let metrics: Vec<csv::StringRecord> = sr.records().map(|x| x.unwrap()).collect();
+    let value = |m: &str| -> f64 {
+        metrics.iter().find(|r| &r[5] == m).unwrap()[6]
+            .parse()
+            .unwrap()
+    };
+    let greedy_wins = rows.iter().filter(|r| r.winning_agent() == Some(1)).count() as f64;
+    assert!((value("agent2_win_rate") - greedy_wins / 3000.0).abs() < 1e-12);
+    let turns: f64 = rows.iter().map(|r| r.turns as f64).sum::<f64>() / 3000.0;
+    assert!((value("turns_mean") - turns).abs() < 1e-9);
+
+    // JSON twins.
+    let games: Vec<GameRecord> = app
+        .get(&format!("{url}/games.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(games, records);
+    let s: Value = app
+        .get(&format!("{url}/summary.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(s["stats"], stats);
+
+    // The data package describes the CSV's columns and the run.
+    let dp: Value = app
+        .get(&format!("{url}/datapackage.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let fields: Vec<&str> = dp["resources"][0]["schema"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, header.iter().collect::<Vec<_>>());
+    assert_eq!(dp["resources"][0]["path"], "games.csv");
+    assert_eq!(dp["tsoro"]["seed"], "7");
+    assert_eq!(dp["tsoro"]["agents"], json!(["random", "greedy"]));
+    assert_eq!(dp["tsoro"]["ruleset_version"], v["ruleset_version"]);
+
+    // Listed, filtered.
+    let l: Value = app
+        .get("/api/v1/simulations?status=done&ruleset=tsoro-matthews-basic")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(l["items"].as_array().unwrap().len(), 1);
+    let l: Value = app
+        .get("/api/v1/simulations?status=queued")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(l["items"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn two_workers_give_exactly_the_records_of_one() {
+    let one = spawn_app_with_jobs(settings(1, 400)).await;
+    let two = spawn_app_with_jobs(settings(2, 400)).await;
+    let body = json!({"ruleset": "tsoro-yemutwelve-matthews", "agents": ["greedy", "random"], "games": 2000, "seed": 99});
+    let u1 = submit(&one, body.clone()).await;
+    let u2 = submit(&two, body).await;
+    assert_eq!(wait_done(&one, &u1).await["status"], "done");
+    let v2 = wait_done(&two, &u2).await;
+    assert_eq!(v2["status"], "done");
+    let a = one
+        .get(&format!("{u1}/games.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let b = two
+        .get(&format!("{u2}/games.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(a, b);
+    let (records, stats) = engine_run("tsoro-yemutwelve-matthews", ["greedy", "random"], 2000, 99);
+    assert_eq!(parse_games(&a).1, records);
+    assert_eq!(v2["stats"], stats);
+    // Both workers of the second app took part.
+    let owners: Vec<Option<String>> =
+        sqlx::query_scalar("SELECT DISTINCT lease_owner FROM simulation_chunks")
+            .fetch_all(&two.pool)
+            .await
+            .unwrap();
+    assert!(!owners.is_empty());
+}
+
+#[tokio::test]
+async fn a_dead_worker_s_chunk_is_claimed_again_when_its_lease_runs_out() {
+    // No worker yet: a "worker" claims the first chunk and dies holding it.
+    let app = spawn_app_with_jobs(settings(0, 250)).await;
+    let url = submit(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "games": 1000, "seed": 3}),
+    )
+    .await;
+    let dead = store::claim(&app.pool, "dead-worker", Duration::from_secs(1))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((dead.idx, dead.first_game, dead.end_game), (0, 0, 250));
+    // A live worker joins through the same database.
+    let live = tsoro_tests::spawn_app_with_settings(app.pool.clone(), settings(1, 250)).await;
+    let v = wait_done(&live, &url).await;
+    assert_eq!(v["status"], "done");
+    let attempts: i32 = sqlx::query_scalar("SELECT attempts FROM simulation_chunks WHERE idx = 0")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(attempts, 2, "claimed by the dead worker, then again");
+    // The dead worker's late result is refused: its lease is gone.
+    assert!(
+        !store::complete(&app.pool, &dead, "dead-worker", &[])
+            .await
+            .unwrap()
+    );
+    let (records, _) = engine_run("tsoro-ludii", ["random", "random"], 1000, 3);
+    let text = app
+        .get(&format!("{url}/games.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(parse_games(&text).1, records);
+}
+
+#[tokio::test]
+async fn cancelling_stops_a_job() {
+    let app = spawn_app_with_jobs(settings(0, 100)).await;
+    let url = submit(&app, json!({"ruleset": "tsoro-ludii", "games": 500})).await;
+    let r = app.delete(&url).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["status"], "cancelled");
+    assert_eq!(app.delete(&url).await.status(), StatusCode::CONFLICT);
+    // A worker finds nothing to do for it.
+    assert!(
+        store::claim(&app.pool, "w", Duration::from_secs(5))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let r = app.get(&format!("{url}/games.csv")).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+
+    // A running job: the worker abandons its chunk when the job is cancelled.
+    let app = spawn_app_with_jobs(settings(1, 2)).await;
+    let url = submit(
+        &app,
+        json!({"ruleset": "tsoro-matthews-basic", "agents": "mcts:300,random", "games": 400}),
+    )
+    .await;
+    for _ in 0..100 {
+        let v: Value = app.get(&url).await.json().await.unwrap();
+        if v["status"] == "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let v: Value = app.delete(&url).await.json().await.unwrap();
+    assert_eq!(v["status"], "cancelled");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert_eq!(v["status"], "cancelled");
+    assert!(v["progress"]["games_done"].as_i64().unwrap() < 400);
+}
+
+#[tokio::test]
+async fn comparisons_run_each_ruleset_on_the_same_seeds() {
+    let app = spawn_app_with_jobs(settings(1, 1000)).await;
+    let r = app
+        .post(
+            "/api/v1/comparisons",
+            &json!({"rulesets": ["tsoro-ludii", "tsoro-ludii-additional-capture"], "params": {"holes": 8}, "games": 2000, "seed": 1}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    let v = wait_done(&app, &url).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    let (_, a) = engine_run("tsoro-ludii", ["random", "random"], 2000, 1);
+    assert_eq!(runs[0]["stats"], a);
+    let d = &v["differences_from_first"][0];
+    let diff = d["first_mover"]["diff"].as_f64().unwrap();
+    let rate = |i: usize| runs[i]["stats"]["first_mover"]["rate"].as_f64().unwrap();
+    assert!((diff - (rate(1) - rate(0))).abs() < 1e-12);
+    assert!(d["first_mover"]["p_value"].as_f64().unwrap() <= 1.0);
+    let text = app
+        .get(&format!("{url}/table.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(&rows[1][0], "tsoro-ludii-additional-capture");
+    assert_eq!(rows[1][12].parse::<f64>().unwrap(), diff);
+}
+
+#[tokio::test]
+async fn bad_requests_get_problems_naming_the_field() {
+    let mut s = settings(0, 100);
+    s.max_games = 5000;
+    s.max_active_jobs = 2;
+    let app = spawn_app_with_jobs(s).await;
+    let cases = [
+        (json!({"ruleset": "nope", "games": 10}), "ruleset"),
+        (
+            json!({"ruleset": "tsoro-ludii", "params": {"holes": 99}, "games": 10}),
+            "params.holes",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "params": {"colour": 1}, "games": 10}),
+            "params.colour",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "agents": "random,wizard", "games": 10}),
+            "agents",
+        ),
+        (json!({"ruleset": "tsoro-ludii", "games": 6000}), "games"),
+        (json!({"ruleset": "tsoro-ludii", "games": 0}), "games"),
+        (json!({"ruleset": "nhodo-matthews", "games": 10}), "ruleset"),
+    ];
+    for (body, field) in cases {
+        let r = app.post("/api/v1/simulations", &body).await;
+        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(r.headers()["content-type"], "application/problem+json");
+        let p: Value = r.json().await.unwrap();
+        assert_eq!(p["errors"][0]["field"], field, "{p}");
+    }
+    let p: Value = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-ludii", "agents": "wizard", "games": 1}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        p["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("alphabeta"),
+        "lists the known agents"
+    );
+    let p: Value = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-ludii", "params": {"holes": 99}, "games": 1}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        p["detail"].as_str().unwrap().contains("6..=21"),
+        "names the range: {p}"
+    );
+    // Malformed JSON: 400.
+    let r = app
+        .client
+        .post(format!("{}/api/v1/simulations", app.address))
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    // Unknown and malformed ids: 404; a bad wait: 400.
+    assert_eq!(
+        app.get("/api/v1/simulations/00000000-0000-0000-0000-000000000000")
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get("/api/v1/simulations/xyz").await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get("/api/v1/simulations?status=lost").await.status(),
+        StatusCode::BAD_REQUEST
+    );
+    // Too many jobs at once: 429.
+    for _ in 0..2 {
+        submit(&app, json!({"ruleset": "tsoro-ludii", "games": 10})).await;
+    }
+    let r = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-ludii", "games": 10}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    // An unfinished job has nothing to export yet.
+    let l: Value = app.get("/api/v1/simulations").await.json().await.unwrap();
+    let url = l["items"][0]["url"].as_str().unwrap().to_string();
+    let r = app.get(&format!("{url}/summary.csv")).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn replay_and_legal_over_http() {
+    let app = spawn_app_with_jobs(settings(0, 100)).await;
+    let r = app
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/replay",
+            &json!({"params": {"holes": 8}, "actions": [{"sow": "i,6"}, {"sow": "iv,8"}]}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["states"].as_array().unwrap().len(), 3);
+    let r = app
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/legal",
+            &json!({"actions": [{"sow": "i,6"}]}),
+        )
+        .await;
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["after"], 1);
+    assert!(
+        v["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"sow": "iv,8"}))
+    );
+    // An illegal action: 422 naming its index and the legal actions.
+    let r = app
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/replay",
+            &json!({"actions": [{"sow": "i,6"}, {"sow": "i,6"}]}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = r.json().await.unwrap();
+    assert_eq!(p["index"], 1);
+    assert_eq!(p["errors"][0]["field"], "actions[1]");
+    assert!(
+        p["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"sow": "iv,8"}))
+    );
+    // A line game, and bad input.
+    let r = app
+        .post(
+            "/api/v1/rulesets/tsoro-yemutatu-matthews-a/legal",
+            &json!({"actions": [{"place": "b2"}]}),
+        )
+        .await;
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["legal"].as_array().unwrap().len(), 8);
+    let r = app
+        .post("/api/v1/rulesets/nope/replay", &json!({"actions": []}))
+        .await;
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    let r = app
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/replay",
+            &json!({"params": {"holes": 3}, "actions": []}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let p: Value = r.json().await.unwrap();
+    assert_eq!(p["errors"][0]["field"], "params.holes");
+    let r = app
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/replay",
+            &json!({"actions": ["sow everything"]}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}
