@@ -113,8 +113,16 @@ fn stream_error(e: impl std::fmt::Display) -> actix_web::Error {
 /// `games.csv`: streamed from PostgreSQL's COPY, never held whole in memory.
 pub async fn games_csv(pool: &PgPool, job: &JobRow) -> Result<HttpResponse, sqlx::Error> {
     // COPY takes no bind parameters; the id is a parsed UUID, so it is written in as text.
+    // PostgreSQL prints a whole float8 as `3`, the csv crate (and so `tsoro simulate`) as
+    // `3.0`: the export follows the latter so that both files are byte for byte the same.
+    let cols = GAME_COLUMNS.replace(
+        "mean_branching,",
+        "CASE WHEN mean_branching = trunc(mean_branching) \
+         THEN mean_branching::bigint::text || '.0' ELSE mean_branching::text END \
+         AS mean_branching,",
+    );
     let stmt = format!(
-        "COPY (SELECT {GAME_COLUMNS} FROM simulation_games WHERE job_id = '{}' ORDER BY game) \
+        "COPY (SELECT {cols} FROM simulation_games WHERE job_id = '{}' ORDER BY game) \
          TO STDOUT WITH (FORMAT csv, HEADER true)",
         job.id
     );

@@ -1,0 +1,201 @@
+//! Simulation jobs across real processes: a `tsoro worker` killed (SIGKILL) in the middle of a
+//! chunk, whose chunk is claimed again when its lease runs out; the service stopped (SIGTERM)
+//! in the middle of the job and started again, resuming it; and the finished job's records
+//! exactly those of `tsoro simulate --csv` with the same inputs.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// Flags that make chunks small and leases short, so the test sees both happen.
+const JOB_FLAGS: [&str; 6] = [
+    "--chunk-games",
+    "1600", // searching agents: 1600 / 200 = 8 games per chunk
+    "--lease-secs",
+    "2",
+    "--worker-threads",
+    "1",
+];
+const GAMES: u64 = 48;
+const AGENTS: &str = "mcts:1500,random";
+
+async fn job(client: &reqwest::Client, port: u16, url: &str) -> Value {
+    client
+        .get(format!("http://127.0.0.1:{port}{url}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Chunks of the job as (index, status, lease owner, attempts).
+async fn chunks(pool: &sqlx::PgPool) -> Vec<(i32, String, Option<String>, i32)> {
+    sqlx::query_as("SELECT idx, status, lease_owner, attempts FROM simulation_chunks ORDER BY idx")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+fn csv_rows(text: &str) -> (csv::StringRecord, Vec<csv::StringRecord>) {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().unwrap().clone();
+    (header, r.records().map(|x| x.unwrap()).collect())
+}
+
+#[tokio::test]
+async fn a_killed_worker_and_a_restarted_service_still_give_the_records_of_tsoro_simulate() {
+    let dir = data_dir("tsoro-jobs-");
+    let client = reqwest::Client::new();
+
+    // The service plays with one worker loop; a `tsoro worker` process joins it.
+    let mut service = serve_with(&dir, &[&JOB_FLAGS[..], &["--workers", "1"]].concat());
+    wait_ready(&mut service).await;
+    let created = client
+        .post(format!(
+            "http://127.0.0.1:{}/api/v1/simulations",
+            service.port
+        ))
+        .json(&json!({"ruleset": "tsoro-matthews-basic", "agents": AGENTS, "games": GAMES, "seed": 11}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 202);
+    let url = job(&client, service.port, "/api/v1/simulations")
+        .await
+        .pointer("/items/0/url")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .expect("the job is listed");
+
+    let pool = sqlx::PgPool::connect(&db_url(&dir)).await.unwrap();
+    let mut worker = tsoro()
+        .args(["worker", "--database-url", &db_url(&dir), "--workers", "1"])
+        .args(JOB_FLAGS)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+
+    // Kill the worker while it holds a chunk it has not finished.
+    let start = Instant::now();
+    let killed = loop {
+        let held = chunks(&pool)
+            .await
+            .into_iter()
+            .find(|(_, status, owner, _)| {
+                status == "running" && owner.as_deref().is_some_and(|o| o.starts_with("worker@"))
+            });
+        if let Some(c) = held {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            worker.kill().unwrap(); // SIGKILL: no chance to release the chunk
+            worker.wait().unwrap();
+            break c.0;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the worker claimed no chunk"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let after_kill = chunks(&pool).await;
+    let dead = &after_kill[killed as usize];
+    assert_eq!(dead.1, "running", "the dead worker's chunk is still leased");
+    assert!(dead.2.as_deref().unwrap().starts_with("worker@"));
+
+    // Stop the service in the middle of the job.
+    let start = Instant::now();
+    loop {
+        let j = job(&client, service.port, &url).await;
+        let done = j["progress"]["games_done"].as_u64().unwrap();
+        if done >= 8 {
+            assert!(done < GAMES, "the job ended before the restart: {j}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no progress: {j}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    pool.close().await;
+    terminate(&mut service);
+
+    // Started again, the service resumes the job and finishes it.
+    let mut service = serve_with(&dir, &[&JOB_FLAGS[..], &["--workers", "1"]].concat());
+    wait_ready(&mut service).await;
+    let start = Instant::now();
+    let finished = loop {
+        let j = job(&client, service.port, &format!("{url}?wait=30")).await;
+        if j["status"] == "done" {
+            break j;
+        }
+        assert_eq!(j["status"], "running", "{j}");
+        assert!(start.elapsed() < Duration::from_secs(240), "not done: {j}");
+    };
+    assert_eq!(finished["progress"]["games_done"], json!(GAMES));
+    let pool = sqlx::PgPool::connect(&db_url(&dir)).await.unwrap();
+    let after = chunks(&pool).await;
+    assert!(after.iter().all(|c| c.1 == "done"), "{after:?}");
+    assert!(
+        after[killed as usize].3 >= 2,
+        "the killed worker's chunk was claimed again: {after:?}"
+    );
+    assert!(
+        !after[killed as usize]
+            .2
+            .as_deref()
+            .is_some_and(|o| o.starts_with("worker@")),
+        "another worker finished it: {after:?}"
+    );
+    pool.close().await;
+
+    let games_csv = client
+        .get(format!("http://127.0.0.1:{}{url}/games.csv", service.port))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    terminate(&mut service);
+
+    // The same inputs through `tsoro simulate`, on two threads.
+    let file = dir.join("simulate.csv");
+    let out = tsoro()
+        .args([
+            "simulate",
+            "--ruleset",
+            "tsoro-matthews-basic",
+            "--agents",
+            AGENTS,
+            "--games",
+            &GAMES.to_string(),
+            "--seed",
+            "11",
+            "--threads",
+            "2",
+            "--csv",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (h1, served) = csv_rows(&games_csv);
+    let (h2, local) = csv_rows(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(h1, h2, "the same columns");
+    assert_eq!(served.len(), GAMES as usize);
+    assert_eq!(served, local, "the same records, game by game");
+    assert!(
+        games_csv == std::fs::read_to_string(&file).unwrap(),
+        "and byte for byte the same file"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
