@@ -234,9 +234,18 @@ async fn a_dead_worker_s_chunk_is_claimed_again_when_its_lease_runs_out() {
     assert_eq!(attempts, 2, "claimed by the dead worker, then again");
     // The dead worker's late result is refused: its lease is gone.
     assert!(
-        !store::complete(&app.pool, &dead, "dead-worker", &[])
-            .await
-            .unwrap()
+        !store::complete(
+            &app.pool,
+            "dead-worker",
+            store::Played {
+                claim: dead,
+                lines: b"bogus\n".to_vec(),
+                summary: Default::default(),
+                games: 250,
+            }
+        )
+        .await
+        .unwrap()
     );
     let (records, _) = engine_run("tsoro-ludii", ["random", "random"], 1000, 3);
     let text = app

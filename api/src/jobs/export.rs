@@ -1,16 +1,15 @@
-//! Exports of a finished job: every game's record as CSV (PostgreSQL `COPY ... TO STDOUT`,
-//! streamed) or JSON (streamed page by page), the summary, and a Frictionless data package
-//! describing them.
+//! Exports of a finished job: every game's record as CSV or JSON (streamed chunk by chunk,
+//! never whole in memory), the summary, and a Frictionless data package describing them.
 
-use super::store::{self, GAME_COLUMNS, JobRow};
+use super::store::{self, JobRow};
 use crate::commands::simulate::{RunLabel, summary_csv};
 use actix_web::HttpResponse;
 use actix_web::web::Bytes;
-use futures_util::{StreamExt, TryStreamExt, stream};
+use futures_util::{StreamExt, stream};
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use sqlx::postgres::PgPoolCopyExt;
 use tsoro_engine::stats::{Stats, Summary};
+use uuid::Uuid;
 
 /// The columns of `games.csv`: name, Frictionless type, description (with units).
 pub const GAME_FIELDS: &[(&str, &str, &str)] = &[
@@ -99,9 +98,9 @@ pub const GAME_FIELDS: &[(&str, &str, &str)] = &[
 
 /// The header of `games.csv` (the same as `tsoro simulate --csv`).
 pub fn games_header() -> String {
-    GAME_COLUMNS
-        .split(',')
-        .map(str::trim)
+    GAME_FIELDS
+        .iter()
+        .map(|(name, _, _)| *name)
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -110,56 +109,62 @@ fn stream_error(e: impl std::fmt::Display) -> actix_web::Error {
     actix_web::error::ErrorInternalServerError(e.to_string())
 }
 
-/// `games.csv`: streamed from PostgreSQL's COPY, never held whole in memory.
-pub async fn games_csv(pool: &PgPool, job: &JobRow) -> Result<HttpResponse, sqlx::Error> {
-    // COPY takes no bind parameters; the id is a parsed UUID, so it is written in as text.
-    // PostgreSQL prints a whole float8 as `3`, the csv crate (and so `tsoro simulate`) as
-    // `3.0`: the export follows the latter so that both files are byte for byte the same.
-    let cols = GAME_COLUMNS.replace(
-        "mean_branching,",
-        "CASE WHEN mean_branching = trunc(mean_branching) \
-         THEN mean_branching::bigint::text || '.0' ELSE mean_branching::text END \
-         AS mean_branching,",
-    );
-    let stmt = format!(
-        "COPY (SELECT {cols} FROM simulation_games WHERE job_id = '{}' ORDER BY game) \
-         TO STDOUT WITH (FORMAT csv, HEADER true)",
-        job.id
-    );
-    let body = pool.copy_out_raw(&stmt).await?;
-    Ok(HttpResponse::Ok()
+/// The stored chunks of a job in order, one at a time (so at most one chunk's records are in
+/// memory), each turned into a piece of the response body by `render`.
+fn chunk_stream<F>(
+    pool: PgPool,
+    id: Uuid,
+    render: F,
+) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>
+where
+    F: Fn(bool, Vec<u8>) -> Result<Bytes, sqlx::Error> + Clone + 'static,
+{
+    stream::unfold(Some(-1i32), move |after| {
+        let pool = pool.clone();
+        let render = render.clone();
+        async move {
+            let after = after?;
+            match store::next_chunk_records(&pool, id, after).await {
+                Ok(None) => None,
+                Ok(Some((idx, lines))) => match render(after < 0, lines) {
+                    Ok(piece) => Some((Ok(piece), Some(idx))),
+                    Err(e) => Some((Err(stream_error(e)), None)),
+                },
+                Err(e) => Some((Err(stream_error(e)), None)),
+            }
+        }
+    })
+}
+
+/// `games.csv`: the header, then each chunk's stored lines in game order; byte for byte the
+/// file `tsoro simulate --csv` writes for the same inputs.
+pub fn games_csv(pool: PgPool, job: &JobRow) -> HttpResponse {
+    let header = Bytes::from(games_header() + "\n");
+    let body = stream::once(async { Ok(header) }).chain(chunk_stream(pool, job.id, |_, lines| {
+        Ok(Bytes::from(lines))
+    }));
+    HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header((
             "Content-Disposition",
             format!("attachment; filename=\"{}-games.csv\"", job.id),
         ))
-        .streaming(body.map_err(stream_error)))
+        .streaming(body)
 }
 
-/// `games.json`: a JSON array of records, streamed page by page.
+/// `games.json`: a JSON array of records, streamed chunk by chunk.
 pub fn games_json(pool: PgPool, job: &JobRow) -> HttpResponse {
-    let id = job.id;
-    let pages = stream::unfold(Some(-1i64), move |after| {
-        let pool = pool.clone();
-        async move {
-            let after = after?;
-            match store::games_page(&pool, id, after, 5_000).await {
-                Ok(page) if page.is_empty() => None,
-                Ok(page) => {
-                    let next = page.last().map(|r| r.game as i64);
-                    let mut buf = Vec::with_capacity(page.len() * 400);
-                    for (i, r) in page.iter().enumerate() {
-                        if after >= 0 || i > 0 {
-                            buf.push(b',');
-                        }
-                        buf.push(b'\n');
-                        let _ = serde_json::to_writer(&mut buf, r);
-                    }
-                    Some((Ok::<Bytes, actix_web::Error>(Bytes::from(buf)), next))
-                }
-                Err(e) => Some((Err(stream_error(e)), None)),
+    let pages = chunk_stream(pool, job.id, |first, lines| {
+        let page = store::parse_records(&lines)?;
+        let mut buf = Vec::with_capacity(page.len() * 400);
+        for (i, r) in page.iter().enumerate() {
+            if !first || i > 0 {
+                buf.push(b',');
             }
+            buf.push(b'\n');
+            serde_json::to_writer(&mut buf, r).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
         }
+        Ok(Bytes::from(buf))
     });
     let body = stream::once(async { Ok(Bytes::from_static(b"[")) })
         .chain(pages)

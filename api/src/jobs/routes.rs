@@ -289,7 +289,7 @@ async fn games_csv(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    Ok(export::games_csv(&state.pool, &job).await?)
+    Ok(export::games_csv(state.pool.clone(), &job))
 }
 
 async fn games_json(

@@ -5,11 +5,8 @@ use super::request::JobSpec;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::{PgPool, Postgres, Row, Transaction};
-use std::sync::Arc;
 use std::time::Duration;
-use tsoro_engine::outcome::EndReason;
-use tsoro_engine::player::Player;
-use tsoro_engine::stats::{GameRecord, Summary, Winner};
+use tsoro_engine::stats::{GameRecord, Summary};
 use uuid::Uuid;
 
 /// A job as stored.
@@ -276,71 +273,81 @@ pub async fn release(pool: &PgPool, c: &Claim, owner: &str) -> Result<(), sqlx::
     Ok(())
 }
 
-/// The columns of a stored game, in the CSV export's order.
-pub const GAME_COLUMNS: &str = "game, seed, agent_a, agent_b, agent_a_index, first, winner, \
-     reason, turns, actions, moves, captures_a, captures_b, stones_captured_a, \
-     stones_captured_b, stones_left_a, stones_left_b, longest_relay, mean_branching, legal_sum, \
-     multi_decisions";
-
-/// Records as CSV rows prefixed with the job id, for COPY.
-fn copy_rows(job: Uuid, records: &[GameRecord]) -> Result<Vec<u8>, csv::Error> {
+/// One record as stored: the CSV line `tsoro simulate --csv` writes for it.
+pub fn record_line(r: &GameRecord) -> Result<Vec<u8>, String> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
-        .from_writer(Vec::with_capacity(records.len() * 96));
-    for r in records {
-        w.serialize(r)?;
-    }
-    let body = w.into_inner().map_err(|e| e.into_error())?;
-    let prefix = format!("{job},");
-    let mut out = Vec::with_capacity(body.len() + records.len() * prefix.len());
-    // Every field is plain (numbers, agent names, words): one line per record.
-    for line in body.split_inclusive(|&b| b == b'\n') {
-        out.extend_from_slice(prefix.as_bytes());
-        out.extend_from_slice(line);
-    }
-    Ok(out)
+        .buffer_capacity(256)
+        .from_writer(Vec::with_capacity(128));
+    w.serialize(r).map_err(|e| e.to_string())?;
+    w.into_inner().map_err(|e| e.error().to_string())
 }
 
-/// Stores a chunk's records and marks it done, if it is still ours and its job still runs;
-/// returns whether it was stored. Finishes the job when it was its last chunk.
-pub async fn complete(
-    pool: &PgPool,
-    c: &Claim,
-    owner: &str,
-    records: &[GameRecord],
-) -> Result<bool, sqlx::Error> {
-    let rows = copy_rows(c.job.id, records).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+/// The records of a stored chunk, parsed back.
+pub fn parse_records(lines: &[u8]) -> Result<Vec<GameRecord>, sqlx::Error> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(lines)
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .map_err(|e| sqlx::Error::Protocol(format!("a stored game does not read back: {e}")))
+}
+
+/// The aggregates of a job's two agents, empty.
+fn empty_summary(job: &JobRow) -> Summary {
+    Summary::new([
+        job.agents.first().cloned().unwrap_or_default(),
+        job.agents.get(1).cloned().unwrap_or_default(),
+    ])
+}
+
+/// A played chunk, ready to store: its records as CSV lines and their aggregates.
+pub struct Played {
+    /// The claim it was played under.
+    pub claim: Claim,
+    /// The records, one [`record_line`] each, in game order.
+    pub lines: Vec<u8>,
+    /// Their aggregates.
+    pub summary: Summary,
+    /// How many games.
+    pub games: u64,
+}
+
+/// Stores a chunk's records and their aggregates and marks it done, if it is still ours and
+/// its job still runs; returns whether it was stored. Finishes the job after its last chunk.
+pub async fn complete(pool: &PgPool, owner: &str, played: Played) -> Result<bool, sqlx::Error> {
+    let Played {
+        claim: c,
+        lines,
+        summary,
+        games,
+    } = played;
+    let summary =
+        serde_json::to_value(&summary).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
     let mut tx = pool.begin().await?;
-    let ours: Option<i32> = sqlx::query_scalar(
-        "SELECT c.idx FROM simulation_chunks c JOIN simulation_jobs j ON j.id = c.job_id \
+    let stored = sqlx::query(
+        "UPDATE simulation_chunks c \
+         SET status = 'done', lease_until = NULL, records = $4, summary = $5 \
+         FROM simulation_jobs j \
          WHERE c.job_id = $1 AND c.idx = $2 AND c.lease_owner = $3 AND c.status = 'running' \
-           AND j.status = 'running' \
-         FOR UPDATE OF c",
+           AND j.id = c.job_id AND j.status = 'running'",
     )
     .bind(c.job.id)
     .bind(c.idx)
     .bind(owner)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if ours.is_none() {
+    .bind(lines)
+    .bind(summary)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !stored {
         tx.rollback().await?;
         return Ok(false);
     }
-    let stmt = format!("COPY simulation_games (job_id, {GAME_COLUMNS}) FROM STDIN (FORMAT csv)");
-    let mut copy = tx.copy_in_raw(&stmt).await?;
-    copy.send(rows).await?;
-    copy.finish().await?;
-    sqlx::query(
-        "UPDATE simulation_chunks SET status = 'done', lease_until = NULL \
-         WHERE job_id = $1 AND idx = $2",
-    )
-    .bind(c.job.id)
-    .bind(c.idx)
-    .execute(&mut *tx)
-    .await?;
     sqlx::query("UPDATE simulation_jobs SET games_done = games_done + $2 WHERE id = $1")
         .bind(c.job.id)
-        .bind(records.len() as i64)
+        .bind(games as i64)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
@@ -361,8 +368,10 @@ pub async fn fail(pool: &PgPool, id: Uuid, error: &str) -> Result<(), sqlx::Erro
     Ok(())
 }
 
-/// When every chunk of a running job is done, folds its records into the statistics and marks
-/// it done (idempotent: two workers finishing at once compute the same thing).
+/// When every chunk of a running job is done, merges the chunks' aggregates (folding the
+/// records of a chunk stored without them) and marks it done. Idempotent: two workers
+/// finishing at once compute the same thing, and every aggregate is exact, so the result is
+/// the fold of all the records in game order.
 pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Error> {
     let open: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM simulation_chunks WHERE job_id = $1 AND status <> 'done'",
@@ -379,18 +388,19 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
     if job.status != "running" {
         return Ok(());
     }
-    let names = [
-        job.agents.first().cloned().unwrap_or_default(),
-        job.agents.get(1).cloned().unwrap_or_default(),
-    ];
-    let mut summary = Summary::new(names);
-    let mut after = -1i64;
-    loop {
-        let page = games_page(pool, id, after, 10_000).await?;
-        let Some(last) = page.last() else { break };
-        after = last.game as i64;
-        for r in &page {
-            summary.add(r);
+    let mut summary = empty_summary(&job);
+    let parts: Vec<(i32, Option<Value>)> =
+        sqlx::query_as("SELECT idx, summary FROM simulation_chunks WHERE job_id = $1 ORDER BY idx")
+            .bind(id)
+            .fetch_all(pool)
+            .await?;
+    for (idx, part) in parts {
+        match part.and_then(|v| serde_json::from_value::<Summary>(v).ok()) {
+            Some(p) => summary.merge(&p),
+            None => {
+                let lines = chunk_records(pool, id, idx).await?.unwrap_or_default();
+                parse_records(&lines)?.iter().for_each(|r| summary.add(r));
+            }
         }
     }
     sqlx::query(
@@ -419,72 +429,34 @@ pub async fn finish_stragglers(pool: &PgPool) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// Up to `limit` stored games of a job after game `after`, in game order.
-pub async fn games_page(
+/// The stored records (CSV lines) of one chunk of a job.
+pub async fn chunk_records(
     pool: &PgPool,
     job: Uuid,
-    after: i64,
-    limit: i64,
-) -> Result<Vec<GameRecord>, sqlx::Error> {
-    let cols = GAME_COLUMNS.replace("seed,", "seed::text AS seed,");
-    let sql = format!(
-        "SELECT {cols} FROM simulation_games WHERE job_id = $1 AND game > $2 \
-         ORDER BY game LIMIT $3"
-    );
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+    idx: i32,
+) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar("SELECT records FROM simulation_chunks WHERE job_id = $1 AND idx = $2")
         .bind(job)
-        .bind(after)
-        .bind(limit)
-        .fetch_all(pool)
-        .await?;
-    rows.iter().map(record_from).collect()
+        .bind(idx)
+        .fetch_optional(pool)
+        .await
+        .map(Option::flatten)
 }
 
-fn decode(e: impl std::fmt::Display) -> sqlx::Error {
-    sqlx::Error::Protocol(format!("a stored game does not read back: {e}"))
-}
-
-fn record_from(r: &sqlx::postgres::PgRow) -> Result<GameRecord, sqlx::Error> {
-    let int =
-        |name: &str| -> Result<u32, sqlx::Error> { Ok(r.try_get::<i32, _>(name)?.max(0) as u32) };
-    let first: String = r.try_get("first")?;
-    let winner: String = r.try_get("winner")?;
-    let reason: String = r.try_get("reason")?;
-    let agent_a: String = r.try_get("agent_a")?;
-    let agent_b: String = r.try_get("agent_b")?;
-    let seed: String = r.try_get("seed")?;
-    Ok(GameRecord {
-        game: r.try_get::<i64, _>("game")? as u64,
-        seed: seed.parse().map_err(decode)?,
-        agent_a: Arc::from(agent_a),
-        agent_b: Arc::from(agent_b),
-        agent_a_index: r.try_get::<i16, _>("agent_a_index")? as u8,
-        first: match first.as_str() {
-            "A" => Player::A,
-            "B" => Player::B,
-            other => return Err(decode(other)),
-        },
-        winner: match winner.as_str() {
-            "A" => Winner::A,
-            "B" => Winner::B,
-            "draw" => Winner::Draw,
-            other => return Err(decode(other)),
-        },
-        reason: serde_json::from_value::<EndReason>(Value::String(reason)).map_err(decode)?,
-        turns: int("turns")?,
-        actions: int("actions")?,
-        moves: int("moves")?,
-        captures_a: int("captures_a")?,
-        captures_b: int("captures_b")?,
-        stones_captured_a: int("stones_captured_a")?,
-        stones_captured_b: int("stones_captured_b")?,
-        stones_left_a: int("stones_left_a")?,
-        stones_left_b: int("stones_left_b")?,
-        longest_relay: int("longest_relay")?,
-        mean_branching: r.try_get("mean_branching")?,
-        legal_sum: r.try_get::<i64, _>("legal_sum")? as u64,
-        multi_decisions: int("multi_decisions")?,
-    })
+/// The first stored chunk of a job after chunk `after`: its index and records.
+pub async fn next_chunk_records(
+    pool: &PgPool,
+    job: Uuid,
+    after: i32,
+) -> Result<Option<(i32, Vec<u8>)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT idx, records FROM simulation_chunks \
+         WHERE job_id = $1 AND idx > $2 AND records IS NOT NULL ORDER BY idx LIMIT 1",
+    )
+    .bind(job)
+    .bind(after)
+    .fetch_optional(pool)
+    .await
 }
 
 /// Stores a comparison's request; returns its id.

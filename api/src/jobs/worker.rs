@@ -1,16 +1,17 @@
-//! A worker loop: claim a chunk, play its games while renewing the lease, store the records.
+//! A worker loop: claim a chunk, play its games while renewing the lease, store the records
+//! (while the next chunk plays).
 //! The same loop runs inside the service and in `tsoro worker` processes.
 
 use super::JobSettings;
-use super::store::{self, Claim};
+use super::store::{self, Claim, Played};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::watch;
+use tokio::task::JoinHandle;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
-use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any};
-use tsoro_engine::stats::GameRecord;
+use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any_with};
 
 /// A name for a worker, unique enough to own leases: host, process and a random part.
 pub fn worker_name(label: &str) -> String {
@@ -25,6 +26,7 @@ pub fn worker_name(label: &str) -> String {
 }
 
 /// Runs until `stop` turns true: claims and plays chunks, or waits `poll` when there is none.
+/// A played chunk is stored while the next one plays.
 pub async fn run(
     pool: PgPool,
     settings: JobSettings,
@@ -32,6 +34,7 @@ pub async fn run(
     mut stop: watch::Receiver<bool>,
 ) {
     tracing::info!(worker = %name, "worker started");
+    let mut storing: Option<JoinHandle<()>> = None;
     loop {
         if *stop.borrow() {
             break;
@@ -45,11 +48,28 @@ pub async fn run(
         };
         match claimed {
             Some(c) => {
-                if let Err(e) = process(&pool, &settings, &name, &c, &mut stop).await {
-                    tracing::warn!(worker = %name, job = %c.job.id, chunk = c.idx, error = %e, "chunk not stored");
+                let (job, idx) = (c.job.id, c.idx);
+                match play(&pool, &settings, &name, c, &mut stop).await {
+                    Ok(Some(played)) => {
+                        if let Some(previous) = storing.take() {
+                            let _ = previous.await;
+                        }
+                        storing = Some(tokio::spawn(store_played(
+                            pool.clone(),
+                            name.clone(),
+                            played,
+                        )));
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(worker = %name, %job, chunk = idx, error = %e, "chunk not played")
+                    }
                 }
             }
             None => {
+                if let Some(previous) = storing.take() {
+                    let _ = previous.await;
+                }
                 if let Err(e) = store::finish_stragglers(&pool).await {
                     tracing::warn!(worker = %name, error = %e, "finishing jobs");
                 }
@@ -60,24 +80,36 @@ pub async fn run(
             }
         }
     }
+    if let Some(previous) = storing.take() {
+        let _ = previous.await;
+    }
     tracing::info!(worker = %name, "worker stopped");
 }
 
-/// Plays one chunk; stores it unless the lease was lost, the job cancelled, or we stop.
-async fn process(
+async fn store_played(pool: PgPool, name: String, played: Played) {
+    let (job, idx, games) = (played.claim.job.id, played.claim.idx, played.games);
+    match store::complete(&pool, &name, played).await {
+        Ok(stored) => tracing::debug!(%job, chunk = idx, games, stored, "chunk played"),
+        Err(e) => tracing::warn!(worker = %name, %job, chunk = idx, error = %e, "chunk not stored"),
+    }
+}
+
+/// Plays one chunk, renewing its lease meanwhile; gives it back unless the lease was lost, the
+/// job cancelled, or we stop (then the chunk is released), or the job cannot run (then the
+/// job is marked failed).
+async fn play(
     pool: &PgPool,
     settings: &JobSettings,
     name: &str,
-    c: &Claim,
+    c: Claim,
     stop: &mut watch::Receiver<bool>,
-) -> Result<(), sqlx::Error> {
+) -> Result<Option<Played>, sqlx::Error> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let prepared = prepare(c);
-    let (game, spec) = match prepared {
+    let (game, spec) = match prepare(&c) {
         Ok(x) => x,
         Err(e) => {
             store::fail(pool, c.job.id, &e).await?;
-            return Ok(());
+            return Ok(None);
         }
     };
     let opts = SimOptions {
@@ -86,10 +118,26 @@ async fn process(
         progress: None,
     };
     let mut play = tokio::task::spawn_blocking(move || {
-        let mut records: Vec<GameRecord> =
-            Vec::with_capacity((spec.games.end - spec.games.start) as usize);
-        let r = simulate_any(&game, &spec, &opts, &mut |r| records.push(r.clone()));
-        r.map(|_| records)
+        let games = spec.games.end - spec.games.start;
+        let mut lines = Vec::with_capacity(games as usize * 112);
+        let mut write_err = None;
+        // Each record is written as CSV on the thread that played it.
+        let summary =
+            simulate_any_with(
+                &game,
+                &spec,
+                &opts,
+                &store::record_line,
+                &mut |_, l| match l {
+                    Ok(l) => lines.extend_from_slice(&l),
+                    Err(e) => write_err = Some(e),
+                },
+            );
+        let lines = match write_err {
+            None => Ok(lines),
+            Some(e) => Err(e),
+        };
+        (summary, lines, games)
     });
     let mut beat = tokio::time::interval(settings.lease / 3);
     beat.tick().await;
@@ -97,7 +145,7 @@ async fn process(
         tokio::select! {
             done = &mut play => break done,
             _ = beat.tick() => {
-                match store::renew(pool, c, name, settings.lease).await {
+                match store::renew(pool, &c, name, settings.lease).await {
                     Ok(true) => {}
                     Ok(false) => cancel.store(true, Ordering::Relaxed),
                     Err(e) => tracing::warn!(error = %e, "renewing a lease"),
@@ -107,18 +155,25 @@ async fn process(
         }
     };
     match outcome {
-        Ok(Ok(records)) => {
-            let stored = store::complete(pool, c, name, &records).await?;
-            tracing::debug!(job = %c.job.id, chunk = c.idx, games = records.len(), stored, "chunk played");
+        Ok((Ok(summary), Ok(lines), games)) => {
+            return Ok(Some(Played {
+                claim: c,
+                lines,
+                summary,
+                games,
+            }));
         }
-        Ok(Err(SimError::Cancelled { .. })) => {
-            store::release(pool, c, name).await?;
+        Ok((Err(SimError::Cancelled { .. }), _, _)) => {
+            store::release(pool, &c, name).await?;
             tracing::info!(job = %c.job.id, chunk = c.idx, "chunk abandoned (cancelled, lease lost or stopping)");
         }
-        Ok(Err(e)) => store::fail(pool, c.job.id, &e.to_string()).await?,
+        Ok((Err(e), _, _)) => store::fail(pool, c.job.id, &e.to_string()).await?,
+        Ok((Ok(_), Err(e), _)) => {
+            store::fail(pool, c.job.id, &format!("writing records: {e}")).await?
+        }
         Err(e) => store::fail(pool, c.job.id, &format!("the worker panicked: {e}")).await?,
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The game (from the stored configuration: the exact version) and the chunk's spec.

@@ -137,3 +137,13 @@ pub fn db_url(dir: &Path) -> String {
     let pg = dir.canonicalize().unwrap().join("postgres");
     format!("postgres://tsoro@localhost/tsoro?host={}", pg.display())
 }
+
+/// A child process killed (SIGKILL) and reaped when dropped, whatever ends the test.
+pub struct Reaped(pub Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -157,6 +157,19 @@ pub fn simulate<G: Game + 'static>(
     opts: &SimOptions,
     sink: &mut dyn FnMut(&GameRecord),
 ) -> Result<Summary, SimError> {
+    simulate_with(g, spec, opts, &|_| (), &mut |r, ()| sink(r))
+}
+
+/// [`simulate`], with `map` applied to every record on the thread that played it (in
+/// parallel: encoding a record for storage, say) and its result handed to `sink` with the
+/// record, in game order.
+pub fn simulate_with<G: Game + 'static, T: Send>(
+    g: &G,
+    spec: &SimSpec,
+    opts: &SimOptions,
+    map: &(dyn Fn(&GameRecord) -> T + Sync),
+    sink: &mut dyn FnMut(&GameRecord, T),
+) -> Result<Summary, SimError> {
     let Range { start, end } = spec.games.clone();
     if start >= end || end - start > MAX_GAMES {
         return Err(SimError::Games { start, end });
@@ -180,15 +193,19 @@ pub fn simulate<G: Game + 'static>(
             return Err(SimError::Cancelled { done: next - start });
         }
         let stop = (next + batch).min(end);
-        let records: Vec<GameRecord> = pool.install(|| {
+        let records: Vec<(GameRecord, T)> = pool.install(|| {
             (next..stop)
                 .into_par_iter()
-                .map(|k| play_game(g, spec, &names, k))
+                .map(|k| {
+                    let r = play_game(g, spec, &names, k);
+                    let t = map(&r);
+                    (r, t)
+                })
                 .collect()
         });
-        for r in &records {
-            summary.add(r);
-            sink(r);
+        for (r, t) in records {
+            summary.add(&r);
+            sink(&r, t);
         }
         next = stop;
         if let Some(p) = &opts.progress {
@@ -196,6 +213,17 @@ pub fn simulate<G: Game + 'static>(
         }
     }
     Ok(summary)
+}
+
+/// [`simulate_with`] on a game chosen at run time.
+pub fn simulate_any_with<T: Send>(
+    game: &AnyGame,
+    spec: &SimSpec,
+    opts: &SimOptions,
+    map: &(dyn Fn(&GameRecord) -> T + Sync),
+    sink: &mut dyn FnMut(&GameRecord, T),
+) -> Result<Summary, SimError> {
+    crate::with_game!(game, g => simulate_with(g, spec, opts, map, sink))
 }
 
 /// [`simulate`] on a game chosen at run time.

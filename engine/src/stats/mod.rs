@@ -3,9 +3,11 @@
 //! metrics under their own names, and comparisons of two runs.
 
 pub mod dist;
+pub mod exact;
 pub mod interval;
 
 use crate::outcome::EndReason;
+pub use exact::ExactSum;
 use interval::{Interval, MeanDiff, ProportionDiff, proportion_diff, welch, wilson};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -219,9 +221,9 @@ pub struct Summary {
     /// Decisions.
     pub actions: u64,
     /// Sum over games of Ludii's per-game mean branching factor (forced laps count as 1).
-    pub ludii_branching_sum: f64,
+    pub ludii_branching_sum: ExactSum,
     /// Sum over games of the fraction of moves with more than one option.
-    pub decision_moves_sum: f64,
+    pub decision_moves_sum: ExactSum,
     /// Longest relay seen.
     pub longest_relay: u32,
 }
@@ -271,9 +273,41 @@ impl Summary {
         self.actions += r.actions as u64;
         let moves = r.moves.max(1) as f64;
         let forced = r.moves.saturating_sub(r.actions) as f64;
-        self.ludii_branching_sum += (r.legal_sum as f64 + forced) / moves;
-        self.decision_moves_sum += r.multi_decisions as f64 / moves;
+        self.ludii_branching_sum
+            .add((r.legal_sum as f64 + forced) / moves);
+        self.decision_moves_sum
+            .add(r.multi_decisions as f64 / moves);
         self.longest_relay = self.longest_relay.max(r.longest_relay);
+    }
+
+    /// Folds in another summary of the same agents (every aggregate is exact, so merging
+    /// the summaries of a run's parts gives the summary of the whole run).
+    pub fn merge(&mut self, o: &Summary) {
+        self.games += o.games;
+        for i in 0..2 {
+            for j in 0..2 {
+                self.played[i][j] += o.played[i][j];
+                self.won[i][j] += o.won[i][j];
+            }
+            self.seat_wins[i] += o.seat_wins[i];
+            self.captures[i] += o.captures[i];
+            self.stones_captured[i] += o.stones_captured[i];
+        }
+        self.first_mover_wins += o.first_mover_wins;
+        for (k, v) in &o.reasons {
+            *self.reasons.entry(k.clone()).or_insert(0) += v;
+        }
+        for (k, v) in &o.draw_reasons {
+            *self.draw_reasons.entry(k.clone()).or_insert(0) += v;
+        }
+        self.draws += o.draws;
+        self.turns.merge(&o.turns);
+        self.moves.merge(&o.moves);
+        self.legal_sum += o.legal_sum;
+        self.actions += o.actions;
+        self.ludii_branching_sum.merge(&o.ludii_branching_sum);
+        self.decision_moves_sum.merge(&o.decision_moves_sum);
+        self.longest_relay = self.longest_relay.max(o.longest_relay);
     }
 
     /// The statistics.
@@ -335,12 +369,12 @@ impl Summary {
                 branching_factor: if n == 0 {
                     0.0
                 } else {
-                    self.ludii_branching_sum / n as f64
+                    self.ludii_branching_sum.value() / n as f64
                 },
                 decision_moves: if n == 0 {
                     0.0
                 } else {
-                    self.decision_moves_sum / n as f64
+                    self.decision_moves_sum.value() / n as f64
                 },
             },
             turns_variance: self.turns.variance(),
