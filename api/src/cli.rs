@@ -31,6 +31,12 @@ pub enum Command {
     Compare(CompareArgs),
     /// Work on simulation jobs from a shared PostgreSQL (any number of machines may run it).
     Worker(WorkerArgs),
+    /// Write the OpenAPI description of the service (`openapi/openapi.json`).
+    Openapi {
+        /// Where to write it (`-` for standard output).
+        #[arg(long, default_value = "openapi/openapi.json")]
+        out: PathBuf,
+    },
     /// List the compiled-in rulesets and their parameters.
     Rulesets {
         /// Print JSON.

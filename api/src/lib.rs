@@ -1,10 +1,12 @@
 //! The tsoro service: an actix-web REST API over PostgreSQL, and the `tsoro` command line.
 
 pub mod app;
+pub mod archive;
 pub mod cli;
 pub mod commands;
 pub mod db;
 pub mod jobs;
+pub mod openapi;
 pub mod pg;
 pub mod problem;
 pub mod routes;

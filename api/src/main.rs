@@ -11,6 +11,21 @@ fn main() -> ExitCode {
         Command::Simulate(args) => commands::simulate::run_simulate(&args),
         Command::Compare(args) => commands::simulate::run_compare(&args),
         Command::Rulesets { json } => commands::rulesets::run(json),
+        Command::Openapi { out } => {
+            let text = tsoro_api::openapi::json();
+            let written = if out.as_os_str() == "-" {
+                std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes())
+            } else {
+                std::fs::write(&out, text)
+            };
+            match written {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: writing {}: {e}", out.display());
+                    std::process::ExitCode::from(1)
+                }
+            }
+        }
         Command::Serve(args) => block_on(tsoro_api::run::serve(args)),
         Command::Migrate(args) => block_on(tsoro_api::run::migrate(args)),
         Command::Worker(args) => block_on(tsoro_api::run::worker(args)),

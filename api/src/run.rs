@@ -87,6 +87,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         crate::db::migrate(&pool)
             .await
             .context("running the migrations")?;
+        let report = crate::archive::import::import_corpus(&pool)
+            .await
+            .context("importing the archive")?;
+        tracing::info!(?report, "archive imported");
         let settings = AppSettings {
             bind: args.bind.clone(),
             body_limit: args.body_limit,
@@ -111,8 +115,9 @@ pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
     let result = async {
         let pool = crate::db::connect(&db.url).await?;
         crate::db::migrate(&pool).await?;
+        let report = crate::archive::import::import_corpus(&pool).await?;
         pool.close().await;
-        tracing::info!("migrations applied");
+        tracing::info!(?report, "migrations applied, archive imported");
         anyhow::Ok(())
     }
     .await;

@@ -117,6 +117,9 @@ fn init() -> Result<Cluster, String> {
             tsoro_api::db::migrate(&pool)
                 .await
                 .map_err(|e| e.to_string())?;
+            tsoro_api::archive::import::import_corpus(&pool)
+                .await
+                .map_err(|e| e.to_string())?;
             pool.close().await;
             admin.close().await;
             Ok(Cluster {

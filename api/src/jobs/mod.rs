@@ -11,6 +11,7 @@
 // small next to a request, so boxing them would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod doc;
 pub mod export;
 pub mod request;
 pub mod routes;

@@ -142,7 +142,17 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
     Ok(())
 }
 
-async fn create(
+#[utoipa::path(post, path = "/api/v1/simulations", tag = "simulations",
+    request_body = super::doc::SimulationRequestDoc,
+    responses(
+        (status = 202, description = "Queued; the job (with its `url`)", body = Object),
+        (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// `create` handler.
+pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
@@ -173,7 +183,8 @@ async fn create(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ListQuery {
+/// Filters of the job list.
+pub struct ListQuery {
     status: Option<String>,
     ruleset: Option<String>,
     limit: Option<i64>,
@@ -181,7 +192,13 @@ struct ListQuery {
 
 const STATUSES: [&str; 5] = ["queued", "running", "done", "failed", "cancelled"];
 
-async fn list(
+#[utoipa::path(get, path = "/api/v1/simulations", tag = "simulations",
+    params(("status" = Option<String>, Query, description = "queued, running, done, failed or cancelled"),
+           ("ruleset" = Option<String>, Query, description = "A ruleset id"),
+           ("limit" = Option<i64>, Query, description = "At most this many, newest first")),
+    responses((status = 200, description = "Jobs, newest first", body = Object), (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `list` handler.
+pub async fn list(
     req: HttpRequest,
     state: web::Data<AppState>,
     q: web::Query<ListQuery>,
@@ -215,7 +232,8 @@ async fn list(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WaitQuery {
+/// `?wait=` seconds.
+pub struct WaitQuery {
     /// Seconds to wait for the job to end (0 to 60).
     wait: Option<u64>,
 }
@@ -224,7 +242,11 @@ fn finished(status: &str) -> bool {
     matches!(status, "done" | "failed" | "cancelled")
 }
 
-async fn show(
+#[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
+    params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
+    responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `show` handler.
+pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -248,7 +270,10 @@ async fn show(
     }
 }
 
-async fn cancel(
+#[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+    responses((status = 200, description = "Cancelled (or already ended)", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `cancel` handler.
+pub async fn cancel(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -283,7 +308,10 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
     Ok(job)
 }
 
-async fn games_csv(
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `games_csv` handler.
+pub async fn games_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -292,7 +320,10 @@ async fn games_csv(
     Ok(export::games_csv(state.pool.clone(), &job))
 }
 
-async fn games_json(
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `games_json` handler.
+pub async fn games_json(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -301,7 +332,10 @@ async fn games_json(
     Ok(export::games_json(state.pool.clone(), &job))
 }
 
-async fn summary_csv(
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `summary_csv` handler.
+pub async fn summary_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -315,7 +349,10 @@ async fn summary_csv(
         .body(body))
 }
 
-async fn summary_json(
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+    responses((status = 200, description = "The statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `summary_json` handler.
+pub async fn summary_json(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -332,7 +369,10 @@ async fn summary_json(
     })))
 }
 
-async fn datapackage(
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `datapackage` handler.
+pub async fn datapackage(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -341,7 +381,11 @@ async fn datapackage(
     Ok(HttpResponse::Ok().json(export::datapackage(&job)))
 }
 
-async fn create_comparison(
+#[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
+    request_body = super::doc::ComparisonRequestDoc,
+    responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `create_comparison` handler.
+pub async fn create_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
@@ -433,7 +477,10 @@ async fn comparison_view(state: &AppState, id: Uuid) -> Result<Value, Problem> {
     }))
 }
 
-async fn show_comparison(
+#[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
+    responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = Object), (status = 404, description = "No such comparison", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `show_comparison` handler.
+pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -454,7 +501,10 @@ async fn show_comparison(
     }
 }
 
-async fn comparison_csv(
+#[utoipa::path(get, path = "/api/v1/comparisons/{id}/table.csv", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
+    responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `comparison_csv` handler.
+pub async fn comparison_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
@@ -486,7 +536,8 @@ async fn comparison_csv(
 /// `POST /api/v1/rulesets/{id}/replay` and `/legal`: a recorded game.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct GameBody {
+/// A replay body.
+pub struct GameBody {
     #[serde(default)]
     params: tsoro_engine::catalogue::Params,
     #[serde(default)]
@@ -544,7 +595,11 @@ fn game_request(id: &str, body: GameBody, path: &str) -> Result<ReplayRequest, P
     })
 }
 
-async fn replay_game(
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id")),
+    request_body = super::doc::ReplayRequestDoc,
+    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `replay_game` handler.
+pub async fn replay_game(
     req: HttpRequest,
     path: web::Path<String>,
     body: web::Json<GameBody>,
@@ -557,7 +612,11 @@ async fn replay_game(
     Ok(HttpResponse::Ok().json(out))
 }
 
-async fn legal(
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id")),
+    request_body = super::doc::ReplayRequestDoc,
+    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// `legal` handler.
+pub async fn legal(
     req: HttpRequest,
     path: web::Path<String>,
     body: web::Json<GameBody>,

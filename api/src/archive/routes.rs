@@ -1,0 +1,941 @@
+//! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
+//! (filtered, searched, paged), rulesets and the differences between two.
+
+use super::respond::{self, Format, format_of};
+use super::schema::*;
+use crate::app::AppState;
+use crate::problem::Problem;
+use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::PgPool;
+use tsoro_corpus::{Evidence, Game, Source, cite, render_html};
+use utoipa::IntoParams;
+
+/// Largest page of evidence.
+pub const MAX_LIMIT: i64 = 200;
+/// Page size when none is asked for.
+pub const DEFAULT_LIMIT: i64 = 50;
+
+/// Registers the routes (full paths, beside the jobs' `/api/v1/rulesets/{id}/replay`).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    macro_rules! get {
+        ($path:literal, $h:expr) => {
+            web::resource($path)
+                .route(web::get().to($h))
+                .default_service(web::to(crate::routes::method_not_allowed))
+        };
+    }
+    cfg.service(get!("/api/v1/games", games))
+        .service(get!("/api/v1/games/{id}", game))
+        .service(get!("/api/v1/sources", sources))
+        .service(get!("/api/v1/sources/{id}", source))
+        .service(get!("/api/v1/sources/{id}/citation", citation))
+        .service(get!("/api/v1/evidence", evidence_list))
+        .service(get!("/api/v1/evidence/{id}", evidence))
+        .service(get!("/api/v1/rulesets", rulesets))
+        .service(get!("/api/v1/rulesets/{id}", ruleset))
+        .service(get!("/api/v1/rulesets/{a}/diff/{b}", diff));
+}
+
+type Resp = Result<HttpResponse, Problem>;
+type St = web::Data<AppState>;
+
+/// `?format=` alone.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct FormatQuery {
+    /// `json` (default) or `csv`; `Accept: text/csv` also gives CSV.
+    pub format: Option<String>,
+}
+
+/// The citation format.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct CitationQuery {
+    /// `bibtex` (default) or `csl-json`.
+    pub format: Option<String>,
+}
+
+/// Filters of the evidence list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EvidenceQuery {
+    /// A source id.
+    pub source: Option<String>,
+    /// A game id.
+    pub game: Option<String>,
+    /// Words of the place described (case-insensitive substring).
+    pub location: Option<String>,
+    /// Only passages describing a period that reaches this year or later.
+    pub from: Option<i32>,
+    /// Only passages describing a period that starts this year or earlier.
+    pub to: Option<i32>,
+    /// Full-text search over quotes and summaries (web-search syntax: words, "phrases",
+    /// -exclusions, or); results ranked.
+    pub q: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// `json` (default) or `csv`.
+    pub format: Option<String>,
+}
+
+/// Filters of the ruleset list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct RulesetQuery {
+    /// A game id.
+    pub game: Option<String>,
+    /// A source id: rulesets following it.
+    pub source: Option<String>,
+    /// An evidence id: rulesets it supports or that cite it.
+    pub evidence: Option<String>,
+    /// `json` (default) or `csv`.
+    pub format: Option<String>,
+}
+
+/// Takes the body key out of a stored record and reads the rest as the model.
+fn from_record<T: serde::de::DeserializeOwned>(
+    mut v: Value,
+    body: &str,
+) -> Result<(T, String), Problem> {
+    let text = v
+        .as_object_mut()
+        .and_then(|o| o.remove(body))
+        .and_then(|b| b.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let t = serde_json::from_value(v).map_err(Problem::internal)?;
+    Ok((t, text))
+}
+
+fn not_found(req: &HttpRequest, what: &str, id: &str) -> Problem {
+    Problem::not_found(format!("no {what} {id:?}")).at(req.path())
+}
+
+async fn known_ids(pool: &PgPool, table: &str) -> Result<Vec<String>, Problem> {
+    let sql = format!("SELECT id FROM {table} ORDER BY id");
+    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .fetch_all(pool)
+        .await?)
+}
+
+/// 400 naming the filter when `id` is not a record of `table`.
+async fn check_filter(
+    req: &HttpRequest,
+    pool: &PgPool,
+    param: &str,
+    table: &str,
+    id: &Option<String>,
+) -> Result<(), Problem> {
+    let Some(id) = id else { return Ok(()) };
+    let known = known_ids(pool, table).await?;
+    if known.contains(id) {
+        return Ok(());
+    }
+    Err(Problem::bad_request(format!("{param}: no record {id:?}"))
+        .with_error(param, format!("one of: {}", known.join(", ")))
+        .at(req.path()))
+}
+
+fn game_item(g: &Game) -> GameItem {
+    GameItem {
+        id: g.id.clone(),
+        name: g.names.first().cloned().unwrap_or_default(),
+        names: g.names.clone(),
+        family: g.family.clone(),
+        region: g.region.clone(),
+        people: g.people.clone(),
+        url: format!("/api/v1/games/{}", g.id),
+    }
+}
+
+fn source_item(s: &Source) -> SourceItem {
+    SourceItem {
+        id: s.id.clone(),
+        kind: s.kind.clone(),
+        authors: s
+            .authors
+            .iter()
+            .map(|p| {
+                if p.given.is_empty() {
+                    p.family.clone()
+                } else {
+                    format!("{}, {}", p.family, p.given)
+                }
+            })
+            .collect(),
+        title: s.title.clone(),
+        year: s.year,
+        container: s.container.clone(),
+        volume: s.volume.clone(),
+        issue: s.issue.clone(),
+        pages: s.pages.clone(),
+        publisher: s.publisher.clone(),
+        place: s.place.clone(),
+        web: s.url.clone(),
+        url: format!("/api/v1/sources/{}", s.id),
+        citation: format!("/api/v1/sources/{}/citation", s.id),
+    }
+}
+
+fn evidence_item(e: &Evidence, rank: Option<f32>) -> EvidenceItem {
+    EvidenceItem {
+        id: e.id.clone(),
+        source: e.source.clone(),
+        game: e.game.clone(),
+        pages: e.pages.clone(),
+        location: e.location.clone(),
+        date_from: e.date_from,
+        date_to: e.date_to,
+        kind: e.kind.clone(),
+        confidence: e.confidence,
+        quote: e.quote.clone(),
+        rank,
+        url: format!("/api/v1/evidence/{}", e.id),
+    }
+}
+
+fn opt(v: &Option<String>) -> String {
+    v.clone().unwrap_or_default()
+}
+
+async fn links(
+    pool: &PgPool,
+    sql: &'static str,
+    id: &str,
+    base: &str,
+) -> Result<Vec<Link>, Problem> {
+    let rows: Vec<(String, String)> = sqlx::query_as(sql).bind(id).fetch_all(pool).await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, label)| Link {
+            url: format!("{base}/{id}"),
+            id,
+            label,
+        })
+        .collect())
+}
+
+#[utoipa::path(get, path = "/api/v1/games", tag = "archive", params(FormatQuery),
+    responses(
+        (status = 200, description = "Every game", content((GameList = "application/json"), (String = "text/csv"))),
+        (status = 400, description = "A bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// The games.
+pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
+    let format = format_of(&req, q.format.as_deref())?;
+    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_games ORDER BY id")
+        .fetch_all(&state.pool)
+        .await?;
+    let items: Vec<GameItem> = rows
+        .into_iter()
+        .map(|(r,)| from_record::<Game>(r, "summary").map(|(g, _)| game_item(&g)))
+        .collect::<Result<_, _>>()?;
+    match format {
+        Format::Json => respond::json(&req, &GameList { items }),
+        Format::Csv => respond::csv(
+            &req,
+            &["id", "name", "names", "family", "region", "people"],
+            items.into_iter().map(|g| {
+                vec![
+                    g.id,
+                    g.name,
+                    g.names.join("; "),
+                    g.family,
+                    g.region,
+                    g.people,
+                ]
+            }),
+        ),
+    }
+}
+
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "archive",
+    params(("id" = String, Path, description = "Game id (`tsoro`)")),
+    responses(
+        (status = 200, description = "The game", body = GameDetail),
+        (status = 404, description = "No such game", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// One game, with its summary, evidence and rulesets.
+pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_games WHERE id = $1")
+        .bind(id.as_str())
+        .fetch_optional(&state.pool)
+        .await?;
+    let Some((record,)) = row else {
+        return Err(not_found(&req, "game", &id));
+    };
+    let (g, summary): (Game, String) = from_record(record, "summary")?;
+    let detail = GameDetail {
+        game: game_item(&g),
+        materials: g.materials.clone(),
+        players_evidence: g.players_evidence.clone(),
+        summary_html: render_html(&summary),
+        summary,
+        evidence: links(
+            &state.pool,
+            "SELECT id, location FROM archive_evidence WHERE game_id = $1 ORDER BY id",
+            &g.id,
+            "/api/v1/evidence",
+        )
+        .await?,
+        rulesets: links(
+            &state.pool,
+            "SELECT id, title FROM archive_rulesets WHERE game_id = $1 ORDER BY id",
+            &g.id,
+            "/api/v1/rulesets",
+        )
+        .await?,
+    };
+    respond::json(&req, &detail)
+}
+
+#[utoipa::path(get, path = "/api/v1/sources", tag = "archive", params(FormatQuery),
+    responses(
+        (status = 200, description = "Every source", content((SourceList = "application/json"), (String = "text/csv"))),
+        (status = 400, description = "A bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// The sources.
+pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
+    let format = format_of(&req, q.format.as_deref())?;
+    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources ORDER BY id")
+        .fetch_all(&state.pool)
+        .await?;
+    let items: Vec<SourceItem> = rows
+        .into_iter()
+        .map(|(r,)| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
+        .collect::<Result<_, _>>()?;
+    match format {
+        Format::Json => respond::json(&req, &SourceList { items }),
+        Format::Csv => respond::csv(
+            &req,
+            &[
+                "id",
+                "type",
+                "authors",
+                "title",
+                "year",
+                "container",
+                "volume",
+                "issue",
+                "pages",
+                "publisher",
+                "place",
+                "web",
+            ],
+            items.into_iter().map(|s| {
+                vec![
+                    s.id.clone(),
+                    s.kind.clone(),
+                    s.authors.join("; "),
+                    s.title.clone(),
+                    s.year.map(|y| y.to_string()).unwrap_or_default(),
+                    opt(&s.container),
+                    opt(&s.volume),
+                    opt(&s.issue),
+                    opt(&s.pages),
+                    opt(&s.publisher),
+                    opt(&s.place),
+                    opt(&s.web),
+                ]
+            }),
+        ),
+    }
+}
+
+async fn load_source(
+    req: &HttpRequest,
+    pool: &PgPool,
+    id: &str,
+) -> Result<(Source, String), Problem> {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    let Some((record,)) = row else {
+        return Err(not_found(req, "source", id));
+    };
+    from_record(record, "summary")
+}
+
+#[utoipa::path(get, path = "/api/v1/sources/{id}", tag = "archive",
+    params(("id" = String, Path, description = "Source id (`matthews-1964`)")),
+    responses(
+        (status = 200, description = "The source", body = SourceDetail),
+        (status = 404, description = "No such source", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// One source, with the passages quoted from it and the rulesets that follow it.
+pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+    let (s, summary) = load_source(&req, &state.pool, &id).await?;
+    let detail = SourceDetail {
+        source: source_item(&s),
+        derived_from: s.derived_from.clone(),
+        variants: serde_json::to_value(&s.variants).map_err(Problem::internal)?,
+        summary_html: render_html(&summary),
+        summary,
+        evidence: links(
+            &state.pool,
+            "SELECT id, location FROM archive_evidence WHERE source_id = $1 ORDER BY id",
+            &s.id,
+            "/api/v1/evidence",
+        )
+        .await?,
+        rulesets: links(
+            &state.pool,
+            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_ruleset_sources s \
+             ON s.ruleset_id = r.id WHERE s.source_id = $1 ORDER BY r.id",
+            &s.id,
+            "/api/v1/rulesets",
+        )
+        .await?,
+    };
+    respond::json(&req, &detail)
+}
+
+#[utoipa::path(get, path = "/api/v1/sources/{id}/citation", tag = "archive",
+    params(("id" = String, Path, description = "Source id"), CitationQuery),
+    responses(
+        (status = 200, description = "The citation", content((String = "application/x-bibtex"), (Object = "application/vnd.citationstyles.csl+json"))),
+        (status = 400, description = "An unknown format", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// A source's citation, as BibTeX or CSL-JSON.
+pub async fn citation(
+    req: HttpRequest,
+    state: St,
+    id: web::Path<String>,
+    q: web::Query<CitationQuery>,
+) -> Resp {
+    let format = q.format.as_deref().unwrap_or("bibtex");
+    if !matches!(format, "bibtex" | "csl-json") {
+        return Err(
+            Problem::bad_request(format!("unknown citation format {format:?}"))
+                .with_error("format", "one of: bibtex, csl-json")
+                .at(req.path()),
+        );
+    }
+    let (s, _) = load_source(&req, &state.pool, &id).await?;
+    Ok(match format {
+        "bibtex" => respond::cached(
+            &req,
+            "application/x-bibtex; charset=utf-8",
+            cite::bibtex(&s).into_bytes(),
+        ),
+        _ => respond::cached(
+            &req,
+            "application/vnd.citationstyles.csl+json",
+            serde_json::to_vec(&cite::csl(&s)).map_err(Problem::internal)?,
+        ),
+    })
+}
+
+/// Where a page of evidence ends: the last id, and its rank when searching.
+#[derive(Debug, Serialize, Deserialize)]
+struct Cursor {
+    id: String,
+    #[serde(default)]
+    rank: Option<f32>,
+}
+
+fn bad(req: &HttpRequest, field: &str, msg: impl Into<String>) -> Problem {
+    let msg = msg.into();
+    Problem::bad_request(format!("{field}: {msg}"))
+        .with_error(field, msg)
+        .at(req.path())
+}
+
+#[utoipa::path(get, path = "/api/v1/evidence", tag = "archive", params(EvidenceQuery),
+    responses(
+        (status = 200, description = "A page of passages (by id, or by rank with `q`); the next page's URL also in `Link`", content((EvidencePage = "application/json"), (String = "text/csv"))),
+        (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// Quoted passages, filtered, searched and paged.
+pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQuery>) -> Resp {
+    let format = format_of(&req, q.format.as_deref())?;
+    let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(bad(
+            &req,
+            "limit",
+            format!("from 1 to {MAX_LIMIT}, not {limit}"),
+        ));
+    }
+    if let (Some(from), Some(to)) = (q.from, q.to)
+        && from > to
+    {
+        return Err(bad(&req, "from", format!("{from} is after to={to}")));
+    }
+    let text = q.q.as_deref().map(str::trim);
+    if text == Some("") {
+        return Err(bad(&req, "q", "words to search for (it was empty)"));
+    }
+    if q.location.as_deref().is_some_and(|l| l.trim().is_empty()) {
+        return Err(bad(&req, "location", "words of a place (it was empty)"));
+    }
+    check_filter(&req, &state.pool, "source", "archive_sources", &q.source).await?;
+    check_filter(&req, &state.pool, "game", "archive_games", &q.game).await?;
+    let cursor: Option<Cursor> = match &q.cursor {
+        None => None,
+        Some(c) => Some(
+            URL_SAFE_NO_PAD
+                .decode(c)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .filter(|c: &Cursor| c.rank.is_some() == text.is_some())
+                .ok_or_else(|| {
+                    bad(
+                        &req,
+                        "cursor",
+                        "the next_cursor of a page of the same query",
+                    )
+                })?,
+        ),
+    };
+    let rows: Vec<(Value, Option<f32>)> = sqlx::query_as(
+        "SELECT record, rank FROM ( \
+           SELECT id, record, CASE WHEN $6::text IS NULL THEN NULL \
+             ELSE ts_rank(search, websearch_to_tsquery('english', $6)) END AS rank \
+           FROM archive_evidence \
+           WHERE ($1::text IS NULL OR source_id = $1) \
+             AND ($2::text IS NULL OR game_id = $2) \
+             AND ($3::text IS NULL OR strpos(lower(location), lower($3)) > 0) \
+             AND ($4::int IS NULL OR date_to >= $4) \
+             AND ($5::int IS NULL OR date_from <= $5) \
+             AND ($6::text IS NULL OR search @@ websearch_to_tsquery('english', $6)) \
+         ) e \
+         WHERE $7::text IS NULL \
+            OR ($8::real IS NULL AND id > $7) \
+            OR ($8::real IS NOT NULL AND (rank < $8 OR (rank = $8 AND id > $7))) \
+         ORDER BY rank DESC NULLS LAST, id \
+         LIMIT $9",
+    )
+    .bind(&q.source)
+    .bind(&q.game)
+    .bind(q.location.as_deref().map(str::trim))
+    .bind(q.from)
+    .bind(q.to)
+    .bind(text)
+    .bind(cursor.as_ref().map(|c| c.id.clone()))
+    .bind(cursor.as_ref().and_then(|c| c.rank))
+    .bind(limit + 1)
+    .fetch_all(&state.pool)
+    .await?;
+    let more = rows.len() as i64 > limit;
+    let mut items = vec![];
+    for (record, rank) in rows.into_iter().take(limit as usize) {
+        let (e, _): (Evidence, String) = from_record(record, "summary")?;
+        items.push(evidence_item(&e, rank));
+    }
+    let next_cursor = more.then(|| items.last()).flatten().map(|last| {
+        let c = Cursor {
+            id: last.id.clone(),
+            rank: last.rank,
+        };
+        URL_SAFE_NO_PAD.encode(serde_json::to_vec(&c).unwrap_or_default())
+    });
+    let next = next_cursor.as_ref().map(|c| {
+        let mut query: Vec<(String, String)> = url_pairs(req.query_string())
+            .into_iter()
+            .filter(|(k, _)| k != "cursor")
+            .collect();
+        query.push(("cursor".into(), c.clone()));
+        format!(
+            "{}?{}",
+            req.path(),
+            query
+                .iter()
+                .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+                .collect::<Vec<_>>()
+                .join("&")
+        )
+    });
+    let mut resp = match format {
+        Format::Json => respond::json(
+            &req,
+            &EvidencePage {
+                items,
+                next_cursor,
+                next: next.clone(),
+            },
+        )?,
+        Format::Csv => respond::csv(
+            &req,
+            &[
+                "id",
+                "source",
+                "game",
+                "pages",
+                "location",
+                "date_from",
+                "date_to",
+                "kind",
+                "confidence",
+                "quote",
+                "rank",
+            ],
+            items.into_iter().map(|e| {
+                vec![
+                    e.id,
+                    e.source,
+                    e.game,
+                    e.pages,
+                    e.location,
+                    e.date_from.to_string(),
+                    e.date_to.to_string(),
+                    e.kind,
+                    e.confidence.to_string(),
+                    e.quote,
+                    e.rank.map(|r| r.to_string()).unwrap_or_default(),
+                ]
+            }),
+        )?,
+    };
+    if let Some(next) = next
+        && let Ok(v) =
+            actix_web::http::header::HeaderValue::from_str(&format!("<{next}>; rel=\"next\""))
+    {
+        resp.headers_mut().insert(actix_web::http::header::LINK, v);
+    }
+    Ok(resp)
+}
+
+fn url_pairs(query: &str) -> Vec<(String, String)> {
+    web::Query::<Vec<(String, String)>>::from_query(query)
+        .map(|q| q.into_inner())
+        .unwrap_or_default()
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[utoipa::path(get, path = "/api/v1/evidence/{id}", tag = "archive",
+    params(("id" = String, Path, description = "Evidence id (`matthews-1964-tsoro-b`)")),
+    responses(
+        (status = 200, description = "The passage", body = EvidenceDetail),
+        (status = 404, description = "No such passage", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// One passage: its quote as HTML, summary, citation and the rulesets it supports.
+pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_evidence WHERE id = $1")
+        .bind(id.as_str())
+        .fetch_optional(&state.pool)
+        .await?;
+    let Some((record,)) = row else {
+        return Err(not_found(&req, "evidence", &id));
+    };
+    let (mut e, summary): (Evidence, String) = from_record(record, "summary")?;
+    let (source, _) = load_source(&req, &state.pool, &e.source).await?;
+    e.summary = summary.clone();
+    let quote_html = render_html(&format!(
+        "> {}",
+        e.quote
+            .trim()
+            .replace("\n\n", "\n>\n> ")
+            .replace('\n', "\n> ")
+    ));
+    let detail = EvidenceDetail {
+        evidence: evidence_item(&e, None),
+        page_note: e.page_note.clone(),
+        observed: e.observed.clone(),
+        xref: e.xref.clone(),
+        not_executable: e.not_executable.clone(),
+        quote_html,
+        summary_html: render_html(&summary),
+        summary,
+        source_url: format!("/api/v1/sources/{}", e.source),
+        citation: cite::evidence_citation(&e, &source),
+        rulesets: links(
+            &state.pool,
+            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_evidence_rulesets x \
+             ON x.ruleset_id = r.id WHERE x.evidence_id = $1 ORDER BY r.id",
+            &e.id,
+            "/api/v1/rulesets",
+        )
+        .await?,
+    };
+    respond::json(&req, &detail)
+}
+
+type RulesetRow = (String, String, String, String, Vec<String>);
+
+fn ruleset_item((id, title, game, version, sources): RulesetRow) -> RulesetItem {
+    RulesetItem {
+        url: format!("/api/v1/rulesets/{id}"),
+        id,
+        title,
+        game,
+        sources,
+        version,
+    }
+}
+
+const RULESET_COLUMNS: &str = "r.id, r.title, r.game_id, r.version, \
+    array(SELECT s.source_id FROM archive_ruleset_sources s WHERE s.ruleset_id = r.id \
+          ORDER BY s.position) AS sources";
+
+#[utoipa::path(get, path = "/api/v1/rulesets", tag = "archive", params(RulesetQuery),
+    responses(
+        (status = 200, description = "The rulesets", content((RulesetList = "application/json"), (String = "text/csv"))),
+        (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// The rulesets, filtered by game, source or evidence.
+pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) -> Resp {
+    let format = format_of(&req, q.format.as_deref())?;
+    check_filter(&req, &state.pool, "game", "archive_games", &q.game).await?;
+    check_filter(&req, &state.pool, "source", "archive_sources", &q.source).await?;
+    check_filter(
+        &req,
+        &state.pool,
+        "evidence",
+        "archive_evidence",
+        &q.evidence,
+    )
+    .await?;
+    let sql = format!(
+        "SELECT {RULESET_COLUMNS} FROM archive_rulesets r \
+         WHERE ($1::text IS NULL OR r.game_id = $1) \
+           AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM archive_ruleset_sources s \
+                WHERE s.ruleset_id = r.id AND s.source_id = $2)) \
+           AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM archive_evidence_rulesets x \
+                WHERE x.ruleset_id = r.id AND x.evidence_id = $3) \
+                OR EXISTS (SELECT 1 FROM archive_rule_citations c \
+                WHERE c.ruleset_id = r.id AND (c.evidence_id = $3 \
+                   OR c.citation->'evidence' ? $3))) \
+         ORDER BY r.id"
+    );
+    let rows: Vec<RulesetRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(&q.game)
+        .bind(&q.source)
+        .bind(&q.evidence)
+        .fetch_all(&state.pool)
+        .await?;
+    let items: Vec<RulesetItem> = rows.into_iter().map(ruleset_item).collect();
+    match format {
+        Format::Json => respond::json(&req, &RulesetList { items }),
+        Format::Csv => respond::csv(
+            &req,
+            &["id", "title", "game", "sources", "version"],
+            items
+                .into_iter()
+                .map(|r| vec![r.id, r.title, r.game, r.sources.join("; "), r.version]),
+        ),
+    }
+}
+
+fn rule_citation(field: &str, kind: &str, c: &Value) -> RuleCitation {
+    let s = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
+    let evidence = match c.get("evidence") {
+        Some(Value::String(e)) => vec![e.clone()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => vec![],
+    };
+    RuleCitation {
+        field: field.to_string(),
+        kind: kind.to_string(),
+        evidence,
+        quote: s("quote"),
+        reasoning: s("reconstructed").or_else(|| s("assumed")),
+    }
+}
+
+async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
+    let rows: Vec<(String, String, Value)> = sqlx::query_as(
+        "SELECT field, kind, citation FROM archive_rule_citations WHERE ruleset_id = $1 \
+         ORDER BY field",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|(f, k, c)| rule_citation(f, k, c))
+        .collect())
+}
+
+#[utoipa::path(get, path = "/api/v1/rulesets/{id}", tag = "archive",
+    params(("id" = String, Path, description = "Ruleset id (`tsoro-matthews-basic`)")),
+    responses(
+        (status = 200, description = "The ruleset", body = RulesetDetail),
+        (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// One ruleset: configuration, parameters, a citation per rule and its description.
+pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+    let sql = format!(
+        "SELECT {RULESET_COLUMNS}, r.config, r.params, r.record FROM archive_rulesets r \
+         WHERE r.id = $1"
+    );
+    let row: Option<(
+        String,
+        String,
+        String,
+        String,
+        Vec<String>,
+        Value,
+        Value,
+        Value,
+    )> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(id.as_str())
+        .fetch_optional(&state.pool)
+        .await?;
+    let Some((rid, title, game, version, sources, config, params, record)) = row else {
+        return Err(not_found(&req, "ruleset", &id));
+    };
+    let description = record
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let params = params
+        .as_array()
+        .map(|a| a.iter().map(param_info).collect())
+        .unwrap_or_default();
+    let detail = RulesetDetail {
+        inherit: record
+            .get("inherit")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        citations: citations(&state.pool, &rid).await?,
+        config,
+        params,
+        description_html: render_html(&description),
+        description,
+        replay: format!("/api/v1/rulesets/{rid}/replay"),
+        legal: format!("/api/v1/rulesets/{rid}/legal"),
+        ruleset: ruleset_item((rid, title, game, version, sources)),
+    };
+    respond::json(&req, &detail)
+}
+
+fn param_info(p: &Value) -> ParamInfo {
+    let s = |k: &str| {
+        p.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    ParamInfo {
+        name: s("name"),
+        kind: s("type"),
+        default: p.get("default").cloned().unwrap_or(Value::Null),
+        range: s("range"),
+        min: p.get("min").and_then(Value::as_i64),
+        max: p.get("max").and_then(Value::as_i64),
+        choices: p.get("choices").cloned(),
+        description: s("description"),
+    }
+}
+
+#[utoipa::path(get, path = "/api/v1/rulesets/{a}/diff/{b}", tag = "archive",
+    params(("a" = String, Path, description = "First ruleset"), ("b" = String, Path, description = "Second ruleset"), FormatQuery),
+    responses(
+        (status = 200, description = "The rules on which they differ, each side with its citation", content((RulesetDiff = "application/json"), (String = "text/csv"))),
+        (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+    ))]
+/// Two rulesets rule by rule: the fields whose values differ at default parameters.
+pub async fn diff(
+    req: HttpRequest,
+    state: St,
+    path: web::Path<(String, String)>,
+    q: web::Query<FormatQuery>,
+) -> Resp {
+    let format = format_of(&req, q.format.as_deref())?;
+    let (a, b) = path.into_inner();
+    let mut sides = vec![];
+    for id in [&a, &b] {
+        let row: Option<(Value,)> =
+            sqlx::query_as("SELECT config FROM archive_rulesets WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&state.pool)
+                .await?;
+        let Some((config,)) = row else {
+            return Err(not_found(&req, "ruleset", id));
+        };
+        let kind = tsoro_engine::catalogue::get(id)
+            .map_err(|_| not_found(&req, "ruleset", id))?
+            .kind;
+        sides.push((config, kind, citations(&state.pool, id).await?));
+    }
+    let at = |cfg: &Value, f: &str| {
+        cfg.pointer(&format!("/{}", f.replace('.', "/")))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let mut fields: Vec<&str> = tsoro_engine::catalogue::rule_fields(sides[0].1).to_vec();
+    for f in tsoro_engine::catalogue::rule_fields(sides[1].1) {
+        if !fields.contains(f) {
+            fields.push(f);
+        }
+    }
+    let cite = |i: usize, f: &str| sides[i].2.iter().find(|c| c.field == f).cloned();
+    let differences: Vec<RuleDiffRow> = fields
+        .into_iter()
+        .filter_map(|f| {
+            let (va, vb) = (at(&sides[0].0, f), at(&sides[1].0, f));
+            (va != vb).then(|| RuleDiffRow {
+                field: f.to_string(),
+                a: va,
+                b: vb,
+                a_citation: cite(0, f),
+                b_citation: cite(1, f),
+            })
+        })
+        .collect();
+    match format {
+        Format::Json => respond::json(&req, &RulesetDiff { a, b, differences }),
+        Format::Csv => {
+            let c = |c: &Option<RuleCitation>| -> [String; 3] {
+                match c {
+                    None => Default::default(),
+                    Some(c) => [
+                        c.kind.clone(),
+                        c.evidence.join("; "),
+                        c.quote
+                            .clone()
+                            .or_else(|| c.reasoning.clone())
+                            .unwrap_or_default(),
+                    ],
+                }
+            };
+            respond::csv(
+                &req,
+                &[
+                    "field",
+                    "a",
+                    "b",
+                    "a_citation_kind",
+                    "a_evidence",
+                    "a_citation",
+                    "b_citation_kind",
+                    "b_evidence",
+                    "b_citation",
+                ],
+                differences.iter().map(|d| {
+                    let mut row = vec![d.field.clone(), d.a.to_string(), d.b.to_string()];
+                    row.extend(c(&d.a_citation));
+                    row.extend(c(&d.b_citation));
+                    row
+                }),
+            )
+        }
+    }
+}
