@@ -73,14 +73,17 @@ pub struct EvidenceQuery {
     /// Words of the place described (case-insensitive substring).
     pub location: Option<String>,
     /// Only passages describing a period that reaches this year or later.
-    pub from: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub from: Option<String>,
     /// Only passages describing a period that starts this year or earlier.
-    pub to: Option<i32>,
+    #[param(value_type = Option<i32>)]
+    pub to: Option<String>,
     /// Full-text search over quotes and summaries (web-search syntax: words, "phrases",
     /// -exclusions, or); results ranked.
     pub q: Option<String>,
     /// Page size, 1 to 200 (default 50).
-    pub limit: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// `json` (default) or `csv`.
@@ -460,7 +463,22 @@ fn bad(req: &HttpRequest, field: &str, msg: impl Into<String>) -> Problem {
 /// Quoted passages, filtered, searched and paged.
 pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQuery>) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
-    let limit = q.limit.unwrap_or(DEFAULT_LIMIT);
+    let int = |field: &str, v: &Option<String>| -> Result<Option<i64>, Problem> {
+        v.as_deref()
+            .map(|t| {
+                t.trim()
+                    .parse::<i64>()
+                    .map_err(|_| bad(&req, field, format!("a whole number, not {t:?}")))
+            })
+            .transpose()
+    };
+    let year = |field: &str, v: &Option<String>| -> Result<Option<i32>, Problem> {
+        int(field, v)?
+            .map(|y| i32::try_from(y).map_err(|_| bad(&req, field, format!("a year, not {y}"))))
+            .transpose()
+    };
+    let (from, to) = (year("from", &q.from)?, year("to", &q.to)?);
+    let limit = int("limit", &q.limit)?.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(bad(
             &req,
@@ -468,7 +486,7 @@ pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQu
             format!("from 1 to {MAX_LIMIT}, not {limit}"),
         ));
     }
-    if let (Some(from), Some(to)) = (q.from, q.to)
+    if let (Some(from), Some(to)) = (from, to)
         && from > to
     {
         return Err(bad(&req, "from", format!("{from} is after to={to}")));
@@ -520,8 +538,8 @@ pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQu
     .bind(&q.source)
     .bind(&q.game)
     .bind(q.location.as_deref().map(str::trim))
-    .bind(q.from)
-    .bind(q.to)
+    .bind(from)
+    .bind(to)
     .bind(text)
     .bind(cursor.as_ref().map(|c| c.id.clone()))
     .bind(cursor.as_ref().and_then(|c| c.rank))
@@ -784,7 +802,7 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
         "SELECT {RULESET_COLUMNS}, r.config, r.params, r.record FROM archive_rulesets r \
          WHERE r.id = $1"
     );
-    let row: Option<(
+    type Row = (
         String,
         String,
         String,
@@ -793,7 +811,8 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
         Value,
         Value,
         Value,
-    )> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+    );
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(id.as_str())
         .fetch_optional(&state.pool)
         .await?;
