@@ -799,8 +799,11 @@ async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem
 /// One ruleset: configuration, parameters, a citation per rule and its description.
 pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
     let sql = format!(
-        "SELECT {RULESET_COLUMNS}, r.config, r.params, r.record FROM archive_rulesets r \
-         WHERE r.id = $1"
+        "SELECT {RULESET_COLUMNS}, r.config, r.params, r.record, \
+           (SELECT coalesce(jsonb_agg(jsonb_build_array(c.field, c.kind, c.citation) \
+                                      ORDER BY c.field), '[]') \
+            FROM archive_rule_citations c WHERE c.ruleset_id = r.id) AS citations \
+         FROM archive_rulesets r WHERE r.id = $1"
     );
     type Row = (
         String,
@@ -811,12 +814,13 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
         Value,
         Value,
         Value,
+        Value,
     );
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(id.as_str())
         .fetch_optional(&state.pool)
         .await?;
-    let Some((rid, title, game, version, sources, config, params, record)) = row else {
+    let Some((rid, title, game, version, sources, config, params, record, cites)) = row else {
         return Err(not_found(&req, "ruleset", &id));
     };
     let description = record
@@ -833,7 +837,20 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
             .get("inherit")
             .and_then(Value::as_str)
             .map(str::to_string),
-        citations: citations(&state.pool, &rid).await?,
+        citations: cites
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|c| {
+                        Some(rule_citation(
+                            c.get(0)?.as_str()?,
+                            c.get(1)?.as_str()?,
+                            c.get(2)?,
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
         config,
         params,
         description_html: render_html(&description),
