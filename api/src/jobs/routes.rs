@@ -151,7 +151,7 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
         (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
         (status = 429, description = "Too many jobs queued or running", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
     ))]
-/// `create` handler.
+/// Queues a simulation job (202 with its URL).
 pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -197,7 +197,7 @@ const STATUSES: [&str; 5] = ["queued", "running", "done", "failed", "cancelled"]
            ("ruleset" = Option<String>, Query, description = "A ruleset id"),
            ("limit" = Option<i64>, Query, description = "At most this many, newest first")),
     responses((status = 200, description = "Jobs, newest first", body = Object), (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `list` handler.
+/// Lists jobs, newest first, by status and ruleset.
 pub async fn list(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -245,7 +245,7 @@ fn finished(status: &str) -> bool {
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
     responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `show` handler.
+/// A job's status, progress and, when done, its statistics (`?wait=` to await it).
 pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -272,7 +272,7 @@ pub async fn show(
 
 #[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "Cancelled (or already ended)", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `cancel` handler.
+/// Cancels a job.
 pub async fn cancel(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -310,7 +310,7 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `games_csv` handler.
+/// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -322,7 +322,7 @@ pub async fn games_csv(
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `games_json` handler.
+/// Every game's record of a finished job, as JSON, streamed.
 pub async fn games_json(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -334,7 +334,7 @@ pub async fn games_json(
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `summary_csv` handler.
+/// A finished job's statistics, one metric per row.
 pub async fn summary_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -351,7 +351,7 @@ pub async fn summary_csv(
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "The statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `summary_json` handler.
+/// A finished job's statistics.
 pub async fn summary_json(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -371,7 +371,7 @@ pub async fn summary_json(
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `datapackage` handler.
+/// The Frictionless data package describing a job's exports.
 pub async fn datapackage(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -384,7 +384,7 @@ pub async fn datapackage(
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = super::doc::ComparisonRequestDoc,
     responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `create_comparison` handler.
+/// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -479,7 +479,7 @@ async fn comparison_view(state: &AppState, id: Uuid) -> Result<Value, Problem> {
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
     responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = Object), (status = 404, description = "No such comparison", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `show_comparison` handler.
+/// A comparison: its runs side by side with the differences.
 pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -503,7 +503,7 @@ pub async fn show_comparison(
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}/table.csv", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
     responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `comparison_csv` handler.
+/// A comparison's table as CSV.
 pub async fn comparison_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -598,7 +598,7 @@ fn game_request(id: &str, body: GameBody, path: &str) -> Result<ReplayRequest, P
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id")),
     request_body = super::doc::ReplayRequestDoc,
     responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `replay_game` handler.
+/// Replays a recorded game: every state, the legal actions and the result.
 pub async fn replay_game(
     req: HttpRequest,
     path: web::Path<String>,
@@ -615,7 +615,7 @@ pub async fn replay_game(
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id")),
     request_body = super::doc::ReplayRequestDoc,
     responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// `legal` handler.
+/// The legal actions after the given ones.
 pub async fn legal(
     req: HttpRequest,
     path: web::Path<String>,
