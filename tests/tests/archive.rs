@@ -104,6 +104,37 @@ async fn the_import_is_idempotent_and_rewrites_only_what_changed() {
         "and its evidence links"
     );
     problem(&app, "/api/v1/games/stray", StatusCode::NOT_FOUND).await;
+
+    // The ruleset detail is rendered at import time: a changed description is served (with a
+    // new ETag) after the next import, and a row whose rendering was cleared (as migration
+    // 0006 does) is rendered again, identically.
+    let path = "/api/v1/rulesets/tsoro-matthews-v7";
+    let before = app.get(path).await;
+    let etag = before.headers()[ETAG].clone();
+    let before: Value = before.json().await.unwrap();
+    let mut changed = c.clone();
+    changed
+        .rulesets
+        .get_mut("tsoro-matthews-v7")
+        .unwrap()
+        .description = "A *changed* description.".into();
+    let r = import(&app.pool, &changed).await.unwrap();
+    assert_eq!((r.updated, r.unchanged), (1, total - 1));
+    let after = app.get(path).await;
+    assert_ne!(after.headers()[ETAG], etag);
+    let after: Value = after.json().await.unwrap();
+    assert_eq!(after["description"], "A *changed* description.");
+    assert!(after["description_html"].as_str().unwrap().contains("<em>changed</em>"));
+    import(&app.pool, &c).await.unwrap();
+    sqlx::query("UPDATE archive_rulesets SET hash = '', detail = '', etag = ''")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let r = import(&app.pool, &c).await.unwrap();
+    assert_eq!(r.updated, c.rulesets.len() as u64);
+    let again = app.get(path).await;
+    assert_eq!(again.headers()[ETAG], etag);
+    assert_eq!(again.json::<Value>().await.unwrap(), before);
 }
 
 /// Row timestamps without a date-time crate: the import time as text.

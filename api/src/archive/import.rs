@@ -2,6 +2,8 @@
 //! stored whole with a sha256 of it; an import inserts new records, rewrites changed ones (and
 //! their links), leaves unchanged ones untouched and removes records the corpus has dropped.
 
+use super::detail::{DetailParts, citation_kind, etag_of, ruleset_detail};
+use super::schema::RulesetItem;
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -157,15 +159,34 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
         let params: Vec<Value> = def.params.iter().map(param_json).collect();
         let version = crate::jobs::request::config_hash(&def.config);
         let record = to_json(r);
-        let whole =
-            json!({"record": record, "config": def.config, "params": params, "title": def.title});
+        let detail = ruleset_detail(DetailParts {
+            item: RulesetItem {
+                url: format!("/api/v1/rulesets/{}", r.id),
+                id: r.id.clone(),
+                title: def.title.clone(),
+                game: r.game.clone(),
+                sources: r.sources.clone(),
+                version: version.clone(),
+            },
+            inherit: r.inherit.clone(),
+            config: &def.config,
+            params: &params,
+            rules: &r.rules,
+            description: &r.description,
+        });
+        let detail = serde_json::to_string(&detail).unwrap_or_default();
+        let etag = etag_of(detail.as_bytes());
+        // The detail is in the hash, so a change in how it is rendered rewrites the row too.
+        let whole = json!({"record": record, "config": def.config, "params": params,
+            "title": def.title, "detail": etag});
         let changed = upsert(
             &mut tx,
-            "INSERT INTO archive_rulesets (id, hash, game_id, title, version, config, params, record) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+            "INSERT INTO archive_rulesets (id, hash, game_id, title, version, config, params, \
+             record, detail, etag) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
              ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, game_id = EXCLUDED.game_id, \
              title = EXCLUDED.title, version = EXCLUDED.version, config = EXCLUDED.config, \
-             params = EXCLUDED.params, record = EXCLUDED.record, imported_at = now() \
+             params = EXCLUDED.params, record = EXCLUDED.record, detail = EXCLUDED.detail, \
+             etag = EXCLUDED.etag, imported_at = now() \
              WHERE archive_rulesets.hash <> EXCLUDED.hash RETURNING (xmax = 0)",
             &r.id,
             sha256(&whole),
@@ -176,6 +197,8 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
                 def.config.clone(),
                 Value::Array(params),
                 record,
+                detail.into(),
+                etag.into(),
             ],
         )
         .await?;
@@ -206,10 +229,10 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
             .await?;
         }
         for (field, c) in &r.rules {
-            let (kind, evidence) = match c {
-                Citation::Evidence { evidence, .. } => ("evidence", Some(evidence.clone())),
-                Citation::Reconstructed { .. } => ("reconstructed", None),
-                Citation::Assumed { .. } => ("assumed", None),
+            let kind = citation_kind(c);
+            let evidence = match c {
+                Citation::Evidence { evidence, .. } => Some(evidence.clone()),
+                _ => None,
             };
             sqlx::query(
                 "INSERT INTO archive_rule_citations (ruleset_id, field, kind, evidence_id, citation) \

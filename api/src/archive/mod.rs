@@ -4,6 +4,7 @@
 // As in `jobs`: handlers return `Problem` by value; errors are rare next to requests.
 #![allow(clippy::result_large_err)]
 
+pub mod detail;
 pub mod import;
 pub mod respond;
 pub mod routes;

@@ -5,7 +5,7 @@ use crate::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
+use super::detail::etag_of;
 
 /// How long clients and proxies may keep an archive answer.
 pub const CACHE_CONTROL: &str = "public, max-age=300";
@@ -44,14 +44,17 @@ pub fn format_of(req: &HttpRequest, format: Option<&str>) -> Result<Format, Prob
 
 /// A cacheable answer: the body with its ETag, or 304 when the client has it already.
 pub fn cached(req: &HttpRequest, content_type: &str, body: Vec<u8>) -> HttpResponse {
-    let digest = Sha256::digest(&body);
-    let etag = format!(
-        "\"{}\"",
-        digest[..12]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
+    let etag = etag_of(&body);
+    stored(req, content_type, body, etag)
+}
+
+/// A cacheable answer whose ETag was computed (and stored) with its body.
+pub fn stored(
+    req: &HttpRequest,
+    content_type: &str,
+    body: impl actix_web::body::MessageBody + 'static,
+    etag: String,
+) -> HttpResponse {
     let matches = req
         .headers()
         .get(header::IF_NONE_MATCH)

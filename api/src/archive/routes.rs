@@ -1,6 +1,7 @@
 //! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
 //! (filtered, searched, paged), rulesets and the differences between two.
 
+use super::detail::rule_citation;
 use super::respond::{self, Format, format_of};
 use super::schema::*;
 use crate::app::AppState;
@@ -756,26 +757,6 @@ pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) 
     }
 }
 
-fn rule_citation(field: &str, kind: &str, c: &Value) -> RuleCitation {
-    let s = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
-    let evidence = match c.get("evidence") {
-        Some(Value::String(e)) => vec![e.clone()],
-        Some(Value::Array(a)) => a
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect(),
-        _ => vec![],
-    };
-    RuleCitation {
-        field: field.to_string(),
-        kind: kind.to_string(),
-        evidence,
-        quote: s("quote"),
-        reasoning: s("reconstructed").or_else(|| s("assumed")),
-    }
-}
-
 async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
     let rows: Vec<(String, String, Value)> = sqlx::query_as(
         "SELECT field, kind, citation FROM archive_rule_citations WHERE ruleset_id = $1 \
@@ -798,86 +779,15 @@ async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem
     ))]
 /// One ruleset: configuration, parameters, a citation per rule and its description.
 pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
-    let sql = format!(
-        "SELECT {RULESET_COLUMNS}, r.config, r.params, r.record, \
-           (SELECT coalesce(jsonb_agg(jsonb_build_array(c.field, c.kind, c.citation) \
-                                      ORDER BY c.field), '[]') \
-            FROM archive_rule_citations c WHERE c.ruleset_id = r.id) AS citations \
-         FROM archive_rulesets r WHERE r.id = $1"
-    );
-    type Row = (
-        String,
-        String,
-        String,
-        String,
-        Vec<String>,
-        Value,
-        Value,
-        Value,
-        Value,
-    );
-    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(id.as_str())
-        .fetch_optional(&state.pool)
-        .await?;
-    let Some((rid, title, game, version, sources, config, params, record, cites)) = row else {
-        return Err(not_found(&req, "ruleset", &id));
-    };
-    let description = record
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let params = params
-        .as_array()
-        .map(|a| a.iter().map(param_info).collect())
-        .unwrap_or_default();
-    let detail = RulesetDetail {
-        inherit: record
-            .get("inherit")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        citations: cites
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|c| {
-                        Some(rule_citation(
-                            c.get(0)?.as_str()?,
-                            c.get(1)?.as_str()?,
-                            c.get(2)?,
-                        ))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        config,
-        params,
-        description_html: render_html(&description),
-        description,
-        replay: format!("/api/v1/rulesets/{rid}/replay"),
-        legal: format!("/api/v1/rulesets/{rid}/legal"),
-        ruleset: ruleset_item((rid, title, game, version, sources)),
-    };
-    respond::json(&req, &detail)
-}
-
-fn param_info(p: &Value) -> ParamInfo {
-    let s = |k: &str| {
-        p.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    ParamInfo {
-        name: s("name"),
-        kind: s("type"),
-        default: p.get("default").cloned().unwrap_or(Value::Null),
-        range: s("range"),
-        min: p.get("min").and_then(Value::as_i64),
-        max: p.get("max").and_then(Value::as_i64),
-        choices: p.get("choices").cloned(),
-        description: s("description"),
+    // Rendered at import time (`detail::ruleset_detail`): one primary-key read.
+    let row: Option<(String, String)> =
+        sqlx::query_as("SELECT detail, etag FROM archive_rulesets WHERE id = $1")
+            .bind(id.as_str())
+            .fetch_optional(&state.pool)
+            .await?;
+    match row {
+        Some((detail, etag)) => Ok(respond::stored(&req, "application/json", detail, etag)),
+        None => Err(not_found(&req, "ruleset", &id)),
     }
 }
 
