@@ -124,7 +124,12 @@ async fn the_import_is_idempotent_and_rewrites_only_what_changed() {
     assert_ne!(after.headers()[ETAG], etag);
     let after: Value = after.json().await.unwrap();
     assert_eq!(after["description"], "A *changed* description.");
-    assert!(after["description_html"].as_str().unwrap().contains("<em>changed</em>"));
+    assert!(
+        after["description_html"]
+            .as_str()
+            .unwrap()
+            .contains("<em>changed</em>")
+    );
     import(&app.pool, &c).await.unwrap();
     sqlx::query("UPDATE archive_rulesets SET hash = '', detail = '', etag = ''")
         .execute(&app.pool)

@@ -1,11 +1,11 @@
 //! How the archive answers: JSON or CSV (by `?format=` or `Accept`), with an ETag (a hash of
 //! the body; `If-None-Match` gets 304) and Cache-Control.
 
+use super::detail::etag_of;
 use crate::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;
-use super::detail::etag_of;
 
 /// How long clients and proxies may keep an archive answer.
 pub const CACHE_CONTROL: &str = "public, max-age=300";

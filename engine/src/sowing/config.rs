@@ -349,7 +349,8 @@ pub struct EndRule {
     #[serde(default = "default_turn_limit")]
     pub turn_limit: u32,
     /// Moves counted as Ludii counts them (each lap, take, stop and pass) after which the game
-    /// is a draw, reason `move_limit`. Default 10,000 (Ludii's).
+    /// is a draw, reason `move_limit`; checked lap by lap, so a relay stops at the limit (as
+    /// Ludii's does). Default 10,000 (Ludii's).
     #[serde(default = "default_move_limit")]
     pub move_limit: u32,
 }

@@ -12,7 +12,7 @@ use crate::outcome::{EndReason, Outcome};
 use crate::player::Player;
 
 /// Laps of one relay after which the engine starts watching for a repeating (endless) relay.
-const WATCH_AFTER: u32 = 64;
+pub(super) const WATCH_AFTER: u32 = 64;
 
 /// A four-row sowing game: rules plus the machinery to play them.
 #[derive(Clone, Debug)]
@@ -293,7 +293,7 @@ impl SowingGame {
 
     /// The opponent's holes (bits of track indices) an additional take may empty.
     #[inline]
-    fn take_mask(&self, s: &SowingState) -> u64 {
+    pub(super) fn take_mask(&self, s: &SowingState) -> u64 {
         let r = &self.rules;
         let opp = s.to_move.other();
         let o = opp.index();
@@ -315,17 +315,9 @@ impl SowingGame {
     /// ordinary play. Returns the Ludii moves played.
     pub fn random_playout(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) -> u32 {
         let start = s.moves;
-        let mut rep = Report::default();
         while s.outcome.is_none() {
             if s.mask != 0 && s.pending == Pending::Start {
-                let k = pick(s.mask, rng);
-                let me = s.to_move.index();
-                s.passes = 0;
-                let c = take_hole(&mut s.pits[me], k);
-                self.relay(s, k, c, true, c == 1, &mut rep, &mut None);
-                if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
-                    finish(s, None, EndReason::MoveLimit);
-                }
+                self.fast_turns(s, rng);
             } else if let Pending::Takes { .. } = s.pending {
                 let k = pick(self.take_mask(s), rng);
                 let h = Hole::from_track(s.to_move.other(), k, self.rules.n);
@@ -522,6 +514,13 @@ impl SowingGame {
                         HeadLanding::Stop => break,
                         HeadLanding::Relay => {}
                     }
+                }
+                // A relay that outruns the move limit ends the game there (a relay can run for
+                // billions of laps before it repeats).
+                if s.moves >= r.end.move_limit {
+                    s.turns += 1;
+                    finish(s, None, EndReason::MoveLimit);
+                    return;
                 }
                 // The state before lifting `last`: the side and the hole.
                 laps += 1;
@@ -813,7 +812,7 @@ impl SowingGame {
 
     /// Settles what the new player to move faces: no stones, openings running out, no moves.
     #[inline]
-    fn begin_turn(&self, s: &mut SowingState) {
+    pub(super) fn begin_turn(&self, s: &mut SowingState) {
         let r = &self.rules;
         let p = s.to_move;
         let me = p.index();
@@ -850,7 +849,7 @@ impl SowingGame {
 
     /// The player to move has stones but no ordinary move.
     #[cold]
-    fn no_moves(&self, s: &mut SowingState) {
+    pub(super) fn no_moves(&self, s: &mut SowingState) {
         let r = &self.rules;
         let p = s.to_move;
         let me = p.index();
@@ -951,7 +950,7 @@ fn occupied_mask(side: &[u8; SIDE_CAP], len: usize) -> u64 {
 
 /// Bit `i` set when byte `i` of `w` is not zero.
 #[inline(always)]
-fn nonzero_bytes(w: u64) -> u64 {
+pub(super) fn nonzero_bytes(w: u64) -> u64 {
     const LO7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let t = (w | ((w & LO7) + LO7)) & !LO7;
     ((t >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
@@ -966,7 +965,7 @@ fn has_count(side: &[u8; SIDE_CAP], len: usize, v: u8) -> bool {
     side[..len].contains(&v)
 }
 
-fn finish(s: &mut SowingState, winner: Option<Player>, reason: EndReason) {
+pub(super) fn finish(s: &mut SowingState, winner: Option<Player>, reason: EndReason) {
     s.outcome = Some(Outcome {
         winner,
         reason,

@@ -3,6 +3,7 @@
 pub mod action;
 pub mod config;
 pub mod game;
+mod playout;
 pub mod rules;
 pub mod state;
 
