@@ -380,7 +380,9 @@ impl SowingGame {
         // Then at most a round: after `from` to the end of the track, and on from its start.
         let first = left.min(len - 1 - from);
         side.add_range(from + 1, first);
-        side.add_range(0, left - first);
+        if left > first {
+            side.add_range(0, left - first);
+        }
         if from + left < len {
             from + left
         } else {
