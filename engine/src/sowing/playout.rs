@@ -2,11 +2,11 @@
 //! sides (one byte per hole), where a lap is one or two 64-bit additions, the moves of a side a
 //! few word operations and the random choice among them a branch-free select. It plays exactly the turns that
 //! [`SowingGame::apply_unchecked`] would play for the same random numbers, and hands back to the
-//! general code for anything else (openings, nominations, relay choices, additional takes,
-//! passes).
+//! general code for anything else (openings, nominations, relay choices, passes).
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{SowingGame, WATCH_AFTER, finish, nonzero_bytes};
+use super::rules::OpeningRule;
 use super::state::{Open, Pending, SowingState};
 use crate::notation::SIDE_CAP;
 use crate::outcome::EndReason;
@@ -315,16 +315,34 @@ impl SowingGame {
                         break true;
                     }
                 }
-                let takes = r.takes_for(s.captures_made[me]);
-                if takes > 0 {
-                    // The general code decides whether a take is possible.
-                    sides[0].store(&mut s.pits[0]);
-                    sides[1].store(&mut s.pits[1]);
-                    if self.take_mask(s) != 0 {
-                        s.pending = Pending::Takes { left: takes };
-                        break false;
+                // Additional takes, drawn as the general code draws them (one action each,
+                // with the move limit checked before each).
+                let mut left = r.takes_for(s.captures_made[me]);
+                while left > 0 {
+                    let mask = self.take_mask_on(s, &sides[opp]);
+                    if mask == 0 {
+                        break;
                     }
+                    s.pending = Pending::Takes { left };
+                    if s.moves >= r.end.move_limit {
+                        finish(s, None, EndReason::MoveLimit);
+                        break;
+                    }
+                    let taken = sides[opp].take(pick(mask, rng));
+                    s.stones[opp] -= taken as u16;
+                    s.captured[me] += taken as u16;
+                    s.moves += 1;
+                    if s.stones[opp] == 0 {
+                        s.turns += 1;
+                        finish(s, Some(p), EndReason::NoStones);
+                        break;
+                    }
+                    left -= 1;
                 }
+                if s.outcome.is_some() {
+                    break false;
+                }
+                s.pending = Pending::Start;
                 break true;
             };
             if !end_turn {
@@ -388,6 +406,23 @@ impl SowingGame {
         } else {
             from + left - len
         }
+    }
+
+    /// The holes of the opponent's `side` an additional take may empty (as `take_mask`).
+    #[inline(always)]
+    fn take_mask_on<const W: usize>(&self, s: &SowingState, side: &Side<W>) -> u64 {
+        let r = self.rules();
+        let o = s.to_move.other().index();
+        let mut m = side.occupied_multi().0 & ((1u64 << r.len) - 1);
+        if r.heads_immune {
+            m &= !s.heads[o];
+        }
+        if let OpeningRule::Forced { k, protect: true } = r.opening
+            && s.open[o] == Open::Forced
+        {
+            m &= !(1u64 << k);
+        }
+        m
     }
 
     /// The ordinary sowing moves of a side (as `sow_mask_of`).
