@@ -20,19 +20,18 @@ pub struct SowingGame {
     rules: Rules,
 }
 
-/// Brent's cycle detection over the lap states of one relay.
-struct Brent {
-    saved: [u8; SIDE_CAP],
-    saved_pos: usize,
+/// Brent's cycle detection over the lap states of one relay (a side, in whatever form the
+/// caller holds it, and the hole about to be lifted).
+pub(super) struct Brent<T> {
+    saved: Option<(T, usize)>,
     power: u32,
     lam: u32,
 }
 
-impl Brent {
-    fn new() -> Self {
+impl<T: Copy + PartialEq> Brent<T> {
+    pub(super) fn new() -> Self {
         Brent {
-            saved: [0; SIDE_CAP],
-            saved_pos: usize::MAX,
+            saved: None,
             power: 1,
             lam: 0,
         }
@@ -41,14 +40,16 @@ impl Brent {
     /// Called before each lap with the side and the hole about to be lifted; true when this
     /// exact state was seen before, so the relay repeats forever.
     #[inline]
-    fn repeats(&mut self, side: &[u8; SIDE_CAP], pos: usize) -> bool {
-        if self.saved_pos == pos && self.saved == *side {
+    pub(super) fn repeats(&mut self, side: &T, pos: usize) -> bool {
+        if let Some((saved, saved_pos)) = &self.saved
+            && *saved_pos == pos
+            && saved == side
+        {
             return true;
         }
         self.lam += 1;
         if self.lam >= self.power {
-            self.saved = *side;
-            self.saved_pos = pos;
+            self.saved = Some((*side, pos));
             self.power *= 2;
             self.lam = 0;
         }
@@ -243,7 +244,6 @@ impl SowingGame {
     pub fn sow_mask_of(&self, s: &SowingState, p: Player) -> u64 {
         let r = &self.rules;
         let side = &s.pits[p.index()];
-        let full = (1u64 << r.len) - 1;
         let mut multi = 0u64;
         let mut occupied = 0u64;
         for w in 0..r.len.div_ceil(8) {
@@ -253,21 +253,29 @@ impl SowingGame {
             occupied |= nonzero_bytes(word) << (8 * w);
             multi |= nonzero_bytes(word & 0xFEFE_FEFE_FEFE_FEFE) << (8 * w);
         }
-        multi &= full;
-        occupied &= full;
-        if multi != 0 && r.singles.restricted {
-            return multi;
-        }
-        let singles = occupied & !multi;
-        let singles = if r.singles.into_empty {
-            let empty = !occupied & full;
-            // A single at k needs hole k+1 (k = len-1 wraps to 0) empty.
-            let next_empty = (empty >> 1) | ((empty & 1) << (r.len - 1));
-            singles & next_empty
-        } else {
-            singles
-        };
-        multi | singles
+        self.moves_from(occupied, multi)
+    }
+
+    /// The ordinary moves of a side from its occupied holes and its holes of two or more (bits
+    /// of track indices).
+    #[inline(always)]
+    pub(super) fn moves_from(&self, occupied: u64, multi: u64) -> u64 {
+        let r = &self.rules;
+        let full = (1u64 << r.len) - 1;
+        let (occupied, multi) = (occupied & full, multi & full);
+        let empty = !occupied & full;
+        // A single at k needs hole k+1 (k = len-1 wraps to 0) empty, if the rules say so.
+        let next_empty = (empty >> 1) | ((empty & 1) << (r.len - 1));
+        let singles = occupied
+            & !multi
+            & if r.singles.into_empty {
+                next_empty
+            } else {
+                full
+            };
+        // Singles only when no hole holds more (if restricted): a mask, not a branch.
+        let allowed = ((multi == 0) | !r.singles.restricted) as u64;
+        multi | (singles & allowed.wrapping_neg())
     }
 
     /// A uniformly random legal action (the same distribution as drawing from
@@ -294,10 +302,16 @@ impl SowingGame {
     /// The opponent's holes (bits of track indices) an additional take may empty.
     #[inline]
     pub(super) fn take_mask(&self, s: &SowingState) -> u64 {
+        let o = s.to_move.other().index();
+        self.takes_from(s, occupied_mask(&s.pits[o], self.rules.len))
+    }
+
+    /// The opponent's holes an additional take may empty, from his occupied holes.
+    #[inline(always)]
+    pub(super) fn takes_from(&self, s: &SowingState, occupied: u64) -> u64 {
         let r = &self.rules;
-        let opp = s.to_move.other();
-        let o = opp.index();
-        let mut m = occupied_mask(&s.pits[o], r.len);
+        let o = s.to_move.other().index();
+        let mut m = occupied & ((1u64 << r.len) - 1);
         if r.heads_immune {
             m &= !s.heads[o];
         }
@@ -487,7 +501,7 @@ impl SowingGame {
         let mut from = from;
         let mut count = count;
         let mut laps: u32 = 0;
-        let mut brent: Option<Box<Brent>> = None;
+        let mut brent: Option<Box<Brent<[u8; SIDE_CAP]>>> = None;
         loop {
             let last = self.sow_lap(&mut s.pits[me], from, count);
             rep.laps += 1;

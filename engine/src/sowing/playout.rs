@@ -5,8 +5,7 @@
 //! general code for anything else (openings, nominations, relay choices, passes).
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
-use super::game::{SowingGame, WATCH_AFTER, finish, nonzero_bytes};
-use super::rules::OpeningRule;
+use super::game::{Brent, SowingGame, WATCH_AFTER, finish, nonzero_bytes};
 use super::state::{Open, Pending, SowingState};
 use crate::notation::SIDE_CAP;
 use crate::outcome::EndReason;
@@ -154,40 +153,6 @@ fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
     select(m, rng.below(n) as u32)
 }
 
-/// Brent's cycle detection over the lap states of one relay (as in `game.rs`).
-struct Brent<const K: usize> {
-    saved: Side<K>,
-    saved_pos: usize,
-    power: u32,
-    lam: u32,
-}
-
-impl<const K: usize> Brent<K> {
-    fn new() -> Self {
-        Brent {
-            saved: Side([0; 64]),
-            saved_pos: usize::MAX,
-            power: 1,
-            lam: 0,
-        }
-    }
-
-    #[inline]
-    fn repeats(&mut self, side: &Side<K>, pos: usize) -> bool {
-        if self.saved_pos == pos && self.saved == *side {
-            return true;
-        }
-        self.lam += 1;
-        if self.lam >= self.power {
-            self.saved = *side;
-            self.saved_pos = pos;
-            self.power *= 2;
-            self.lam = 0;
-        }
-        false
-    }
-}
-
 impl SowingGame {
     /// Plays ordinary random turns while the position allows (the player to move is in ordinary
     /// play, at the start of a turn, with a move). Leaves `s` at the first point the general
@@ -227,7 +192,7 @@ impl SowingGame {
             let mut count = sides[me].take(k) as usize;
             let single = count == 1;
             let mut laps: u32 = 0;
-            let mut brent: Option<Box<Brent<K>>> = None;
+            let mut brent: Option<Box<Brent<Side<K>>>> = None;
             // The turn: laps, then perhaps a capture.
             let end_turn = loop {
                 let side = &mut sides[me];
@@ -418,39 +383,14 @@ impl SowingGame {
     /// The holes of the opponent's `side` an additional take may empty (as `take_mask`).
     #[inline(always)]
     fn take_mask_on<const W: usize>(&self, s: &SowingState, side: &Side<W>) -> u64 {
-        let r = self.rules();
-        let o = s.to_move.other().index();
-        let mut m = side.occupied_multi().0 & ((1u64 << r.len) - 1);
-        if r.heads_immune {
-            m &= !s.heads[o];
-        }
-        if let OpeningRule::Forced { k, protect: true } = r.opening
-            && s.open[o] == Open::Forced
-        {
-            m &= !(1u64 << k);
-        }
-        m
+        self.takes_from(s, side.occupied_multi().0)
     }
 
     /// The ordinary sowing moves of a side (as `sow_mask_of`).
     #[inline(always)]
-    fn mask_of<const K: usize>(&self, side: &Side<K>) -> u64 {
-        let r = self.rules();
-        let full = (1u64 << r.len) - 1;
+    fn mask_of<const W: usize>(&self, side: &Side<W>) -> u64 {
         let (occupied, multi) = side.occupied_multi();
-        let (occupied, multi) = (occupied & full, multi & full);
-        let singles = occupied & !multi;
-        let empty = !occupied & full;
-        let next_empty = (empty >> 1) | ((empty & 1) << (r.len - 1));
-        let singles = singles
-            & if r.singles.into_empty {
-                next_empty
-            } else {
-                full
-            };
-        // Singles only when no hole holds more (if restricted): a mask, not a branch.
-        let allowed = ((multi == 0) | !r.singles.restricted) as u64;
-        multi | (singles & allowed.wrapping_neg())
+        self.moves_from(occupied, multi)
     }
 }
 
