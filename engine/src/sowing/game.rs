@@ -2,6 +2,7 @@
 
 use super::action::{Action, RelayChoice};
 use super::config::{BackCapture, ConfigError, Endless, HeadLanding, MutualPass, NoMoves, Resow};
+use super::playout::pick;
 use super::rules::{OpeningRule, Rules};
 use super::state::BoardView;
 use super::state::{Open, Pending, SowingState};
@@ -242,17 +243,7 @@ impl SowingGame {
     /// The holes player `p` could sow in ordinary play if it were his turn.
     #[inline]
     pub fn sow_mask_of(&self, s: &SowingState, p: Player) -> u64 {
-        let r = &self.rules;
-        let side = &s.pits[p.index()];
-        let mut multi = 0u64;
-        let mut occupied = 0u64;
-        for w in 0..r.len.div_ceil(8) {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&side[8 * w..8 * w + 8]);
-            let word = u64::from_le_bytes(b);
-            occupied |= nonzero_bytes(word) << (8 * w);
-            multi |= nonzero_bytes(word & 0xFEFE_FEFE_FEFE_FEFE) << (8 * w);
-        }
+        let (occupied, multi) = occupied_multi(&s.pits[p.index()], self.rules.len);
         self.moves_from(occupied, multi)
     }
 
@@ -303,7 +294,7 @@ impl SowingGame {
     #[inline]
     pub(super) fn take_mask(&self, s: &SowingState) -> u64 {
         let o = s.to_move.other().index();
-        self.takes_from(s, occupied_mask(&s.pits[o], self.rules.len))
+        self.takes_from(s, occupied_multi(&s.pits[o], self.rules.len).0)
     }
 
     /// The opponent's holes an additional take may empty, from his occupied holes.
@@ -938,28 +929,19 @@ impl Event {
     }
 }
 
-/// The `i`-th set bit of `m` for a uniform `i`: the track index of a random move.
+/// The occupied holes of a side, and those holding more than one stone (bits of track
+/// indices; bits past `len` are clear).
 #[inline]
-fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
-    let mut i = rng.below(m.count_ones() as usize);
-    let mut m = m;
-    while i > 0 {
-        m &= m - 1;
-        i -= 1;
-    }
-    m.trailing_zeros() as usize
-}
-
-/// The occupied holes of a side (bits of track indices).
-#[inline]
-fn occupied_mask(side: &[u8; SIDE_CAP], len: usize) -> u64 {
-    let mut m = 0u64;
+fn occupied_multi(side: &[u8; SIDE_CAP], len: usize) -> (u64, u64) {
+    let (mut occupied, mut multi) = (0u64, 0u64);
     for w in 0..len.div_ceil(8) {
         let mut b = [0u8; 8];
         b.copy_from_slice(&side[8 * w..8 * w + 8]);
-        m |= nonzero_bytes(u64::from_le_bytes(b)) << (8 * w);
+        let word = u64::from_le_bytes(b);
+        occupied |= nonzero_bytes(word) << (8 * w);
+        multi |= nonzero_bytes(word & 0xFEFE_FEFE_FEFE_FEFE) << (8 * w);
     }
-    m & ((1u64 << len) - 1)
+    (occupied, multi)
 }
 
 /// Bit `i` set when byte `i` of `w` is not zero.

@@ -1,8 +1,9 @@
 //! The fused random playout's inner loop: ordinary turns played on a padded copy of the two
 //! sides (one byte per hole), where a lap is one or two 64-bit additions, the moves of a side a
-//! few word operations and the random choice among them a branch-free select. It plays exactly the turns that
-//! [`SowingGame::apply_unchecked`] would play for the same random numbers, and hands back to the
-//! general code for anything else (openings, nominations, relay choices, passes).
+//! few word operations and the random choice among them a branch-free select. It plays exactly
+//! the turns that [`SowingGame::apply_unchecked`] would play for the same random numbers, and
+//! hands back to the general code for anything else (openings, nominations, relay choices,
+//! passes).
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{Brent, SowingGame, WATCH_AFTER, finish, nonzero_bytes};
@@ -146,9 +147,10 @@ static SELECT_IN_BYTE: [u8; 2048] = {
     t
 };
 
-/// A uniform random member of the non-empty set `m`: the same draw as `pick` in `game.rs`.
+/// A uniform random member of the non-empty set `m` (bits of track indices): `below` the
+/// population, then the set bit of that rank.
 #[inline(always)]
-fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
+pub(super) fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
     let n = (byte_prefix_counts(m) >> 56) as usize;
     select(m, rng.below(n) as u32)
 }
