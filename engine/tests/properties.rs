@@ -209,4 +209,21 @@ proptest! {
         let (stepped, fused) = stepped_and_fused(&g, seed);
         prop_assert_eq!(stepped, fused);
     }
+
+    /// The same on boards of 6 to 8 holes a row, where the fused playout keeps each side in a
+    /// vector register (`short_track`), with up to 10 stones a hole (whole rounds of sowing).
+    #[test]
+    fn fused_playout_equals_step_by_step_on_short_tracks(
+        holes in 6u8..=8, back in 0u8..=10, front in 0u8..=4, skip in any::<bool>(),
+        relay in any::<bool>(), capture in 0usize..3, resow in 0usize..3,
+        singles in (any::<bool>(), any::<bool>(), any::<bool>()), heads in 0usize..4,
+        takes in (0u8..3, 0u8..2), limits in (50u32..400, 100u32..3000), seed in any::<u64>(),
+    ) {
+        let Some(g) = drawn_config(holes, back, front, skip, relay, capture, resow, singles,
+            heads, takes, limits) else {
+            return Ok(());
+        };
+        let (stepped, fused) = stepped_and_fused(&g, seed);
+        prop_assert_eq!(stepped, fused);
+    }
 }

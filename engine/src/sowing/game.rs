@@ -254,6 +254,9 @@ impl SowingGame {
         let r = &self.rules;
         let full = (1u64 << r.len) - 1;
         let (occupied, multi) = (occupied & full, multi & full);
+        if r.singles.restricted && multi != 0 {
+            return multi;
+        }
         let empty = !occupied & full;
         // A single at k needs hole k+1 (k = len-1 wraps to 0) empty, if the rules say so.
         let next_empty = (empty >> 1) | ((empty & 1) << (r.len - 1));

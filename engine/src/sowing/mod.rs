@@ -5,6 +5,7 @@ pub mod config;
 pub mod game;
 mod playout;
 pub mod rules;
+mod short_track;
 pub mod state;
 
 pub use action::{Action, RelayChoice};

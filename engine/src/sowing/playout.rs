@@ -7,6 +7,7 @@
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{Brent, SowingGame, WATCH_AFTER, finish, nonzero_bytes};
+use super::short_track::SHORT;
 use super::state::{Open, Pending, SowingState};
 use crate::notation::SIDE_CAP;
 use crate::outcome::EndReason;
@@ -129,7 +130,7 @@ fn byte_prefix_counts(m: u64) -> u64 {
 }
 
 /// `SELECT_IN_BYTE[b << 3 | i]`: the position of the `i`-th set bit of byte `b`.
-static SELECT_IN_BYTE: [u8; 2048] = {
+pub(super) static SELECT_IN_BYTE: [u8; 2048] = {
     let mut t = [0u8; 2048];
     let mut b = 0;
     while b < 256 {
@@ -160,10 +161,13 @@ impl SowingGame {
     /// play, at the start of a turn, with a move). Leaves `s` at the first point the general
     /// code must take over, or at the end of the game.
     pub(crate) fn fast_turns(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) {
-        match self.rules().len.div_ceil(8) {
-            ..=2 => self.fast_turns_k::<2>(s, rng),
-            3..=4 => self.fast_turns_k::<4>(s, rng),
-            _ => self.fast_turns_k::<6>(s, rng),
+        let len = self.rules().len;
+        if len <= SHORT {
+            self.short_turns(s, rng)
+        } else if len <= 32 {
+            self.fast_turns_k::<4>(s, rng)
+        } else {
+            self.fast_turns_k::<6>(s, rng)
         }
     }
 
