@@ -29,17 +29,21 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut rng = Rng::from_seed(1);
-    let t = std::time::Instant::now();
+    // Five rounds of the same games: the best rate is the least disturbed by the machine.
+    let mut best = 0f64;
     let mut moves = 0u64;
-    for _ in 0..games {
-        let mut s = g.initial_state();
-        moves += g.random_playout(&mut s, &mut rng) as u64;
+    for _ in 0..5 {
+        let mut rng = Rng::from_seed(1);
+        moves = 0;
+        let t = std::time::Instant::now();
+        for _ in 0..games {
+            let mut s = g.initial_state();
+            moves += g.random_playout(&mut s, &mut rng) as u64;
+        }
+        best = best.max(games as f64 / t.elapsed().as_secs_f64());
     }
-    let e = t.elapsed().as_secs_f64();
     println!(
-        "{id}: {games} playouts, {:.0} playouts/s, {:.1} moves/playout",
-        games as f64 / e,
+        "{id}: {games} playouts x 5 rounds, best {best:.0} playouts/s, {:.1} moves/playout",
         moves as f64 / games as f64
     );
 }

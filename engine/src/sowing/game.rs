@@ -19,6 +19,8 @@ pub(super) const WATCH_AFTER: u32 = 64;
 #[derive(Clone, Debug)]
 pub struct SowingGame {
     rules: Rules,
+    /// The start position, computed once.
+    start: SowingState,
 }
 
 /// Brent's cycle detection over the lap states of one relay (a side, in whatever form the
@@ -61,7 +63,12 @@ impl<T: Copy + PartialEq> Brent<T> {
 impl SowingGame {
     /// A game with these rules.
     pub fn new(rules: Rules) -> Self {
-        SowingGame { rules }
+        let start = start_state(&rules);
+        let mut g = SowingGame { rules, start };
+        let mut s = g.start.clone();
+        g.begin_turn(&mut s);
+        g.start = s;
+        g
     }
 
     /// The rules.
@@ -70,36 +77,9 @@ impl SowingGame {
     }
 
     /// The start position.
+    #[inline]
     pub fn initial_state(&self) -> SowingState {
-        let r = &self.rules;
-        let open = match r.opening {
-            OpeningRule::None => Open::Done,
-            OpeningRule::Forced { .. } => Open::Forced,
-            OpeningRule::Gambit { .. } => Open::Pairs,
-            OpeningRule::OneCounter => Open::OneCounter,
-            OpeningRule::LudiiNjombwa => Open::LudiiPairs,
-        };
-        let stones = |p: usize| r.start[p].iter().map(|&v| v as u16).sum();
-        let mut s = SowingState {
-            pits: r.start,
-            heads: r.start_heads,
-            stones: [stones(0), stones(1)],
-            captured: [0; 2],
-            discarded: 0,
-            captures_made: [0; 2],
-            to_move: r.first,
-            pending: Pending::Start,
-            open: [open; 2],
-            nominations_left: [r.nominate; 2],
-            turns: 0,
-            moves: 0,
-            passes: 0,
-            outcome: None,
-            n: r.n,
-            mask: 0,
-        };
-        self.begin_turn(&mut s);
-        s
+        self.start.clone()
     }
 
     /// A position for study or tests: this board, this player to move, at the start of a turn
@@ -254,9 +234,6 @@ impl SowingGame {
         let r = &self.rules;
         let full = (1u64 << r.len) - 1;
         let (occupied, multi) = (occupied & full, multi & full);
-        if r.singles.restricted && multi != 0 {
-            return multi;
-        }
         let empty = !occupied & full;
         // A single at k needs hole k+1 (k = len-1 wraps to 0) empty, if the rules say so.
         let next_empty = (empty >> 1) | ((empty & 1) << (r.len - 1));
@@ -874,6 +851,36 @@ impl SowingGame {
                 finish(s, w, EndReason::NoMoves);
             }
         }
+    }
+}
+
+/// The start position before its first turn begins.
+fn start_state(r: &Rules) -> SowingState {
+    let open = match r.opening {
+        OpeningRule::None => Open::Done,
+        OpeningRule::Forced { .. } => Open::Forced,
+        OpeningRule::Gambit { .. } => Open::Pairs,
+        OpeningRule::OneCounter => Open::OneCounter,
+        OpeningRule::LudiiNjombwa => Open::LudiiPairs,
+    };
+    let stones = |p: usize| r.start[p].iter().map(|&v| v as u16).sum();
+    SowingState {
+        pits: r.start,
+        heads: r.start_heads,
+        stones: [stones(0), stones(1)],
+        captured: [0; 2],
+        discarded: 0,
+        captures_made: [0; 2],
+        to_move: r.first,
+        pending: Pending::Start,
+        open: [open; 2],
+        nominations_left: [r.nominate; 2],
+        turns: 0,
+        moves: 0,
+        passes: 0,
+        outcome: None,
+        n: r.n,
+        mask: 0,
     }
 }
 

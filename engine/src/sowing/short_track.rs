@@ -17,10 +17,11 @@ use wide::u8x16;
 /// Longest track the kernel plays.
 pub(super) const SHORT: usize = 16;
 
-/// `RUNS[len - 12][from][r]`: one stone in each of the `r` holes after `from` on a track of
-/// `len` holes (12, 14 or 16), wrapping past its end; `r` is at most `len`.
-static RUNS: [[[[u8; SHORT]; SHORT + 1]; SHORT]; 3] = {
-    let mut t = [[[[0u8; SHORT]; SHORT + 1]; SHORT]; 3];
+/// `RUNS[(len - 12) / 2][from][r]`: one stone in each of the `r` holes after `from` on a track
+/// of `len` holes (12, 14 or 16), wrapping past its end; `r` is at most `len` (the table is
+/// wider so that a masked index needs no bounds check).
+static RUNS: [[[[u8; SHORT]; 32]; SHORT]; 3] = {
+    let mut t = [[[[0u8; SHORT]; 32]; SHORT]; 3];
     let mut l = 0;
     while l < 3 {
         let len = 12 + 2 * l;
@@ -33,6 +34,26 @@ static RUNS: [[[[u8; SHORT]; SHORT + 1]; SHORT]; 3] = {
                     t[l][from][r][(from + j) % len] = 1;
                     j += 1;
                 }
+                r += 1;
+            }
+            from += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// `LAST[(len - 12) / 2][from][r]`: the hole the last of `r` stones sown from `from` falls in.
+static LAST: [[[u8; 32]; SHORT]; 3] = {
+    let mut t = [[[0u8; 32]; SHORT]; 3];
+    let mut l = 0;
+    while l < 3 {
+        let len = 12 + 2 * l;
+        let mut from = 0;
+        while from < len {
+            let mut r = 0;
+            while r <= len {
+                t[l][from][r] = ((from + r) % len) as u8;
                 r += 1;
             }
             from += 1;
@@ -69,7 +90,7 @@ static TRACK: [[u8; SHORT]; 3] = {
 };
 
 /// A side of at most 16 holes in a vector register.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Side(u8x16);
 
 impl Side {
@@ -99,18 +120,24 @@ impl Side {
         v
     }
 
-    /// Holes holding a stone, and holes holding more than one (bits of track indices; bits at
-    /// and past the track's end are clear, as the padding holds nothing).
+    /// Adds `b[k]` stones to each hole `k` (no hole overflows: a board holds at most 255).
     #[inline(always)]
-    fn occupied_multi(self) -> (u64, u64) {
-        let zero = u8x16::splat(0);
-        let empty = self.0.simd_eq(zero).to_bitmask() as u64;
-        let at_most_one = self
-            .0
-            .saturating_sub(u8x16::splat(1))
-            .simd_eq(zero)
-            .to_bitmask() as u64;
-        (!empty & 0xFFFF, !at_most_one & 0xFFFF)
+    fn add(&mut self, b: u8x16) {
+        self.0 += b;
+    }
+
+    /// Holes holding a stone (bits of track indices; bits at and past the track's end are
+    /// clear, as the padding holds nothing).
+    #[inline(always)]
+    fn occupied(self) -> u64 {
+        let empty = self.0.simd_eq(u8x16::splat(0)).to_bitmask() as u64;
+        !empty & 0xFFFF
+    }
+
+    /// Holes holding more than one stone.
+    #[inline(always)]
+    fn multi(self) -> u64 {
+        Side(self.0.saturating_sub(u8x16::splat(1))).occupied()
     }
 }
 
@@ -122,7 +149,7 @@ fn select16(m: u64, i: u32) -> usize {
     let high = (i >= c0) as u32;
     let byte = ((m >> (8 * high)) & 0xFF) as usize;
     let j = (i - (c0 & high.wrapping_neg())) as usize;
-    8 * high as usize + SELECT_IN_BYTE[byte << 3 | j] as usize
+    8 * high as usize + SELECT_IN_BYTE[(byte << 3 | j) & 0x7FF] as usize
 }
 
 /// A uniform random member of the non-empty 16-bit set `m`: the same draw as
@@ -165,6 +192,7 @@ impl SowingGame {
         let len = r.len;
         debug_assert!(len <= SHORT && len.is_multiple_of(2) && len >= 12);
         let runs = &RUNS[(len - 12) / 2];
+        let lasts = &LAST[(len - 12) / 2];
         let track = u8x16::new(TRACK[(len - 12) / 2]);
         let round = if r.skip_origin { len - 1 } else { len };
         let (move_limit, turn_limit) = (r.end.move_limit, r.end.turn_limit);
@@ -178,12 +206,12 @@ impl SowingGame {
                 if r.skip_origin {
                     add &= u8x16::new(KEEP[from & (SHORT - 1)]);
                 }
-                side.0 += add;
+                side.add(add);
                 left -= q * round;
             }
-            side.0 += u8x16::new(runs[from & (SHORT - 1)][left.min(SHORT)]);
-            let last = from + left;
-            if last >= len { last - len } else { last }
+            let (from, left) = (from & (SHORT - 1), left & 31);
+            side.add(u8x16::new(runs[from][left]));
+            lasts[from][left] as usize
         };
         let mut g = rng.clone();
         let mut me = s.to_move.index();
@@ -215,7 +243,7 @@ impl SowingGame {
             let mut count = mine.take(k) as usize;
             let single = count == 1;
             let mut laps: u32 = 0;
-            let mut brent: Option<Box<Brent<[u8; SHORT]>>> = None;
+            let mut brent: Option<Box<Brent<Side>>> = None;
             // The turn: laps, then perhaps a capture; `break` ends it as usual.
             loop {
                 let last = lap(&mut mine, from, count);
@@ -252,7 +280,7 @@ impl SowingGame {
                     if laps >= WATCH_AFTER
                         && brent
                             .get_or_insert_with(|| Box::new(Brent::new()))
-                            .repeats(&mine.0.to_array(), last)
+                            .repeats(&mine, last)
                     {
                         turns += 1;
                         let why = match r.endless {
@@ -319,7 +347,7 @@ impl SowingGame {
                 if left > 0 {
                     s.to_move = p;
                     while left > 0 {
-                        let m = self.takes_from(s, theirs.occupied_multi().0);
+                        let m = self.takes_from(s, theirs.occupied());
                         if m == 0 {
                             break;
                         }
@@ -372,8 +400,7 @@ impl SowingGame {
                 special_now = special(s);
                 continue;
             }
-            let (occupied, multi) = mine.occupied_multi();
-            mask = self.moves_from(occupied, multi);
+            mask = self.moves_from(mine.occupied(), mine.multi());
             if mask == 0 {
                 sync!();
                 self.no_moves(s);
@@ -428,7 +455,7 @@ mod tests {
             *v = (k % 4) as u8 * 70;
         }
         let mut side = Side::load(&pits);
-        let (occ, multi) = side.occupied_multi();
+        let (occ, multi) = (side.occupied(), side.multi());
         for (k, &v) in pits.iter().enumerate().take(16) {
             assert_eq!(occ >> k & 1 == 1, v > 0, "{k}");
             assert_eq!(multi >> k & 1 == 1, v > 1, "{k}");
