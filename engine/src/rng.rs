@@ -8,7 +8,7 @@ use rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A small, fast, portable generator (xoshiro256++).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng(Xoshiro256PlusPlus);
 
 /// SplitMix64's finaliser: a good 64-bit mix.
@@ -34,6 +34,25 @@ impl Rng {
     /// The generator of game `k` of a run with seed `seed`.
     pub fn for_game(seed: u64, k: u64) -> Rng {
         Rng::from_seed(Rng::game_seed(seed, k))
+    }
+
+    /// The generator's state: four words (never all zero).
+    pub(crate) fn state(&self) -> [u64; 4] {
+        let b = self.0.state();
+        std::array::from_fn(|w| {
+            let mut x = [0u8; 8];
+            x.copy_from_slice(&b[8 * w..8 * w + 8]);
+            u64::from_le_bytes(x)
+        })
+    }
+
+    /// The generator with this state (from [`state`](Self::state)).
+    pub(crate) fn from_state(words: [u64; 4]) -> Rng {
+        let mut b = [0u8; 32];
+        for (w, x) in words.iter().enumerate() {
+            b[8 * w..8 * w + 8].copy_from_slice(&x.to_le_bytes());
+        }
+        Rng(Xoshiro256PlusPlus::from_seed(b))
     }
 
     /// A uniform 64-bit number.
@@ -98,5 +117,10 @@ mod tests {
         };
         assert_eq!(v, again);
         assert_eq!(Rng::game_seed(0, 0), mix64(mix64(0x5EED)));
+        let mut r = Rng::from_seed(42);
+        r.next_u64();
+        let mut copy = Rng::from_state(r.state());
+        assert_eq!(copy, r);
+        assert_eq!(copy.next_u64(), r.next_u64());
     }
 }

@@ -183,7 +183,7 @@ fn drawn_config(
         "capture": {"back": back_capture, "resow": resow_kind},
         "singles": {"restricted": restricted, "into_empty": into_empty, "capture": single_capture},
         "heads": heads_json,
-        "takes": {"schedule": [takes.0], "then": takes.1},
+        "takes": {"schedule": if takes.0 == 0 { vec![] } else { vec![takes.0] }, "then": takes.1},
         "end": {"turn_limit": limits.0, "move_limit": limits.1},
     });
     let c: tsoro_engine::sowing::SowingConfig = serde_json::from_value(c).ok()?;
@@ -225,5 +225,79 @@ proptest! {
         };
         let (stepped, fused) = stepped_and_fused(&g, seed);
         prop_assert_eq!(stepped, fused);
+    }
+}
+
+/// Games played in lanes (`random_playouts`) against the same games played one by one: the same
+/// final positions, moves and generators.
+fn lanes_agree(g: &SowingGame, seeds: std::ops::Range<u64>) -> Result<(), String> {
+    let mut batch: Vec<(SowingState, Rng)> = seeds
+        .clone()
+        .map(|k| (g.initial_state(), Rng::for_game(7, k)))
+        .collect();
+    let moves = g.random_playouts(&mut batch);
+    for (i, k) in seeds.enumerate() {
+        let mut s = g.initial_state();
+        let mut r = Rng::for_game(7, k);
+        let m = g.random_playout(&mut s, &mut r);
+        if (&s, m, &r) != (&batch[i].0, moves[i], &batch[i].1) {
+            return Err(format!(
+                "game {k}: alone {s:?} ({m} moves)\nin lanes {:?} ({} moves)",
+                batch[i].0, moves[i]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every shipped ruleset: 80 games in lanes (more than there are lanes, so lanes are refilled)
+/// end exactly as they do one by one.
+#[test]
+fn lane_playouts_equal_one_by_one() {
+    for (label, g) in games() {
+        if let Err(e) = lanes_agree(&g, 0..80) {
+            panic!("{label}: {e}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// The same under any combination of the rules the lanes play, on boards of 6 to 8 holes
+    /// a row: back and front stones (whole rounds of sowing), the three capture kinds, singles
+    /// that capture or not, no heads, fixed heads or nominated ones (with the choice to stop or
+    /// relay), additional takes, both endless-relay rules and tight limits.
+    #[test]
+    fn lane_playouts_equal_one_by_one_for_any_rules(
+        holes in 6u8..=8, back in 0u8..=10, front in 0u8..=4, capture in 0usize..3,
+        single_capture in any::<bool>(), heads in 0usize..3, then in 0u8..4,
+        endless_draw in any::<bool>(), limits in (20u32..400, 50u32..3000), seed in 0u64..1000,
+    ) {
+        let heads_json = match heads {
+            0 => serde_json::json!({"holes": [], "nominate": 0}),
+            1 => serde_json::json!({"holes": ["i,N-1", "i,N"], "on_landing": "choose"}),
+            _ => serde_json::json!({"holes": [], "nominate": 2, "on_landing": "choose"}),
+        };
+        let back_capture = ["with_front", "require_both", "never"][capture];
+        let c = serde_json::json!({
+            "holes": holes,
+            "layout": {"back": back, "front": front},
+            "sowing": {"relay": true, "lap_origin": "sow",
+                       "endless": if endless_draw { "draw" } else { "move_limit" }},
+            "capture": {"back": back_capture, "resow": "off"},
+            "singles": {"restricted": true, "into_empty": true, "capture": single_capture},
+            "heads": heads_json,
+            "takes": {"schedule": [], "then": then},
+            "end": {"turn_limit": limits.0, "move_limit": limits.1},
+        });
+        let Ok(c) = serde_json::from_value::<tsoro_engine::sowing::SowingConfig>(c) else {
+            return Ok(());
+        };
+        let Ok(rules) = c.compile() else { return Ok(()) };
+        let g = SowingGame::new(rules);
+        if let Err(e) = lanes_agree(&g, seed..seed + 40) {
+            prop_assert!(false, "{}", e);
+        }
     }
 }

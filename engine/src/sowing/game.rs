@@ -20,7 +20,7 @@ pub(super) const WATCH_AFTER: u32 = 64;
 pub struct SowingGame {
     rules: Rules,
     /// The start position, computed once.
-    start: SowingState,
+    start: Box<SowingState>,
 }
 
 /// Brent's cycle detection over the lap states of one relay (a side, in whatever form the
@@ -63,11 +63,11 @@ impl<T: Copy + PartialEq> Brent<T> {
 impl SowingGame {
     /// A game with these rules.
     pub fn new(rules: Rules) -> Self {
-        let start = start_state(&rules);
+        let start = Box::new(start_state(&rules));
         let mut g = SowingGame { rules, start };
-        let mut s = g.start.clone();
+        let mut s = (*g.start).clone();
         g.begin_turn(&mut s);
-        g.start = s;
+        *g.start = s;
         g
     }
 
@@ -79,7 +79,7 @@ impl SowingGame {
     /// The start position.
     #[inline]
     pub fn initial_state(&self) -> SowingState {
-        self.start.clone()
+        (*self.start).clone()
     }
 
     /// A position for study or tests: this board, this player to move, at the start of a turn

@@ -1,0 +1,834 @@
+//! Random playouts of many games at once on one thread: one game per SIMD lane.
+//!
+//! Thirty-two games are played side by side, their holes stored hole by hole across the games
+//! (`v[side][hole][lane]`), so that each operation of a step (a draw, a lap, a capture, the
+//! end of a turn) is a loop over the lanes that the compiler turns into vector instructions,
+//! with no branch on any one game's play. Each game draws from its own generator exactly the
+//! numbers [`SowingGame::random_playout`] would draw, and ends in exactly the same position; a
+//! game whose next step the lanes do not model (a forced pass) leaves its lane and is finished
+//! by the ordinary code. A property test holds the two to the same results.
+//!
+//! The lanes model the ordinary play of four-row rulesets on boards of 6 to 8 holes a row with
+//! relay sowing, the origin sown, captures of the front hole (with or without the back hole
+//! behind it), singles that move only into an empty hole and only when no hole holds more,
+//! heads where the player chooses to stop or relay, and a fixed number of additional takes
+//! after each capture. Other rulesets are played one game at a time.
+
+use super::config::{BackCapture, Endless, HeadLanding, Resow};
+use super::game::{Brent, SowingGame, WATCH_AFTER, finish};
+use super::state::{Open, Pending, SowingState};
+use crate::outcome::EndReason;
+use crate::player::Player;
+use crate::rng::Rng;
+use wide::u8x32;
+
+/// Games played at once.
+pub const LANES: usize = 32;
+/// When no game is waiting and this few lanes are still playing, they finish one at a time.
+const TAIL: usize = LANES / 4;
+/// Holes of a side a lane holds.
+const H: usize = 16;
+
+/// What a lane does at its next step.
+const START: u8 = 0;
+const RELAY: u8 = 1;
+const TAKES: u8 = 2;
+const CHOICE: u8 = 3;
+/// The turn ends at this step.
+const ENDING: u8 = 4;
+/// No game, or a game that has left its lane.
+const IDLE: u8 = 5;
+
+/// The rules the lanes play, when they can play them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneRules {
+    n: u8,
+    len: u8,
+    /// Whether the back hole is taken with the front one, and whether both must be occupied.
+    back_taken: bool,
+    require_both: bool,
+    single_captures: bool,
+    takes: u8,
+    /// Heads give the choice to stop or relay.
+    heads: bool,
+    endless_draw: bool,
+    /// `ceil(65536 / len)`: `(c * inverse) >> 16` is `c / len` for every `c` below 256.
+    inverse: u32,
+    move_limit: u32,
+    turn_limit: u32,
+}
+
+impl LaneRules {
+    /// The lanes' version of these rules, or `None` when they are played one game at a time.
+    pub(super) fn of(g: &SowingGame) -> Option<LaneRules> {
+        let r = g.rules();
+        let heads = r.nominate > 0 || r.start_heads != [0, 0];
+        let ok = r.len <= H
+            && r.relay
+            && !r.skip_origin
+            && r.resow == Resow::Off
+            && r.singles.restricted
+            && r.singles.into_empty
+            && r.schedule.is_empty()
+            && (!heads || (r.head_landing == HeadLanding::Choose && !r.heads_immune))
+            && r.total <= 255;
+        ok.then_some(LaneRules {
+            n: r.n,
+            len: r.len as u8,
+            back_taken: r.back != BackCapture::Never,
+            require_both: r.back == BackCapture::RequireBoth,
+            single_captures: r.singles.capture,
+            takes: r.then,
+            heads,
+            endless_draw: r.endless == Endless::Draw,
+            inverse: 65536u32.div_ceil(r.len as u32),
+            move_limit: r.end.move_limit,
+            turn_limit: r.end.turn_limit,
+        })
+    }
+}
+
+/// One draw per lane where `need` is set: xoshiro256++ and Lemire's reduction to `0..n`, as
+/// [`Rng::below`] does it. Lanes whose draw Lemire's method would reject (about one in 2^58)
+/// are marked in `slow` and left as they were, for [`Rng::below`] itself to draw.
+#[inline(always)]
+fn draw(
+    rng: &mut [[u64; LANES]; 4],
+    n: &[u8; LANES],
+    need: &[u8; LANES],
+    slow: &mut [u8; LANES],
+) -> [u8; LANES] {
+    let mut out = [0u8; LANES];
+    for l in 0..LANES {
+        let [s0, s1, s2, s3] = [rng[0][l], rng[1][l], rng[2][l], rng[3][l]];
+        let x = s0.wrapping_add(s3).rotate_left(23).wrapping_add(s0);
+        // The high and low words of x * n (n below 256) from 32-bit products.
+        let k = n[l] as u64;
+        let lo_p = (x & 0xFFFF_FFFF) * k;
+        let hi_p = (x >> 32) * k + (lo_p >> 32);
+        out[l] = (hi_p >> 32) as u8;
+        let low = (hi_p << 32) | (lo_p & 0xFFFF_FFFF);
+        let reject = (low < k) as u8 & need[l];
+        slow[l] = reject;
+        let t = s1 << 17;
+        let n2 = s2 ^ s0;
+        let n3 = s3 ^ s1;
+        let n1 = s1 ^ n2;
+        let n0 = s0 ^ n3;
+        let n2 = n2 ^ t;
+        let n3 = n3.rotate_left(45);
+        let m = ((need[l] & !reject) as u64).wrapping_neg(); // all ones where the lane draws
+        rng[0][l] = (n0 & m) | (s0 & !m);
+        rng[1][l] = (n1 & m) | (s1 & !m);
+        rng[2][l] = (n2 & m) | (s2 & !m);
+        rng[3][l] = (n3 & m) | (s3 & !m);
+    }
+    out
+}
+
+/// A lane's exit, with what the game's state records of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// Still playing.
+    No,
+    /// The game is over; the winner relative to the player to move in the lane (0 that
+    /// player, 1 the other), and what the state's `pending` is.
+    Over(Option<u8>, EndReason, Pending),
+    /// The player to move has no ordinary move: the ordinary code takes over.
+    NoMoves,
+}
+
+/// 32 lanes of bytes.
+type V = u8x32;
+
+/// `a` where `m` is set, else `b`.
+#[inline(always)]
+fn sel(m: V, a: V, b: V) -> V {
+    (a & m) | (b & !m)
+}
+
+/// All ones where `a < b`.
+#[inline(always)]
+fn lt(a: V, b: V) -> V {
+    !a.max(b).simd_eq(a)
+}
+
+#[inline(always)]
+fn eq(a: V, b: u8) -> V {
+    a.simd_eq(V::splat(b))
+}
+
+/// The lanes set in a mask, as a bit set.
+#[inline(always)]
+fn bits(m: V) -> u32 {
+    m.to_bitmask()
+}
+
+/// Thirty-two games in play. Sides are relative: side 0 is the player to move.
+struct Lanes {
+    v: [[V; H]; 2],
+    /// The heads of each side, hole by hole (all ones where a hole is a head).
+    heads: [[V; H]; 2],
+    stones: [V; 2],
+    captured: [V; 2],
+    made: [[u16; LANES]; 2],
+    /// The ordinary moves of side 0 at the start of its turn, hole by hole.
+    legal: [V; H],
+    /// The player to move (0 for A).
+    mover: [u8; LANES],
+    phase: V,
+    from: V,
+    count: V,
+    /// All ones where the turn began by moving a single stone.
+    single: V,
+    left: V,
+    laps: [u32; LANES],
+    moves: [u32; LANES],
+    turns: [u32; LANES],
+    rng: [[u64; LANES]; 4],
+    exit: [Exit; LANES],
+    /// Cycle detection for relays of more than [`WATCH_AFTER`] laps.
+    brent: Vec<Option<Brent<[u8; H]>>>,
+}
+
+impl Lanes {
+    fn new() -> Box<Lanes> {
+        let z = V::splat(0);
+        Box::new(Lanes {
+            v: [[z; H]; 2],
+            heads: [[z; H]; 2],
+            stones: [z; 2],
+            captured: [z; 2],
+            made: [[0; LANES]; 2],
+            legal: [z; H],
+            mover: [0; LANES],
+            phase: V::splat(IDLE),
+            from: z,
+            count: z,
+            single: z,
+            left: z,
+            laps: [0; LANES],
+            moves: [0; LANES],
+            turns: [0; LANES],
+            rng: [[0; LANES]; 4],
+            exit: [Exit::No; LANES],
+            brent: (0..LANES).map(|_| None).collect(),
+        })
+    }
+
+    /// Puts a game at the start of an ordinary turn into lane `l`.
+    fn load(&mut self, l: usize, s: &SowingState, rng: &Rng) {
+        let me = s.to_move.index();
+        for (rel, abs) in [(0, me), (1, 1 - me)] {
+            for h in 0..H {
+                self.v[rel][h].as_mut_array()[l] = s.pits[abs][h];
+                self.heads[rel][h].as_mut_array()[l] =
+                    0u8.wrapping_sub((s.heads[abs] >> h & 1) as u8);
+            }
+            self.stones[rel].as_mut_array()[l] = s.stones[abs] as u8;
+            self.captured[rel].as_mut_array()[l] = s.captured[abs] as u8;
+            self.made[rel][l] = s.captures_made[abs];
+        }
+        for h in 0..H {
+            self.legal[h].as_mut_array()[l] = 0u8.wrapping_sub((s.mask >> h & 1) as u8);
+        }
+        self.mover[l] = me as u8;
+        self.phase.as_mut_array()[l] = START;
+        self.moves[l] = s.moves;
+        self.turns[l] = s.turns;
+        for (w, x) in rng.state().into_iter().enumerate() {
+            self.rng[w][l] = x;
+        }
+        self.exit[l] = Exit::No;
+        self.brent[l] = None;
+    }
+
+    /// Writes lane `l` back into its game's state and generator.
+    fn store(&self, l: usize, s: &mut SowingState, rng: &mut Rng) {
+        let me = self.mover[l] as usize;
+        for (rel, abs) in [(0, me), (1, 1 - me)] {
+            for h in 0..H {
+                s.pits[abs][h] = self.v[rel][h].as_array()[l];
+            }
+            s.stones[abs] = self.stones[rel].as_array()[l] as u16;
+            s.captured[abs] = self.captured[rel].as_array()[l] as u16;
+            s.captures_made[abs] = self.made[rel][l];
+        }
+        s.to_move = Player::BOTH[me];
+        s.moves = self.moves[l];
+        s.turns = self.turns[l];
+        s.mask = (0..H).fold(0u64, |m, h| {
+            m | ((self.legal[h].as_array()[l] & 1) as u64) << h
+        });
+        s.passes = 0;
+        s.pending = Pending::Start;
+        *rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
+    }
+
+    /// Ends the games of the lanes in `m`.
+    #[inline(always)]
+    fn over(
+        &mut self,
+        m: u32,
+        winner: Option<u8>,
+        why: EndReason,
+        pending: impl Fn(usize) -> Pending,
+    ) {
+        let mut m = m;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.exit[l] = Exit::Over(winner, why, pending(l));
+            self.phase.as_mut_array()[l] = IDLE;
+        }
+    }
+
+    /// Stones in hole `at` of side `side`, lane by lane.
+    #[inline(always)]
+    fn gather(&self, side: usize, at: V) -> V {
+        let mut out = V::splat(0);
+        for h in 0..H {
+            out |= self.v[side][h] & eq(at, h as u8);
+        }
+        out
+    }
+
+    /// Empties hole `at` of side `side` in the lanes of `on`.
+    #[inline(always)]
+    fn clear(&mut self, side: usize, at: V, on: V) {
+        for h in 0..H {
+            self.v[side][h] &= !(eq(at, h as u8) & on);
+        }
+    }
+
+    /// Lanes whose move count has reached the limit.
+    #[inline(always)]
+    fn at_limit(&self, limit: u32) -> V {
+        V::new(std::array::from_fn(|l| {
+            0u8.wrapping_sub((self.moves[l] >= limit) as u8)
+        }))
+    }
+
+    /// Adds one to the move count of the lanes in `m`.
+    #[inline(always)]
+    fn count_moves(&mut self, m: V) {
+        for (moves, &a) in self.moves.iter_mut().zip(m.as_array()) {
+            *moves += (a & 1) as u32;
+        }
+    }
+
+    /// One step of every lane: each playing lane draws (a move, a hole to take, or stop or
+    /// relay at a head) or sows a lap, and what follows from it.
+    #[inline(always)]
+    fn step(&mut self, lr: &LaneRules) {
+        let len = lr.len as usize;
+        let zero = V::splat(0);
+        let one = V::splat(1);
+        let lenv = V::splat(lr.len);
+        // 1. Draws: a move at a turn's start, a hole to take, stop or relay at a head.
+        let start = eq(self.phase, START);
+        let choice = eq(self.phase, CHOICE);
+        let takes = eq(self.phase, TAKES);
+        let limit = self.at_limit(lr.move_limit);
+        let take_ok = takes & !limit;
+        let need = start | take_ok | choice;
+        let mut options_set = [zero; H];
+        let mut count = zero;
+        for (h, set) in options_set.iter_mut().enumerate() {
+            let occupied = !self.v[1][h].simd_eq(zero);
+            *set = sel(start, self.legal[h], occupied);
+            count += *set & one;
+        }
+        let options = sel(choice, V::splat(2), count);
+        let mut slow = [0u8; LANES];
+        let mut idx = draw(
+            &mut self.rng,
+            options.as_array(),
+            (need & one).as_array(),
+            &mut slow,
+        );
+        if slow.iter().any(|&x| x != 0) {
+            self.redraw(&slow, options.as_array(), &mut idx);
+        }
+        let idx = V::new(idx);
+        let mut seen = zero;
+        let mut k = zero;
+        for (h, set) in options_set.iter().enumerate() {
+            k |= *set & seen.simd_eq(idx) & V::splat(h as u8);
+            seen += *set & one;
+        }
+        // 2. Takes; a lane at its move limit ends instead.
+        if bits(takes) != 0 {
+            let left = self.left;
+            self.over(bits(takes & limit), None, EndReason::MoveLimit, |l| {
+                Pending::Takes {
+                    left: left.as_array()[l],
+                }
+            });
+            let taken = self.gather(1, k) & take_ok;
+            self.clear(1, k, take_ok);
+            self.stones[1] -= taken;
+            self.captured[0] += taken;
+            self.count_moves(take_ok);
+            let won = take_ok & self.stones[1].simd_eq(zero);
+            for l in bit_lanes(bits(won)) {
+                self.turns[l] += 1;
+            }
+            self.over(bits(won), Some(0), EndReason::NoStones, |l| {
+                Pending::Takes {
+                    left: left.as_array()[l],
+                }
+            });
+            let going = take_ok & !won;
+            self.left -= going & one;
+            self.phase = sel(
+                going & self.left.simd_eq(zero),
+                V::splat(ENDING),
+                self.phase,
+            );
+        }
+        // 3. Lifting: the chosen hole at a turn's start, or the head the player relays from;
+        // or stopping at the head.
+        let cont = choice & idx.simd_eq(one);
+        let stop = choice & idx.simd_eq(zero);
+        let lifting = start | cont;
+        let lift_at = sel(start, k, self.from);
+        let lifted = self.gather(0, lift_at);
+        self.clear(0, lift_at, lifting);
+        self.count_moves(stop);
+        self.phase = sel(stop, V::splat(ENDING), self.phase);
+        self.single = sel(lifting, start & lifted.simd_eq(one), self.single);
+        self.from = sel(lifting, lift_at, self.from);
+        self.count = sel(lifting, lifted, self.count);
+        for l in bit_lanes(bits(lifting)) {
+            self.laps[l] = 0;
+            self.brent[l] = None;
+        }
+        let lapping = lifting | eq(self.phase, RELAY);
+        // 4. A lap in every lapping lane: `q` stones in every hole, one more in the `rem`
+        // holes after the origin (`q` is zero unless a lap goes round the whole track).
+        let mut q = zero;
+        let mut rem = self.count & lapping;
+        let big = lt(lenv, rem);
+        if bits(big) != 0 {
+            let (qa, ra) = (q.as_mut_array(), rem.as_mut_array());
+            for l in bit_lanes(bits(big)) {
+                let c = ra[l] as u32 - 1;
+                let qq = ((c * lr.inverse) >> 16) as u8;
+                qa[l] = qq;
+                ra[l] -= qq * lr.len;
+            }
+        }
+        let t = self.from + rem;
+        let last = sel(lt(t, lenv), t, t - lenv);
+        for h in 0..len {
+            let d = V::splat(h as u8) - self.from - one;
+            let d = sel(lt(d, lenv), d, d + lenv);
+            self.v[0][h] += q + (lt(d, rem) & one);
+        }
+        let here = self.gather(0, last);
+        self.count_moves(lapping);
+        let landed_empty = lapping & lt(here, V::splat(2));
+        let mut relay = lapping & !landed_empty;
+        if lr.heads && bits(relay) != 0 {
+            let mut head = zero;
+            for h in 0..H {
+                head |= self.heads[0][h] & eq(last, h as u8);
+            }
+            head &= relay;
+            if bits(head) != 0 {
+                self.from = sel(head, last, self.from);
+                self.phase = sel(head, V::splat(CHOICE), self.phase);
+                let at = self.at_limit(lr.move_limit) & head;
+                let from = self.from;
+                self.over(bits(at), None, EndReason::MoveLimit, |l| Pending::Relay {
+                    pos: from.as_array()[l],
+                    capture: true,
+                });
+                relay &= !head;
+            }
+        }
+        let ended = self.at_limit(lr.move_limit) & relay;
+        if bits(ended) != 0 {
+            for l in bit_lanes(bits(ended)) {
+                self.turns[l] += 1;
+            }
+            self.over(bits(ended), None, EndReason::MoveLimit, |_| Pending::Start);
+            relay &= !ended;
+        }
+        let mut deep = false;
+        for l in bit_lanes(bits(relay)) {
+            self.laps[l] += 1;
+            deep |= self.laps[l] >= WATCH_AFTER;
+        }
+        self.from = sel(relay, last, self.from);
+        self.count = sel(relay, here, self.count);
+        self.phase = sel(relay, V::splat(RELAY), self.phase);
+        if deep {
+            let endless = self.watch(lr, relay);
+            relay &= !endless;
+        }
+        // The relays go on: empty the hole lifted next.
+        self.clear(0, last, relay);
+        // 5. Captures where the last stone fell into an empty hole of the front row.
+        let n = lr.n;
+        let of = V::splat(3 * n - 1) - last;
+        let ob = last - V::splat(n);
+        let front = self.gather(1, of);
+        let back = self.gather(1, ob);
+        let all = V::splat(0xFF);
+        let flag = |b: bool| if b { all } else { zero };
+        let cap = landed_empty
+            & !lt(last, V::splat(n))
+            & (!self.single | flag(lr.single_captures))
+            & !front.simd_eq(zero)
+            & (!flag(lr.require_both) | !back.simd_eq(zero));
+        let cap_back = cap & flag(lr.back_taken);
+        self.clear(1, of, cap);
+        self.clear(1, ob, cap_back);
+        let taken = (front & cap) + (back & cap_back);
+        self.stones[1] -= taken;
+        self.captured[0] += taken;
+        let mut no_capture = landed_empty & !cap;
+        if bits(cap) != 0 {
+            for l in bit_lanes(bits(cap)) {
+                self.made[0][l] += 1;
+            }
+            let won = cap & self.stones[1].simd_eq(zero);
+            for l in bit_lanes(bits(won)) {
+                self.turns[l] += 1;
+            }
+            self.over(bits(won), Some(0), EndReason::NoStones, |_| Pending::Start);
+            let going = cap & !won;
+            if lr.takes > 0 {
+                self.left = sel(going, V::splat(lr.takes), self.left);
+                self.phase = sel(going, V::splat(TAKES), self.phase);
+            } else {
+                no_capture |= going;
+            }
+        }
+        self.phase = sel(no_capture, V::splat(ENDING), self.phase);
+        // 6. The end of a turn: the other player's side becomes side 0.
+        let ending = eq(self.phase, ENDING);
+        if bits(ending) == 0 {
+            return;
+        }
+        for h in 0..len {
+            let (a, b) = (self.v[0][h], self.v[1][h]);
+            self.v[0][h] = sel(ending, b, a);
+            self.v[1][h] = sel(ending, a, b);
+        }
+        if lr.heads {
+            for h in 0..len {
+                let (a, b) = (self.heads[0][h], self.heads[1][h]);
+                self.heads[0][h] = sel(ending, b, a);
+                self.heads[1][h] = sel(ending, a, b);
+            }
+        }
+        for rows in [&mut self.stones, &mut self.captured] {
+            let (a, b) = (rows[0], rows[1]);
+            rows[0] = sel(ending, b, a);
+            rows[1] = sel(ending, a, b);
+        }
+        for l in bit_lanes(bits(ending)) {
+            let m = self.made[0][l];
+            self.made[0][l] = self.made[1][l];
+            self.made[1][l] = m;
+            self.mover[l] ^= 1;
+            self.turns[l] += 1;
+        }
+        // The new player's moves: holes of two or more, else singles into an empty hole.
+        let mut multi = [zero; H];
+        let mut any_multi = zero;
+        for (m, &v) in multi.iter_mut().zip(&self.v[0]).take(len) {
+            *m = !lt(v, V::splat(2));
+            any_multi |= *m;
+        }
+        let mut moves = zero;
+        let mut legal = [zero; H];
+        for h in 0..len {
+            let next = if h + 1 == len { 0 } else { h + 1 };
+            let single = eq(self.v[0][h], 1) & self.v[0][next].simd_eq(zero);
+            legal[h] = multi[h] | (single & !any_multi);
+            moves |= legal[h];
+        }
+        let limit = self.at_limit(lr.move_limit);
+        let mut turn_limit = 0u32;
+        for l in bit_lanes(bits(ending)) {
+            turn_limit |= ((self.turns[l] >= lr.turn_limit) as u32) << l;
+        }
+        let turn_limit_v = V::new(std::array::from_fn(|l| {
+            0u8.wrapping_sub((turn_limit >> l & 1) as u8)
+        }));
+        let no_stones = ending & !turn_limit_v & self.stones[0].simd_eq(zero);
+        let goes_on = ending & !turn_limit_v & !no_stones;
+        for (h, lh) in legal.iter().enumerate() {
+            self.legal[h] = sel(goes_on, *lh, self.legal[h]);
+        }
+        let no_moves = goes_on & moves.simd_eq(zero);
+        let at_limit = goes_on & !no_moves & limit;
+        self.phase = sel(ending, V::splat(START), self.phase);
+        self.over(turn_limit, None, EndReason::TurnLimit, |_| Pending::Start);
+        self.over(bits(no_stones), Some(1), EndReason::NoStones, |_| {
+            Pending::Start
+        });
+        self.over(bits(at_limit), None, EndReason::MoveLimit, |_| {
+            Pending::Start
+        });
+        for l in bit_lanes(bits(no_moves)) {
+            self.exit[l] = Exit::NoMoves;
+            self.phase.as_mut_array()[l] = IDLE;
+        }
+    }
+
+    /// Draws again, one lane at a time, where Lemire's method rejected the vector draw.
+    #[cold]
+    fn redraw(&mut self, slow: &[u8; LANES], options: &[u8; LANES], idx: &mut [u8; LANES]) {
+        for l in (0..LANES).filter(|&l| slow[l] != 0) {
+            let mut r = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
+            idx[l] = r.below(options[l] as usize) as u8;
+            for (w, x) in r.state().into_iter().enumerate() {
+                self.rng[w][l] = x;
+            }
+        }
+    }
+
+    /// Brent's cycle detection for the relaying lanes more than [`WATCH_AFTER`] laps into a
+    /// relay (after the lap, before the hole it ended in is lifted); returns the lanes whose
+    /// relay would never end, and ends their games.
+    #[cold]
+    fn watch(&mut self, lr: &LaneRules, relay: V) -> V {
+        let mut endless = [0u8; LANES];
+        for l in bit_lanes(bits(relay)) {
+            if self.laps[l] < WATCH_AFTER {
+                continue;
+            }
+            let side: [u8; H] = std::array::from_fn(|h| self.v[0][h].as_array()[l]);
+            let pos = self.from.as_array()[l] as usize;
+            if self.brent[l]
+                .get_or_insert_with(Brent::new)
+                .repeats(&side, pos)
+            {
+                self.turns[l] += 1;
+                let why = if lr.endless_draw {
+                    EndReason::EndlessSowing
+                } else {
+                    self.moves[l] = self.moves[l].max(lr.move_limit);
+                    EndReason::MoveLimit
+                };
+                self.over(1 << l, None, why, |_| Pending::Start);
+                endless[l] = 0xFF;
+            }
+        }
+        V::new(endless)
+    }
+}
+
+/// The lanes of a bit set.
+#[inline(always)]
+fn bit_lanes(m: u32) -> impl Iterator<Item = usize> {
+    let mut m = m;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
+impl SowingGame {
+    /// Plays random games to their ends, many at once: each game, a position and its own
+    /// generator, ends exactly as [`random_playout`](Self::random_playout) would end it, with
+    /// its generator where that would leave it. Returns the Ludii moves each game played.
+    ///
+    /// On boards of 6 to 8 holes a row with the rules the lanes model (see the module), the
+    /// games' ordinary turns are played 32 at a time in SIMD lanes; otherwise, and for the
+    /// steps the lanes do not model, one at a time.
+    pub fn random_playouts(&self, games: &mut [(SowingState, Rng)]) -> Vec<u32> {
+        let start: Vec<u32> = games.iter().map(|(s, _)| s.moves).collect();
+        match LaneRules::of(self) {
+            Some(lr) => self.lane_playouts(&lr, games),
+            None => {
+                for (s, r) in games.iter_mut() {
+                    self.random_playout(s, r);
+                }
+            }
+        }
+        games
+            .iter()
+            .zip(start)
+            .map(|((s, _), m)| s.moves - m)
+            .collect()
+    }
+
+    /// Random actions through the general code until the game is over, or at the start of an
+    /// ordinary turn the lanes can play.
+    fn until_lane_ready(&self, s: &mut SowingState, rng: &mut Rng) -> bool {
+        loop {
+            if s.outcome.is_some() {
+                return false;
+            }
+            let special = (0..2).any(|q| s.nominations_left[q] > 0 || s.open[q] != Open::Done);
+            if s.mask != 0 && s.pending == Pending::Start && !special {
+                return true;
+            }
+            match self.random_action(s, rng) {
+                Some(a) => {
+                    self.apply_unchecked(s, a);
+                }
+                None => return false,
+            }
+        }
+    }
+
+    fn lane_playouts(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the features the function is compiled for.
+            unsafe { self.lane_playouts_avx2(lr, games) };
+            return;
+        }
+        self.lane_playouts_on(lr, games)
+    }
+
+    /// The lanes compiled for 256-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn lane_playouts_avx2(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        self.lane_playouts_on(lr, games)
+    }
+
+    #[inline(always)]
+    fn lane_playouts_on(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        let mut lanes = Lanes::new();
+        let mut slot: [Option<usize>; LANES] = [None; LANES];
+        let mut next = 0;
+        let mut busy = 0;
+        // Fills lane `l` with the next game that needs one.
+        let fill =
+            |lanes: &mut Lanes, l: usize, next: &mut usize, games: &mut [(SowingState, Rng)]| {
+                while *next < games.len() {
+                    let i = *next;
+                    *next += 1;
+                    let (s, r) = &mut games[i];
+                    if self.until_lane_ready(s, r) {
+                        lanes.load(l, s, r);
+                        return Some(i);
+                    }
+                }
+                None
+            };
+        for (l, sl) in slot.iter_mut().enumerate() {
+            *sl = fill(&mut lanes, l, &mut next, games);
+            busy += sl.is_some() as usize;
+        }
+        while busy > 0 {
+            lanes.step(lr);
+            for (l, sl) in slot.iter_mut().enumerate() {
+                let exit = lanes.exit[l];
+                if exit == Exit::No {
+                    continue;
+                }
+                let Some(i) = *sl else { continue };
+                let (s, r) = &mut games[i];
+                lanes.store(l, s, r);
+                match exit {
+                    Exit::Over(winner, why, pending) => {
+                        s.pending = pending;
+                        let w = winner.map(|w| Player::BOTH[(lanes.mover[l] ^ w) as usize]);
+                        finish(s, w, why);
+                    }
+                    Exit::NoMoves => {
+                        self.no_moves(s);
+                        if s.outcome.is_none() && s.moves >= lr.move_limit {
+                            finish(s, None, EndReason::MoveLimit);
+                        }
+                        self.random_playout(s, r);
+                    }
+                    Exit::No => {}
+                }
+                lanes.exit[l] = Exit::No;
+                *sl = fill(&mut lanes, l, &mut next, games);
+                if sl.is_none() {
+                    lanes.phase.as_mut_array()[l] = IDLE;
+                    busy -= 1;
+                }
+            }
+            // The last few games (the long ones) finish one at a time, from the start of a
+            // turn, rather than keep whole steps going for a few lanes.
+            if next == games.len() && busy > 0 && busy <= TAIL {
+                for (l, sl) in slot.iter_mut().enumerate() {
+                    if let Some(i) = *sl
+                        && lanes.phase.as_array()[l] == START
+                    {
+                        let (s, r) = &mut games[i];
+                        lanes.store(l, s, r);
+                        self.random_playout(s, r);
+                        *sl = None;
+                        lanes.phase.as_mut_array()[l] = IDLE;
+                        busy -= 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anygame::AnyGame;
+    use crate::catalogue;
+
+    fn game(id: &str) -> SowingGame {
+        match catalogue::get(id).unwrap().build(&Default::default()) {
+            Ok(AnyGame::Sowing(g)) => g,
+            _ => panic!("{id}"),
+        }
+    }
+
+    #[test]
+    fn the_benchmarked_rulesets_play_in_lanes() {
+        for id in [
+            "tsoro-ludii",
+            "tsoro-ludii-additional-capture",
+            "tsoro-ludii-misoro",
+            "njombwa-ludii",
+            "tsoro-matthews-basic",
+            "tsoro-matthews-v1",
+            "tsoro-matthews-v5",
+        ] {
+            assert!(LaneRules::of(&game(id)).is_some(), "{id}");
+        }
+        for id in ["tsoro-matthews-v4", "tsoro-matthews-v7", "tsoro-russ"] {
+            assert!(LaneRules::of(&game(id)).is_none(), "{id}");
+        }
+    }
+
+    #[test]
+    fn lane_draws_are_the_generators_draws() {
+        let mut rng = [[0u64; LANES]; 4];
+        let mut alone: Vec<Rng> = (0..LANES as u64).map(|k| Rng::for_game(3, k)).collect();
+        for (l, r) in alone.iter().enumerate() {
+            for (w, x) in r.state().into_iter().enumerate() {
+                rng[w][l] = x;
+            }
+        }
+        for round in 0..200u32 {
+            let n: [u8; LANES] = std::array::from_fn(|l| 1 + ((l as u32 * 7 + round) % 40) as u8);
+            let need: [u8; LANES] =
+                std::array::from_fn(|l| !(l as u32 + round).is_multiple_of(3) as u8);
+            let mut slow = [0u8; LANES];
+            let got = draw(&mut rng, &n, &need, &mut slow);
+            assert_eq!(slow, [0; LANES]);
+            for l in 0..LANES {
+                if need[l] != 0 {
+                    assert_eq!(got[l] as usize, alone[l].below(n[l] as usize), "lane {l}");
+                }
+                let state: [u64; 4] = std::array::from_fn(|w| rng[w][l]);
+                assert_eq!(state, alone[l].state(), "lane {l} round {round}");
+            }
+        }
+    }
+}
