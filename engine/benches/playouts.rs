@@ -2,6 +2,9 @@
 //! for and for our Matthews and Sanderson readings. Moves per second are printed beside each
 //! figure (moves counted as Ludii counts them: each relay lap and each take is one).
 //!
+//! The second group plays the same games 1,024 at a time through `random_playouts` (up to 32 at
+//! once in SIMD lanes, where the rules allow), on the same one thread.
+//!
 //! Run: `cargo bench -p tsoro-engine --bench playouts`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -71,7 +74,38 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // The same playouts, 1,024 games a call through `random_playouts`, which plays up to 32
+    // games at once in SIMD lanes where the rules allow (still one thread).
+    let mut group = c.benchmark_group("random_playouts_1024");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(4));
+    group.sample_size(20);
+    for (id, params) in CASES {
+        let p: Params = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), (*v).into()))
+            .collect();
+        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&p) else {
+            panic!("{id} is not a sowing game")
+        };
+        group.throughput(Throughput::Elements(BATCH));
+        let mut k = 0u64;
+        group.bench_function(BenchmarkId::from_parameter(label(id, params)), |b| {
+            b.iter(|| {
+                let mut batch: Vec<_> = (k..k + BATCH)
+                    .map(|j| (g.initial_state(), Rng::for_game(1, j)))
+                    .collect();
+                k += BATCH;
+                black_box(g.random_playouts(&mut batch))
+            })
+        });
+    }
+    group.finish();
 }
+
+/// Games a `random_playouts` call plays.
+const BATCH: u64 = 1024;
 
 criterion_group!(benches, bench);
 criterion_main!(benches);
