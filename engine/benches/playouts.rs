@@ -12,6 +12,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::rng::Rng;
+use tsoro_engine::sowing::SowingGame;
 use tsoro_engine::{AnyGame, Game};
 
 const CASES: &[(&str, &[(&str, i64)])] = &[
@@ -42,18 +43,24 @@ fn label(id: &str, params: &[(&str, i64)]) -> String {
     }
 }
 
+/// The sowing game of a case.
+fn game(id: &str, params: &[(&str, i64)]) -> SowingGame {
+    let p: Params = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), (*v).into()))
+        .collect();
+    match catalogue::get(id).unwrap().build(&p) {
+        Ok(AnyGame::Sowing(g)) => g,
+        _ => panic!("{id} is not a sowing game"),
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_playout");
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(3));
     for (id, params) in CASES {
-        let p: Params = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), (*v).into()))
-            .collect();
-        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&p) else {
-            panic!("{id} is not a sowing game")
-        };
+        let g = game(id, params);
         // Moves per playout, for the moves/s figure.
         let mut rng = Rng::from_seed(99);
         let n = 2000;
@@ -82,13 +89,7 @@ fn bench(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(4));
     group.sample_size(20);
     for (id, params) in CASES {
-        let p: Params = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), (*v).into()))
-            .collect();
-        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&p) else {
-            panic!("{id} is not a sowing game")
-        };
+        let g = game(id, params);
         group.throughput(Throughput::Elements(BATCH));
         let mut k = 0u64;
         group.bench_function(BenchmarkId::from_parameter(label(id, params)), |b| {

@@ -112,25 +112,7 @@ impl SowingGame {
                 format!("{total} stones: at most 255"),
             ));
         }
-        let stones = |p: usize| pits[p].iter().map(|&v| v as u16).sum();
-        let mut s = SowingState {
-            pits,
-            heads: r.start_heads,
-            stones: [stones(0), stones(1)],
-            captured: [0; 2],
-            discarded: 0,
-            captures_made: [0; 2],
-            to_move,
-            pending: Pending::Start,
-            open: [Open::Done; 2],
-            nominations_left: [0; 2],
-            turns: 0,
-            moves: 0,
-            passes: 0,
-            outcome: None,
-            n: r.n,
-            mask: 0,
-        };
+        let mut s = fresh_state(r, pits, to_move, Open::Done, 0);
         self.begin_turn(&mut s);
         Ok(s)
     }
@@ -863,18 +845,29 @@ fn start_state(r: &Rules) -> SowingState {
         OpeningRule::OneCounter => Open::OneCounter,
         OpeningRule::LudiiNjombwa => Open::LudiiPairs,
     };
-    let stones = |p: usize| r.start[p].iter().map(|&v| v as u16).sum();
+    fresh_state(r, r.start, r.first, open, r.nominate)
+}
+
+/// A position with these stones, before its first turn begins: nothing captured, no move made.
+fn fresh_state(
+    r: &Rules,
+    pits: [[u8; SIDE_CAP]; 2],
+    to_move: Player,
+    open: Open,
+    nominations: u8,
+) -> SowingState {
+    let stones = |p: usize| pits[p].iter().map(|&v| v as u16).sum();
     SowingState {
-        pits: r.start,
+        pits,
         heads: r.start_heads,
         stones: [stones(0), stones(1)],
         captured: [0; 2],
         discarded: 0,
         captures_made: [0; 2],
-        to_move: r.first,
+        to_move,
         pending: Pending::Start,
         open: [open; 2],
-        nominations_left: [r.nominate; 2],
+        nominations_left: [nominations; 2],
         turns: 0,
         moves: 0,
         passes: 0,
