@@ -16,11 +16,11 @@
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{Brent, SowingGame, WATCH_AFTER, finish};
+use super::lane_vec::LaneVec;
 use super::state::{Open, Pending, SowingState};
 use crate::outcome::EndReason;
 use crate::player::Player;
 use crate::rng::Rng;
-use wide::u8x32;
 
 /// Games played at once.
 pub const LANES: usize = 32;
@@ -138,34 +138,31 @@ enum Exit {
     NoMoves,
 }
 
-/// 32 lanes of bytes.
-type V = u8x32;
-
 /// `a` where `m` is set, else `b`.
 #[inline(always)]
-fn sel(m: V, a: V, b: V) -> V {
+fn sel<V: LaneVec>(m: V, a: V, b: V) -> V {
     (a & m) | (b & !m)
 }
 
 /// All ones where `a < b`.
 #[inline(always)]
-fn lt(a: V, b: V) -> V {
+fn lt<V: LaneVec>(a: V, b: V) -> V {
     !a.max(b).simd_eq(a)
 }
 
 #[inline(always)]
-fn eq(a: V, b: u8) -> V {
+fn eq<V: LaneVec>(a: V, b: u8) -> V {
     a.simd_eq(V::splat(b))
 }
 
 /// The lanes set in a mask, as a bit set.
 #[inline(always)]
-fn bits(m: V) -> u32 {
+fn bits<V: LaneVec>(m: V) -> u32 {
     m.to_bitmask()
 }
 
 /// Thirty-two games in play. Sides are relative: side 0 is the player to move.
-struct Lanes {
+struct Lanes<V> {
     v: [[V; H]; 2],
     /// The heads of each side, hole by hole (all ones where a hole is a head).
     heads: [[V; H]; 2],
@@ -191,8 +188,8 @@ struct Lanes {
     brent: Vec<Option<Brent<[u8; H]>>>,
 }
 
-impl Lanes {
-    fn new() -> Box<Lanes> {
+impl<V: LaneVec> Lanes<V> {
+    fn new() -> Box<Self> {
         let z = V::splat(0);
         Box::new(Lanes {
             v: [[z; H]; 2],
@@ -689,25 +686,25 @@ impl SowingGame {
             unsafe { self.lane_playouts_avx2(lr, games) };
             return;
         }
-        self.lane_playouts_on(lr, games)
+        self.lane_playouts_on::<wide::u8x32>(lr, games)
     }
 
     /// The lanes compiled for 256-bit vectors.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     fn lane_playouts_avx2(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
-        self.lane_playouts_on(lr, games)
+        self.lane_playouts_on::<super::lane_vec::Avx2>(lr, games)
     }
 
     #[inline(always)]
-    fn lane_playouts_on(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
-        let mut lanes = Lanes::new();
+    fn lane_playouts_on<V: LaneVec>(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        let mut lanes = Lanes::<V>::new();
         let mut slot: [Option<usize>; LANES] = [None; LANES];
         let mut next = 0;
         let mut busy = 0;
         // Fills lane `l` with the next game that needs one.
         let fill =
-            |lanes: &mut Lanes, l: usize, next: &mut usize, games: &mut [(SowingState, Rng)]| {
+            |lanes: &mut Lanes<V>, l: usize, next: &mut usize, games: &mut [(SowingState, Rng)]| {
                 while *next < games.len() {
                     let i = *next;
                     *next += 1;
@@ -803,6 +800,32 @@ mod tests {
         }
         for id in ["tsoro-matthews-v4", "tsoro-matthews-v7", "tsoro-russ"] {
             assert!(LaneRules::of(&game(id)).is_none(), "{id}");
+        }
+    }
+
+    /// The portable build of the lanes (the one processors without AVX2 run) plays the same
+    /// games as one at a time (the property tests exercise whichever build this processor runs).
+    #[test]
+    fn portable_lanes_play_the_same_games() {
+        for id in [
+            "tsoro-ludii",
+            "tsoro-ludii-additional-capture",
+            "tsoro-ludii-misoro",
+            "njombwa-ludii",
+            "tsoro-matthews-v5",
+        ] {
+            let g = game(id);
+            let lr = LaneRules::of(&g).unwrap();
+            let mut batch: Vec<(SowingState, Rng)> = (0..100)
+                .map(|k| (g.initial_state(), Rng::for_game(5, k)))
+                .collect();
+            g.lane_playouts_on::<wide::u8x32>(&lr, &mut batch);
+            for (k, (s, r)) in batch.iter().enumerate() {
+                let mut alone = g.initial_state();
+                let mut ra = Rng::for_game(5, k as u64);
+                g.random_playout(&mut alone, &mut ra);
+                assert_eq!((s, r), (&alone, &ra), "{id} game {k}");
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 pub mod action;
 pub mod config;
 pub mod game;
+mod lane_vec;
 mod lanes;
 mod playout;
 pub mod rules;

@@ -1,0 +1,157 @@
+//! The 32-byte vectors the lanes ([`lanes`](super::lanes)) compute with: `wide`'s portable
+//! `u8x32` everywhere, and on x86-64 processors with AVX2 a type whose every operation is one
+//! AVX2 instruction (chosen at run time, as `wide` itself is built for the baseline target).
+
+use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
+
+/// 32 lanes of bytes.
+pub(super) trait LaneVec:
+    Copy
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + AddAssign
+    + SubAssign
+{
+    fn splat(x: u8) -> Self;
+    fn new(a: [u8; 32]) -> Self;
+    /// All ones where the lanes are equal.
+    fn simd_eq(self, o: Self) -> Self;
+    /// The lane-wise (unsigned) maximum.
+    fn max(self, o: Self) -> Self;
+    /// The top bit of each lane.
+    fn to_bitmask(self) -> u32;
+    fn as_array(&self) -> &[u8; 32];
+    fn as_mut_array(&mut self) -> &mut [u8; 32];
+}
+
+impl LaneVec for wide::u8x32 {
+    #[inline(always)]
+    fn splat(x: u8) -> Self {
+        wide::u8x32::splat(x)
+    }
+    #[inline(always)]
+    fn new(a: [u8; 32]) -> Self {
+        wide::u8x32::new(a)
+    }
+    #[inline(always)]
+    fn simd_eq(self, o: Self) -> Self {
+        wide::u8x32::simd_eq(self, o)
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        wide::u8x32::max(self, o)
+    }
+    #[inline(always)]
+    fn to_bitmask(self) -> u32 {
+        wide::u8x32::to_bitmask(self)
+    }
+    #[inline(always)]
+    fn as_array(&self) -> &[u8; 32] {
+        wide::u8x32::as_array(self)
+    }
+    #[inline(always)]
+    fn as_mut_array(&mut self) -> &mut [u8; 32] {
+        wide::u8x32::as_mut_array(self)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(super) use avx2::Avx2;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    //! SAFETY: an [`Avx2`] value is only ever made inside code that runs after
+    //! `is_x86_feature_detected!("avx2")` returned true (the lanes' AVX2 build), so the AVX2
+    //! instructions its operations use are there to execute.
+
+    use super::LaneVec;
+    use std::arch::x86_64::*;
+    use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
+
+    /// 32 lanes of bytes in one AVX2 register.
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(in crate::sowing) struct Avx2(__m256i);
+
+    macro_rules! binary {
+        ($tr:ident, $f:ident, $tra:ident, $fa:ident, $intr:ident) => {
+            impl $tr for Avx2 {
+                type Output = Avx2;
+                #[inline(always)]
+                fn $f(self, o: Avx2) -> Avx2 {
+                    // SAFETY: see the module.
+                    Avx2(unsafe { $intr(self.0, o.0) })
+                }
+            }
+            impl $tra for Avx2 {
+                #[inline(always)]
+                fn $fa(&mut self, o: Avx2) {
+                    *self = $tr::$f(*self, o);
+                }
+            }
+        };
+    }
+    binary!(
+        BitAnd,
+        bitand,
+        BitAndAssign,
+        bitand_assign,
+        _mm256_and_si256
+    );
+    binary!(BitOr, bitor, BitOrAssign, bitor_assign, _mm256_or_si256);
+    binary!(Add, add, AddAssign, add_assign, _mm256_add_epi8);
+    binary!(Sub, sub, SubAssign, sub_assign, _mm256_sub_epi8);
+
+    impl Not for Avx2 {
+        type Output = Avx2;
+        #[inline(always)]
+        fn not(self) -> Avx2 {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi8(-1)) })
+        }
+    }
+
+    impl LaneVec for Avx2 {
+        #[inline(always)]
+        fn splat(x: u8) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_set1_epi8(x as i8) })
+        }
+        #[inline(always)]
+        fn new(a: [u8; 32]) -> Self {
+            // SAFETY: see the module; the load reads the 32 bytes of `a`.
+            Avx2(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn simd_eq(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_cmpeq_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_max_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn to_bitmask(self) -> u32 {
+            // SAFETY: see the module.
+            unsafe { _mm256_movemask_epi8(self.0) as u32 }
+        }
+        #[inline(always)]
+        fn as_array(&self) -> &[u8; 32] {
+            // SAFETY: `__m256i` is 32 bytes, every bit pattern a valid `[u8; 32]`, and its
+            // alignment larger.
+            unsafe { &*(self as *const Avx2).cast::<[u8; 32]>() }
+        }
+        #[inline(always)]
+        fn as_mut_array(&mut self) -> &mut [u8; 32] {
+            // SAFETY: as for `as_array`.
+            unsafe { &mut *(self as *mut Avx2).cast::<[u8; 32]>() }
+        }
+    }
+}
