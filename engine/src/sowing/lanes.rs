@@ -184,6 +184,8 @@ struct Lanes<V> {
     turns: [u32; LANES],
     rng: [[u64; LANES]; 4],
     exit: [Exit; LANES],
+    /// The lanes whose `exit` is set.
+    exits: u32,
     /// Cycle detection for relays of more than [`WATCH_AFTER`] laps.
     brent: Vec<Option<Brent<[u8; H]>>>,
 }
@@ -209,6 +211,7 @@ impl<V: LaneVec> Lanes<V> {
             turns: [0; LANES],
             rng: [[0; LANES]; 4],
             exit: [Exit::No; LANES],
+            exits: 0,
             brent: (0..LANES).map(|_| None).collect(),
         })
     }
@@ -219,8 +222,12 @@ impl<V: LaneVec> Lanes<V> {
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
                 self.v[rel][h].as_mut_array()[l] = s.pits[abs][h];
-                self.heads[rel][h].as_mut_array()[l] =
-                    0u8.wrapping_sub((s.heads[abs] >> h & 1) as u8);
+            }
+            if s.heads[abs] != 0 || self.heads[rel].iter().any(|v| v.as_array()[l] != 0) {
+                for h in 0..H {
+                    self.heads[rel][h].as_mut_array()[l] =
+                        0u8.wrapping_sub((s.heads[abs] >> h & 1) as u8);
+                }
             }
             self.stones[rel].as_mut_array()[l] = s.stones[abs] as u8;
             self.captured[rel].as_mut_array()[l] = s.captured[abs] as u8;
@@ -276,6 +283,7 @@ impl<V: LaneVec> Lanes<V> {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
             self.exit[l] = Exit::Over(winner, why, pending(l));
+            self.exits |= 1 << l;
             self.phase.as_mut_array()[l] = IDLE;
         }
     }
@@ -574,6 +582,7 @@ impl<V: LaneVec> Lanes<V> {
         });
         for l in bit_lanes(bits(no_moves)) {
             self.exit[l] = Exit::NoMoves;
+            self.exits |= 1 << l;
             self.phase.as_mut_array()[l] = IDLE;
         }
     }
@@ -722,11 +731,10 @@ impl SowingGame {
         }
         while busy > 0 {
             lanes.step(lr);
-            for (l, sl) in slot.iter_mut().enumerate() {
+            let exits = std::mem::take(&mut lanes.exits);
+            for l in bit_lanes(exits) {
                 let exit = lanes.exit[l];
-                if exit == Exit::No {
-                    continue;
-                }
+                let sl = &mut slot[l];
                 let Some(i) = *sl else { continue };
                 let (s, r) = &mut games[i];
                 lanes.store(l, s, r);
