@@ -1,20 +1,16 @@
-//! The fused random playout's inner loop: ordinary turns played on copies of the two sides
-//! held in registers or padded arrays ([`Track`]), with the hot fields of the state in locals.
-//! It plays exactly the turns that [`SowingGame::apply_unchecked`] would play for the same
-//! random numbers, and hands back to the general code for anything else (openings,
-//! nominations, relay choices, passes). Boards of 6 to 8 holes a row use a vector register a
-//! side ([`ShortSide`](super::short_track::ShortSide)); larger boards the word-wise [`Side`]
-//! here, where a lap is one or two 64-bit additions.
+//! The fused random playout's inner loop: ordinary turns played on a padded copy of the two
+//! sides (one byte per hole), where a lap is one or two 64-bit additions, the moves of a side a
+//! few word operations and the random choice among them a branch-free select. It plays exactly
+//! the turns that [`SowingGame::apply_unchecked`] would play for the same random numbers, and
+//! hands back to the general code for anything else (openings, nominations, relay choices,
+//! passes).
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{Brent, SowingGame, WATCH_AFTER, finish, nonzero_bytes};
-use super::rules::Rules;
-use super::short_track::{SHORT, ShortSide};
+use super::short_track::SHORT;
 use super::state::{Open, Pending, SowingState};
 use crate::notation::SIDE_CAP;
 use crate::outcome::EndReason;
-use crate::player::Player;
-use crate::rng::Rng;
 
 /// One side of the board: hole `k` is byte `k`, with room after the last hole for a whole
 /// word; `W` words of 8 holes cover the track.
@@ -34,6 +30,18 @@ const RUNS: [u64; 9] = {
 };
 
 impl<const W: usize> Side<W> {
+    #[inline(always)]
+    fn load(pits: &[u8; SIDE_CAP]) -> Self {
+        let mut b = [0u8; 64];
+        b[..SIDE_CAP].copy_from_slice(pits);
+        Side(b)
+    }
+
+    #[inline(always)]
+    fn store(&self, pits: &mut [u8; SIDE_CAP]) {
+        pits.copy_from_slice(&self.0[..SIDE_CAP]);
+    }
+
     /// The 8 holes from `i` as a word (little-endian).
     #[inline(always)]
     fn word(&self, i: usize) -> u64 {
@@ -47,6 +55,16 @@ impl<const W: usize> Side<W> {
     fn set_word(&mut self, i: usize, w: u64) {
         let i = i.min(56);
         self.0[i..i + 8].copy_from_slice(&w.to_le_bytes());
+    }
+
+    #[inline(always)]
+    fn get(&self, k: usize) -> u8 {
+        self.0[k & 63]
+    }
+
+    #[inline(always)]
+    fn take(&mut self, k: usize) -> u8 {
+        std::mem::take(&mut self.0[k & 63])
     }
 
     /// One stone into each of the `cnt` holes from `start` (no wrap: `start + cnt <= len`).
@@ -133,280 +151,129 @@ pub(super) static SELECT_IN_BYTE: [u8; 2048] = {
 /// A uniform random member of the non-empty set `m` (bits of track indices): `below` the
 /// population, then the set bit of that rank.
 #[inline(always)]
-pub(super) fn pick(m: u64, rng: &mut Rng) -> usize {
+pub(super) fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
     let n = (byte_prefix_counts(m) >> 56) as usize;
     select(m, rng.below(n) as u32)
-}
-
-/// A side of the board as the fused loop holds it.
-pub(super) trait Track: Copy + PartialEq {
-    /// What a lap needs of the rules, looked up once per loop.
-    type Laps;
-    fn laps(r: &Rules) -> Self::Laps;
-    fn load(pits: &[u8; SIDE_CAP]) -> Self;
-    fn store(&self, pits: &mut [u8; SIDE_CAP]);
-    /// Stones in hole `k`.
-    fn get(&self, k: usize) -> u8;
-    /// Empties hole `k`; returns its stones.
-    fn take(&mut self, k: usize) -> u8;
-    /// Holes holding a stone (bits of track indices).
-    fn occupied(&self) -> u64;
-    /// Holes holding more than one stone.
-    fn multi(&self) -> u64;
-    /// Both at once.
-    #[inline(always)]
-    fn occupied_and_multi(&self) -> (u64, u64) {
-        (self.occupied(), self.multi())
-    }
-    /// Drops `count` stones one by one into the holes after `from` (as `sow_lap`); returns the
-    /// last hole.
-    fn lap(&mut self, laps: &Self::Laps, from: usize, count: usize) -> usize;
-    /// A uniform random member of the non-empty set `m`: the draw of [`pick`].
-    fn pick(m: u64, rng: &mut Rng) -> usize;
-}
-
-/// What a word-wise lap needs of the rules.
-pub(super) struct WordLaps {
-    len: usize,
-    skip_origin: bool,
-}
-
-impl<const W: usize> Track for Side<W> {
-    type Laps = WordLaps;
-
-    #[inline(always)]
-    fn laps(r: &Rules) -> WordLaps {
-        WordLaps {
-            len: r.len,
-            skip_origin: r.skip_origin,
-        }
-    }
-
-    #[inline(always)]
-    fn load(pits: &[u8; SIDE_CAP]) -> Self {
-        let mut b = [0u8; 64];
-        b[..SIDE_CAP].copy_from_slice(pits);
-        Side(b)
-    }
-
-    #[inline(always)]
-    fn store(&self, pits: &mut [u8; SIDE_CAP]) {
-        pits.copy_from_slice(&self.0[..SIDE_CAP]);
-    }
-
-    #[inline(always)]
-    fn get(&self, k: usize) -> u8 {
-        self.0[k & 63]
-    }
-
-    #[inline(always)]
-    fn take(&mut self, k: usize) -> u8 {
-        std::mem::take(&mut self.0[k & 63])
-    }
-
-    #[inline(always)]
-    fn occupied(&self) -> u64 {
-        self.occupied_multi().0
-    }
-
-    #[inline(always)]
-    fn multi(&self) -> u64 {
-        self.occupied_multi().1
-    }
-
-    #[inline(always)]
-    fn occupied_and_multi(&self) -> (u64, u64) {
-        self.occupied_multi()
-    }
-
-    #[inline(always)]
-    fn lap(&mut self, l: &WordLaps, from: usize, count: usize) -> usize {
-        let len = l.len;
-        let round = if l.skip_origin { len - 1 } else { len };
-        let mut left = count;
-        if left > round {
-            // Whole rounds at once (the origin, when skipped, gets none).
-            let q = (left - 1) / round;
-            self.add_all(q as u8, len);
-            if l.skip_origin {
-                self.0[from & 63] -= q as u8;
-            }
-            left -= q * round;
-        }
-        // Then at most a round: after `from` to the end of the track, and on from its start.
-        let first = left.min(len - 1 - from);
-        self.add_range(from + 1, first);
-        if left > first {
-            self.add_range(0, left - first);
-        }
-        if from + left < len {
-            from + left
-        } else {
-            from + left - len
-        }
-    }
-
-    #[inline(always)]
-    fn pick(m: u64, rng: &mut Rng) -> usize {
-        pick(m, rng)
-    }
 }
 
 impl SowingGame {
     /// Plays ordinary random turns while the position allows (the player to move is in ordinary
     /// play, at the start of a turn, with a move). Leaves `s` at the first point the general
     /// code must take over, or at the end of the game.
-    pub(crate) fn fast_turns(&self, s: &mut SowingState, rng: &mut Rng) {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the processor has the features the function is compiled for.
-            unsafe { self.fast_turns_popcnt(s, rng) };
-            return;
-        }
-        self.fast_turns_on(s, rng)
-    }
-
-    /// The loop compiled with the population-count instruction.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn fast_turns_popcnt(&self, s: &mut SowingState, rng: &mut Rng) {
-        self.fast_turns_on(s, rng)
-    }
-
-    #[inline(always)]
-    fn fast_turns_on(&self, s: &mut SowingState, rng: &mut Rng) {
+    pub(crate) fn fast_turns(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) {
         let len = self.rules().len;
         if len <= SHORT {
-            self.fused_turns::<ShortSide>(s, rng)
+            self.short_turns(s, rng)
         } else if len <= 32 {
-            self.fused_turns::<Side<4>>(s, rng)
+            self.fast_turns_k::<4>(s, rng)
         } else {
-            self.fused_turns::<Side<6>>(s, rng)
+            self.fast_turns_k::<6>(s, rng)
         }
     }
 
-    /// The loop itself, on sides of type `S`. The hot fields of the state live in locals (`me`,
-    /// `mine`, `theirs`, `moves`, `turns`, `mask`, the generator) and are written back (`sync!`)
-    /// before anything that reads `s` or ends the loop.
     #[inline(always)]
-    fn fused_turns<S: Track>(&self, s: &mut SowingState, rng: &mut Rng) {
-        if !(s.outcome.is_none() && s.mask != 0 && s.pending == Pending::Start) {
-            return;
-        }
+    fn fast_turns_k<const K: usize>(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) {
+        let mut sides = [Side::<K>::load(&s.pits[0]), Side::<K>::load(&s.pits[1])];
+        self.turns_on(s, &mut sides, rng);
+        sides[0].store(&mut s.pits[0]);
+        sides[1].store(&mut s.pits[1]);
+    }
+
+    /// The loop itself, on `sides` (which `s.pits` does not follow until the loop returns).
+    fn turns_on<const K: usize>(
+        &self,
+        s: &mut SowingState,
+        sides: &mut [Side<K>; 2],
+        rng: &mut crate::rng::Rng,
+    ) {
         let r = self.rules();
         let n = r.n as usize;
-        let laps_of = S::laps(r);
-        let (move_limit, turn_limit) = (r.end.move_limit, r.end.turn_limit);
-        let mut g = rng.clone();
-        let mut me = s.to_move.index();
-        let mut mine = S::load(&s.pits[me]);
-        let mut theirs = S::load(&s.pits[1 - me]);
-        let (mut moves, mut turns, mut mask) = (s.moves, s.turns, s.mask);
-        let heads = s.heads;
-        // Players still nominating heads or in an opening: their turns start in the general code.
-        let special =
-            |s: &SowingState| [0, 1].map(|q| s.nominations_left[q] > 0 || s.open[q] != Open::Done);
-        let mut special_now = special(s);
-        s.passes = 0;
-        macro_rules! sync {
-            () => {
-                s.moves = moves;
-                s.turns = turns;
-                s.mask = mask;
-                s.to_move = Player::BOTH[me];
-                mine.store(&mut s.pits[me]);
-                theirs.store(&mut s.pits[1 - me]);
-            };
-        }
-        'turns: loop {
-            // Here the game goes on, `me` is to move at the start of a turn and has moves.
-            let k = S::pick(mask, &mut g);
-            let p = Player::BOTH[me];
+        while s.outcome.is_none() && s.mask != 0 && s.pending == Pending::Start {
+            let k = pick(s.mask, rng);
+            let p = s.to_move;
+            let me = p.index();
             let opp = 1 - me;
+            s.passes = 0;
             let mut from = k;
-            let mut count = mine.take(k) as usize;
+            let mut count = sides[me].take(k) as usize;
             let single = count == 1;
             let mut laps: u32 = 0;
-            let mut brent: Option<Box<Brent<S>>> = None;
-            // The turn: laps, then perhaps a capture; `break` ends it as usual.
-            loop {
-                let last = mine.lap(&laps_of, from, count);
-                moves += 1;
-                let here = mine.get(last);
-                if here > 1 {
+            let mut brent: Option<Box<Brent<Side<K>>>> = None;
+            // The turn: laps, then perhaps a capture.
+            let end_turn = loop {
+                let side = &mut sides[me];
+                let last = self.lap(side, from, count);
+                s.moves += 1;
+                if side.get(last) > 1 {
                     if !r.relay {
-                        break;
+                        break true;
                     }
-                    if heads[me] >> last & 1 == 1 {
+                    if s.heads[me] >> last & 1 == 1 {
                         match r.head_landing {
                             HeadLanding::Choose => {
-                                sync!();
                                 s.pending = Pending::Relay {
                                     pos: last as u8,
                                     capture: true,
                                 };
-                                if moves >= move_limit {
-                                    finish(s, None, EndReason::MoveLimit);
-                                }
-                                break 'turns;
+                                break false;
                             }
-                            HeadLanding::Stop => break,
+                            HeadLanding::Stop => break true,
                             HeadLanding::Relay => {}
                         }
                     }
-                    if moves >= move_limit {
-                        turns += 1;
-                        sync!();
+                    if s.moves >= r.end.move_limit {
+                        s.turns += 1;
                         finish(s, None, EndReason::MoveLimit);
-                        break 'turns;
+                        break false;
                     }
                     laps += 1;
                     if laps >= WATCH_AFTER
                         && brent
                             .get_or_insert_with(|| Box::new(Brent::new()))
-                            .repeats(&mine, last)
+                            .repeats(side, last)
                     {
-                        turns += 1;
-                        let why = match r.endless {
-                            Endless::Draw => EndReason::EndlessSowing,
+                        s.turns += 1;
+                        match r.endless {
+                            Endless::Draw => finish(s, None, EndReason::EndlessSowing),
                             Endless::MoveLimit => {
-                                moves = moves.max(move_limit);
-                                EndReason::MoveLimit
+                                s.moves = s.moves.max(r.end.move_limit);
+                                finish(s, None, EndReason::MoveLimit);
                             }
-                        };
-                        sync!();
-                        finish(s, None, why);
-                        break 'turns;
+                        }
+                        break false;
                     }
                     from = last;
-                    count = mine.take(last) as usize;
+                    count = side.take(last) as usize;
                     continue;
                 }
-                // The last stone fell into an empty hole: a capture from the front row? One
-                // branch for the whole decision (for a back-row `last` the opposite holes read
-                // are meaningless but harmless).
+                // The last stone fell into an empty hole: a capture from the front row?
+                // One branch for the whole decision (the holes opposite a back-row hole are
+                // read too, harmlessly, from the padding or elsewhere on the side). The
+                // `black_box` keeps the compiler from splitting it back into one branch per
+                // condition: under cachegrind this takes a third off the mispredictions.
                 let (of, ob) = ((3 * n - 1).wrapping_sub(last), last.wrapping_sub(n));
-                let front = theirs.get(of);
-                let back = theirs.get(ob);
+                let front = sides[opp].get(of);
+                let back = sides[opp].get(ob);
                 let captures = (last >= n) as u32
                     & (!single | r.singles.capture) as u32
                     & (front != 0) as u32
                     & ((r.back != BackCapture::RequireBoth) | (back != 0)) as u32;
                 if std::hint::black_box(captures) == 0 {
-                    break;
+                    break true;
                 }
-                let mut taken = theirs.take(of);
+                // The back hole goes with the front one (when the rules say so), without a
+                // branch on its count: taking an empty hole takes nothing.
+                let mut taken = sides[opp].take(of);
                 if r.back != BackCapture::Never {
-                    taken += theirs.take(ob);
+                    taken += sides[opp].take(ob);
                 }
                 s.stones[opp] -= taken as u16;
                 s.captured[me] += taken as u16;
                 s.captures_made[me] += 1;
                 if s.stones[opp] == 0 {
-                    turns += 1;
-                    sync!();
+                    s.turns += 1;
                     finish(s, Some(p), EndReason::NoStones);
-                    break 'turns;
+                    break false;
                 }
                 match r.resow {
                     Resow::Off => {}
@@ -422,87 +289,114 @@ impl SowingGame {
                     Resow::EndTurn => {
                         s.captured[me] -= taken as u16;
                         s.stones[me] += taken as u16;
-                        mine.lap(&laps_of, last, taken as usize);
-                        break;
+                        self.lap(&mut sides[me], last, taken as usize);
+                        break true;
                     }
                 }
-                // Additional takes, drawn as the general code draws them.
+                // Additional takes, drawn as the general code draws them (one action each,
+                // with the move limit checked before each).
                 let mut left = r.takes_for(s.captures_made[me]);
-                if left > 0 {
-                    s.to_move = p;
-                    while left > 0 {
-                        let m = self.takes_from(s, theirs.occupied());
-                        if m == 0 {
-                            break;
-                        }
-                        s.pending = Pending::Takes { left };
-                        if moves >= move_limit {
-                            sync!();
-                            finish(s, None, EndReason::MoveLimit);
-                            break 'turns;
-                        }
-                        let taken = theirs.take(S::pick(m, &mut g));
-                        s.stones[opp] -= taken as u16;
-                        s.captured[me] += taken as u16;
-                        moves += 1;
-                        if s.stones[opp] == 0 {
-                            turns += 1;
-                            sync!();
-                            finish(s, Some(p), EndReason::NoStones);
-                            break 'turns;
-                        }
-                        left -= 1;
+                while left > 0 {
+                    let mask = self.take_mask_on(s, &sides[opp]);
+                    if mask == 0 {
+                        break;
                     }
-                    s.pending = Pending::Start;
+                    s.pending = Pending::Takes { left };
+                    if s.moves >= r.end.move_limit {
+                        finish(s, None, EndReason::MoveLimit);
+                        break;
+                    }
+                    let taken = sides[opp].take(pick(mask, rng));
+                    s.stones[opp] -= taken as u16;
+                    s.captured[me] += taken as u16;
+                    s.moves += 1;
+                    if s.stones[opp] == 0 {
+                        s.turns += 1;
+                        finish(s, Some(p), EndReason::NoStones);
+                        break;
+                    }
+                    left -= 1;
+                }
+                if s.outcome.is_some() {
+                    break false;
+                }
+                s.pending = Pending::Start;
+                break true;
+            };
+            if !end_turn {
+                if s.outcome.is_none() && s.moves >= r.end.move_limit {
+                    finish(s, None, EndReason::MoveLimit);
                 }
                 break;
             }
             // The end of the turn, and the start of the next one.
-            turns += 1;
-            me = opp;
-            std::mem::swap(&mut mine, &mut theirs);
-            if turns >= turn_limit {
-                sync!();
+            s.turns += 1;
+            s.to_move = p.other();
+            if s.turns >= r.end.turn_limit {
                 finish(s, None, EndReason::TurnLimit);
                 break;
             }
-            if s.stones[me] == 0 {
-                sync!();
+            if s.stones[opp] == 0 {
                 finish(s, Some(p), EndReason::NoStones);
                 break;
             }
-            if special_now[me] {
-                sync!();
+            if s.nominations_left[opp] > 0 || s.open[opp] != Open::Done {
+                sides[0].store(&mut s.pits[0]);
+                sides[1].store(&mut s.pits[1]);
                 self.begin_turn(s);
-                if s.outcome.is_none() && s.moves >= move_limit {
-                    finish(s, None, EndReason::MoveLimit);
+            } else {
+                s.mask = self.mask_of(&sides[opp]);
+                if s.mask == 0 {
+                    self.no_moves(s);
                 }
-                if s.outcome.is_some() || s.mask == 0 || s.pending != Pending::Start {
-                    break;
-                }
-                mask = s.mask;
-                special_now = special(s);
-                continue;
             }
-            mask = {
-                let (occupied, multi) = mine.occupied_and_multi();
-                self.moves_from(occupied, multi)
-            };
-            if mask == 0 {
-                sync!();
-                self.no_moves(s);
-                if s.outcome.is_none() && s.moves >= move_limit {
-                    finish(s, None, EndReason::MoveLimit);
-                }
-                break;
-            }
-            if moves >= move_limit {
-                sync!();
+            if s.outcome.is_none() && s.moves >= r.end.move_limit {
                 finish(s, None, EndReason::MoveLimit);
-                break;
             }
         }
-        *rng = g;
+    }
+
+    /// Drops `count` stones one by one into the holes after `from` (as `sow_lap`); returns the
+    /// last hole.
+    #[inline(always)]
+    fn lap<const K: usize>(&self, side: &mut Side<K>, from: usize, count: usize) -> usize {
+        let r = self.rules();
+        let len = r.len;
+        let round = if r.skip_origin { len - 1 } else { len };
+        let mut left = count;
+        if left > round {
+            // Whole rounds at once (the origin, when skipped, gets none).
+            let q = (left - 1) / round;
+            side.add_all(q as u8, len);
+            if r.skip_origin {
+                side.0[from & 63] -= q as u8;
+            }
+            left -= q * round;
+        }
+        // Then at most a round: after `from` to the end of the track, and on from its start.
+        let first = left.min(len - 1 - from);
+        side.add_range(from + 1, first);
+        if left > first {
+            side.add_range(0, left - first);
+        }
+        if from + left < len {
+            from + left
+        } else {
+            from + left - len
+        }
+    }
+
+    /// The holes of the opponent's `side` an additional take may empty (as `take_mask`).
+    #[inline(always)]
+    fn take_mask_on<const W: usize>(&self, s: &SowingState, side: &Side<W>) -> u64 {
+        self.takes_from(s, side.occupied_multi().0)
+    }
+
+    /// The ordinary sowing moves of a side (as `sow_mask_of`).
+    #[inline(always)]
+    fn mask_of<const W: usize>(&self, side: &Side<W>) -> u64 {
+        let (occupied, multi) = side.occupied_multi();
+        self.moves_from(occupied, multi)
     }
 }
 

@@ -1,15 +1,21 @@
-//! The side of the fused random playout for tracks of at most 16 holes (boards of 6, 7 or 8
-//! holes a row): one 16-byte vector register. A lap is a table lookup and one vector addition,
-//! a side's moves two byte comparisons and a mask, the random choice a byte-wise select.
+//! The fused random playout for tracks of at most 16 holes (boards of 6, 7 or 8 holes a row):
+//! each side lives in one 16-byte vector register for the whole loop. A lap is a table lookup
+//! and one vector addition, a side's moves two byte comparisons and a mask, the random choice a
+//! byte-wise select. It plays exactly the turns of the word-wise loop in
+//! [`playout`](super::playout) (and so of [`SowingGame::apply_unchecked`]) for the same random
+//! numbers, and hands back to the general code at the same points.
 
-use super::playout::{SELECT_IN_BYTE, Track};
-use super::rules::Rules;
-use crate::notation::SIDE_CAP;
+use super::config::{BackCapture, Endless, HeadLanding, Resow};
+use super::game::{Brent, SowingGame, WATCH_AFTER, finish};
+use super::playout::SELECT_IN_BYTE;
+use super::state::{Open, Pending, SowingState};
+use crate::outcome::EndReason;
+use crate::player::Player;
 use crate::rng::Rng;
 use wide::u8x16;
 
-/// Longest track a [`ShortSide`] holds.
-pub(crate) const SHORT: usize = 16;
+/// Longest track the kernel plays.
+pub(super) const SHORT: usize = 16;
 
 /// `RUNS[(len - 12) / 2][from][r]`: one stone in each of the `r` holes after `from` on a track
 /// of `len` holes (12, 14 or 16), wrapping past its end; `r` is at most `len` (the table is
@@ -85,51 +91,28 @@ static TRACK: [[u8; SHORT]; 3] = {
 
 /// A side of at most 16 holes in a vector register.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct ShortSide(u8x16);
+struct Side(u8x16);
 
-/// What a lap on a short track needs of the rules, looked up once.
-pub(super) struct ShortLaps {
-    runs: &'static [[[u8; SHORT]; 32]; SHORT],
-    lasts: &'static [[u8; 32]; SHORT],
-    track: u8x16,
-    round: usize,
-    skip_origin: bool,
-}
-
-impl Track for ShortSide {
-    type Laps = ShortLaps;
-
+impl Side {
     #[inline(always)]
-    fn laps(r: &Rules) -> ShortLaps {
-        let len = r.len;
-        debug_assert!(len <= SHORT && len.is_multiple_of(2) && len >= 12);
-        let t = (len - 12) / 2;
-        ShortLaps {
-            runs: &RUNS[t],
-            lasts: &LAST[t],
-            track: u8x16::new(TRACK[t]),
-            round: if r.skip_origin { len - 1 } else { len },
-            skip_origin: r.skip_origin,
-        }
-    }
-
-    #[inline(always)]
-    fn load(pits: &[u8; SIDE_CAP]) -> Self {
+    fn load(pits: &[u8]) -> Side {
         let mut b = [0u8; SHORT];
         b.copy_from_slice(&pits[..SHORT]);
-        ShortSide(u8x16::new(b))
+        Side(u8x16::new(b))
     }
 
     #[inline(always)]
-    fn store(&self, pits: &mut [u8; SIDE_CAP]) {
+    fn store(self, pits: &mut [u8]) {
         pits[..SHORT].copy_from_slice(self.0.as_array());
     }
 
+    /// Stones in hole `k` (below 16).
     #[inline(always)]
-    fn get(&self, k: usize) -> u8 {
+    fn get(self, k: usize) -> u8 {
         self.0.as_array()[k & (SHORT - 1)]
     }
 
+    /// Empties hole `k` (below 16); returns its stones.
     #[inline(always)]
     fn take(&mut self, k: usize) -> u8 {
         let v = self.get(k);
@@ -137,38 +120,24 @@ impl Track for ShortSide {
         v
     }
 
+    /// Adds `b[k]` stones to each hole `k` (no hole overflows: a board holds at most 255).
     #[inline(always)]
-    fn occupied(&self) -> u64 {
+    fn add(&mut self, b: u8x16) {
+        self.0 += b;
+    }
+
+    /// Holes holding a stone (bits of track indices; bits at and past the track's end are
+    /// clear, as the padding holds nothing).
+    #[inline(always)]
+    fn occupied(self) -> u64 {
         let empty = self.0.simd_eq(u8x16::splat(0)).to_bitmask() as u64;
         !empty & 0xFFFF
     }
 
+    /// Holes holding more than one stone.
     #[inline(always)]
-    fn multi(&self) -> u64 {
-        ShortSide(self.0.saturating_sub(u8x16::splat(1))).occupied()
-    }
-
-    #[inline(always)]
-    fn lap(&mut self, l: &ShortLaps, from: usize, count: usize) -> usize {
-        let mut left = count;
-        if left > l.round {
-            // Whole rounds at once (the origin, when skipped, gets none).
-            let q = (left - 1) / l.round;
-            let mut add = l.track & u8x16::splat(q as u8);
-            if l.skip_origin {
-                add &= u8x16::new(KEEP[from & (SHORT - 1)]);
-            }
-            self.0 += add;
-            left -= q * l.round;
-        }
-        let (from, left) = (from & (SHORT - 1), left & 31);
-        self.0 += u8x16::new(l.runs[from][left]);
-        l.lasts[from][left] as usize
-    }
-
-    #[inline(always)]
-    fn pick(m: u64, rng: &mut Rng) -> usize {
-        pick16(m, rng)
+    fn multi(self) -> u64 {
+        Side(self.0.saturating_sub(u8x16::splat(1))).occupied()
     }
 }
 
@@ -188,6 +157,266 @@ fn select16(m: u64, i: u32) -> usize {
 #[inline(always)]
 fn pick16(m: u64, rng: &mut Rng) -> usize {
     select16(m, rng.below(m.count_ones() as usize) as u32)
+}
+
+impl SowingGame {
+    /// Plays ordinary random turns on a track of at most 16 holes, as
+    /// [`fast_turns`](Self::fast_turns) does; picks the build of the loop for this processor.
+    pub(super) fn short_turns(&self, s: &mut SowingState, rng: &mut Rng) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the features the function is compiled for.
+            unsafe { self.short_turns_popcnt(s, rng) };
+            return;
+        }
+        self.short_turns_on(s, rng)
+    }
+
+    /// The loop compiled with the population-count instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn short_turns_popcnt(&self, s: &mut SowingState, rng: &mut Rng) {
+        self.short_turns_on(s, rng)
+    }
+
+    /// The loop itself. The hot fields of the state live in locals (`me`, `mine`, `theirs`,
+    /// `moves`, `turns`, `mask`, the generator) and are written back (`sync!`) before anything
+    /// that reads `s` or ends the loop.
+    #[inline(always)]
+    fn short_turns_on(&self, s: &mut SowingState, rng: &mut Rng) {
+        if !(s.outcome.is_none() && s.mask != 0 && s.pending == Pending::Start) {
+            return;
+        }
+        let r = self.rules();
+        let n = r.n as usize;
+        let len = r.len;
+        debug_assert!(len <= SHORT && len.is_multiple_of(2) && len >= 12);
+        let runs = &RUNS[(len - 12) / 2];
+        let lasts = &LAST[(len - 12) / 2];
+        let track = u8x16::new(TRACK[(len - 12) / 2]);
+        let round = if r.skip_origin { len - 1 } else { len };
+        let (move_limit, turn_limit) = (r.end.move_limit, r.end.turn_limit);
+        // One lap of `count` stones from `from` (not emptied here); returns the last hole.
+        let lap = |side: &mut Side, from: usize, count: usize| -> usize {
+            let mut left = count;
+            if left > round {
+                // Whole rounds at once (the origin, when skipped, gets none).
+                let q = (left - 1) / round;
+                let mut add = track & u8x16::splat(q as u8);
+                if r.skip_origin {
+                    add &= u8x16::new(KEEP[from & (SHORT - 1)]);
+                }
+                side.add(add);
+                left -= q * round;
+            }
+            let (from, left) = (from & (SHORT - 1), left & 31);
+            side.add(u8x16::new(runs[from][left]));
+            lasts[from][left] as usize
+        };
+        let mut g = rng.clone();
+        let mut me = s.to_move.index();
+        let mut mine = Side::load(&s.pits[me]);
+        let mut theirs = Side::load(&s.pits[1 - me]);
+        let (mut moves, mut turns, mut mask) = (s.moves, s.turns, s.mask);
+        let heads = s.heads;
+        // Players still nominating heads or in an opening: their turns start in the general code.
+        let special =
+            |s: &SowingState| [0, 1].map(|q| s.nominations_left[q] > 0 || s.open[q] != Open::Done);
+        let mut special_now = special(s);
+        s.passes = 0;
+        macro_rules! sync {
+            () => {
+                s.moves = moves;
+                s.turns = turns;
+                s.mask = mask;
+                s.to_move = Player::BOTH[me];
+                mine.store(&mut s.pits[me]);
+                theirs.store(&mut s.pits[1 - me]);
+            };
+        }
+        'turns: loop {
+            // Here the game goes on, `me` is to move at the start of a turn and has moves.
+            let k = pick16(mask, &mut g);
+            let p = Player::BOTH[me];
+            let opp = 1 - me;
+            let mut from = k;
+            let mut count = mine.take(k) as usize;
+            let single = count == 1;
+            let mut laps: u32 = 0;
+            let mut brent: Option<Box<Brent<Side>>> = None;
+            // The turn: laps, then perhaps a capture; `break` ends it as usual.
+            loop {
+                let last = lap(&mut mine, from, count);
+                moves += 1;
+                let here = mine.get(last);
+                if here > 1 {
+                    if !r.relay {
+                        break;
+                    }
+                    if heads[me] >> last & 1 == 1 {
+                        match r.head_landing {
+                            HeadLanding::Choose => {
+                                sync!();
+                                s.pending = Pending::Relay {
+                                    pos: last as u8,
+                                    capture: true,
+                                };
+                                if moves >= move_limit {
+                                    finish(s, None, EndReason::MoveLimit);
+                                }
+                                break 'turns;
+                            }
+                            HeadLanding::Stop => break,
+                            HeadLanding::Relay => {}
+                        }
+                    }
+                    if moves >= move_limit {
+                        turns += 1;
+                        sync!();
+                        finish(s, None, EndReason::MoveLimit);
+                        break 'turns;
+                    }
+                    laps += 1;
+                    if laps >= WATCH_AFTER
+                        && brent
+                            .get_or_insert_with(|| Box::new(Brent::new()))
+                            .repeats(&mine, last)
+                    {
+                        turns += 1;
+                        let why = match r.endless {
+                            Endless::Draw => EndReason::EndlessSowing,
+                            Endless::MoveLimit => {
+                                moves = moves.max(move_limit);
+                                EndReason::MoveLimit
+                            }
+                        };
+                        sync!();
+                        finish(s, None, why);
+                        break 'turns;
+                    }
+                    from = last;
+                    count = mine.take(last) as usize;
+                    continue;
+                }
+                // The last stone fell into an empty hole: a capture from the front row? One
+                // branch for the whole decision (for a back-row `last` the opposite holes read
+                // are meaningless but harmless).
+                let (of, ob) = ((3 * n - 1).wrapping_sub(last), last.wrapping_sub(n));
+                let front = theirs.get(of);
+                let back = theirs.get(ob);
+                let captures = (last >= n) as u32
+                    & (!single | r.singles.capture) as u32
+                    & (front != 0) as u32
+                    & ((r.back != BackCapture::RequireBoth) | (back != 0)) as u32;
+                if std::hint::black_box(captures) == 0 {
+                    break;
+                }
+                let mut taken = theirs.take(of);
+                if r.back != BackCapture::Never {
+                    taken += theirs.take(ob);
+                }
+                s.stones[opp] -= taken as u16;
+                s.captured[me] += taken as u16;
+                s.captures_made[me] += 1;
+                if s.stones[opp] == 0 {
+                    turns += 1;
+                    sync!();
+                    finish(s, Some(p), EndReason::NoStones);
+                    break 'turns;
+                }
+                match r.resow {
+                    Resow::Off => {}
+                    Resow::Continue => {
+                        s.captured[me] -= taken as u16;
+                        s.stones[me] += taken as u16;
+                        from = last;
+                        count = taken as usize;
+                        laps = 0;
+                        brent = None;
+                        continue;
+                    }
+                    Resow::EndTurn => {
+                        s.captured[me] -= taken as u16;
+                        s.stones[me] += taken as u16;
+                        lap(&mut mine, last, taken as usize);
+                        break;
+                    }
+                }
+                // Additional takes, drawn as the general code draws them.
+                let mut left = r.takes_for(s.captures_made[me]);
+                if left > 0 {
+                    s.to_move = p;
+                    while left > 0 {
+                        let m = self.takes_from(s, theirs.occupied());
+                        if m == 0 {
+                            break;
+                        }
+                        s.pending = Pending::Takes { left };
+                        if moves >= move_limit {
+                            sync!();
+                            finish(s, None, EndReason::MoveLimit);
+                            break 'turns;
+                        }
+                        let taken = theirs.take(pick16(m, &mut g));
+                        s.stones[opp] -= taken as u16;
+                        s.captured[me] += taken as u16;
+                        moves += 1;
+                        if s.stones[opp] == 0 {
+                            turns += 1;
+                            sync!();
+                            finish(s, Some(p), EndReason::NoStones);
+                            break 'turns;
+                        }
+                        left -= 1;
+                    }
+                    s.pending = Pending::Start;
+                }
+                break;
+            }
+            // The end of the turn, and the start of the next one.
+            turns += 1;
+            me = opp;
+            std::mem::swap(&mut mine, &mut theirs);
+            if turns >= turn_limit {
+                sync!();
+                finish(s, None, EndReason::TurnLimit);
+                break;
+            }
+            if s.stones[me] == 0 {
+                sync!();
+                finish(s, Some(p), EndReason::NoStones);
+                break;
+            }
+            if special_now[me] {
+                sync!();
+                self.begin_turn(s);
+                if s.outcome.is_none() && s.moves >= move_limit {
+                    finish(s, None, EndReason::MoveLimit);
+                }
+                if s.outcome.is_some() || s.mask == 0 || s.pending != Pending::Start {
+                    break;
+                }
+                mask = s.mask;
+                special_now = special(s);
+                continue;
+            }
+            mask = self.moves_from(mine.occupied(), mine.multi());
+            if mask == 0 {
+                sync!();
+                self.no_moves(s);
+                if s.outcome.is_none() && s.moves >= move_limit {
+                    finish(s, None, EndReason::MoveLimit);
+                }
+                break;
+            }
+            if moves >= move_limit {
+                sync!();
+                finish(s, None, EndReason::MoveLimit);
+                break;
+            }
+        }
+        *rng = g;
+    }
 }
 
 #[cfg(test)]
@@ -225,7 +454,7 @@ mod tests {
         for (k, v) in pits.iter_mut().enumerate().take(16) {
             *v = (k % 4) as u8 * 70;
         }
-        let mut side = ShortSide::load(&pits);
+        let mut side = Side::load(&pits);
         let (occ, multi) = (side.occupied(), side.multi());
         for (k, &v) in pits.iter().enumerate().take(16) {
             assert_eq!(occ >> k & 1 == 1, v > 0, "{k}");
