@@ -1,12 +1,13 @@
 //! Random playouts of many games at once on one thread: one game per SIMD lane.
 //!
 //! Thirty-two games are played side by side, their holes stored hole by hole across the games
-//! (`v[side][hole][lane]`), so that each operation of a step (a draw, a lap, a capture, the
-//! end of a turn) is a loop over the lanes that the compiler turns into vector instructions,
-//! with no branch on any one game's play. Each game draws from its own generator exactly the
-//! numbers [`SowingGame::random_playout`] would draw, and ends in exactly the same position; a
-//! game whose next step the lanes do not model (a forced pass) leaves its lane and is finished
-//! by the ordinary code. A property test holds the two to the same results.
+//! (`v[side][hole]` is a 32-lane vector, see [`lane_vec`](super::lane_vec)), so that each
+//! operation of a step (a draw, a lap, a capture, a take, the end of a turn) is a few vector
+//! instructions for all the games, with no branch on any one game's play. Each game draws from
+//! its own generator exactly the numbers [`SowingGame::random_playout`] would draw, and ends in
+//! exactly the same position; a game whose next step the lanes do not model (a forced pass)
+//! leaves its lane and is finished by the ordinary code. Property tests hold the two to the same
+//! results.
 //!
 //! The lanes model the ordinary play of four-row rulesets on boards of 6 to 8 holes a row with
 //! relay sowing, the origin sown, captures of the front hole (with or without the back hole
@@ -23,7 +24,7 @@ use crate::player::Player;
 use crate::rng::Rng;
 
 /// Games played at once.
-pub const LANES: usize = 32;
+pub(super) const LANES: usize = 32;
 /// When no game is waiting and this few lanes are still playing, they finish one at a time.
 const TAIL: usize = LANES / 4;
 /// Holes of a side a lane holds.
