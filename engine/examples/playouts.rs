@@ -46,7 +46,8 @@ fn main() {
         "{id}: {games} playouts x 5 rounds, best {best:.0} playouts/s, {:.1} moves/playout",
         moves as f64 / games as f64
     );
-    // The same games, 1,024 at a time through `random_playouts` (32 at once in SIMD lanes).
+    // Games of the same ruleset, 1,024 at a time through `random_playouts` (32 at once in SIMD
+    // lanes), each drawing from its own generator as simulations do.
     let mut best = 0f64;
     for _ in 0..5 {
         moves = 0;

@@ -526,8 +526,7 @@ impl SowingGame {
                         Resow::Continue => {
                             // The captured stones are dropped singly into the next holes, and
                             // the sowing goes on as before.
-                            s.captured[me] -= taken as u16;
-                            s.stones[me] += taken as u16;
+                            s.resow_taken(me, taken as u16);
                             from = last;
                             count = taken;
                             laps = 0;
@@ -535,8 +534,7 @@ impl SowingGame {
                             continue;
                         }
                         Resow::EndTurn => {
-                            s.captured[me] -= taken as u16;
-                            s.stones[me] += taken as u16;
+                            s.resow_taken(me, taken as u16);
                             self.sow_lap(&mut s.pits[me], last, taken);
                             rep.sown += taken as u32;
                             break;

@@ -18,6 +18,7 @@
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{Brent, SowingGame, WATCH_AFTER, finish};
 use super::lane_vec::LaneVec;
+use super::short_track::SHORT;
 use super::state::{Open, Pending, SowingState};
 use crate::outcome::EndReason;
 use crate::player::Player;
@@ -27,8 +28,8 @@ use crate::rng::Rng;
 pub(super) const LANES: usize = 32;
 /// When no game is waiting and this few lanes are still playing, they finish one at a time.
 const TAIL: usize = LANES / 4;
-/// Holes of a side a lane holds.
-const H: usize = 16;
+/// Holes of a side a lane holds: the short tracks (boards of 6 to 8 holes a row).
+const H: usize = SHORT;
 
 /// What a lane does at its next step.
 const START: u8 = 0;

@@ -278,8 +278,7 @@ impl SowingGame {
                 match r.resow {
                     Resow::Off => {}
                     Resow::Continue => {
-                        s.captured[me] -= taken as u16;
-                        s.stones[me] += taken as u16;
+                        s.resow_taken(me, taken as u16);
                         from = last;
                         count = taken as usize;
                         laps = 0;
@@ -287,8 +286,7 @@ impl SowingGame {
                         continue;
                     }
                     Resow::EndTurn => {
-                        s.captured[me] -= taken as u16;
-                        s.stones[me] += taken as u16;
+                        s.resow_taken(me, taken as u16);
                         self.lap(&mut sides[me], last, taken as usize);
                         break true;
                     }

@@ -151,6 +151,13 @@ impl SowingState {
         }
     }
 
+    /// Stones player `me` has just taken go back onto his own side, to be sown again.
+    #[inline]
+    pub(crate) fn resow_taken(&mut self, me: usize, taken: u16) {
+        self.captured[me] -= taken;
+        self.stones[me] += taken;
+    }
+
     /// The captured counts keyed by player, for JSON.
     pub fn captured_map(&self) -> BTreeMap<Player, u32> {
         Player::BOTH
