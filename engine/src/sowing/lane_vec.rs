@@ -23,8 +23,18 @@ pub(super) trait LaneVec:
     fn simd_eq(self, o: Self) -> Self;
     /// The lane-wise (unsigned) maximum.
     fn max(self, o: Self) -> Self;
+    /// The lane-wise (unsigned) minimum.
+    fn min(self, o: Self) -> Self;
+    /// `self - o` lane by lane, zero where `o` is larger.
+    fn saturating_sub(self, o: Self) -> Self;
+    /// `self + o` lane by lane, 255 where the sum is larger.
+    fn saturating_add(self, o: Self) -> Self;
+    /// `a` in the lanes where `self` is all ones, `b` where it is zero (`self` a lane mask).
+    fn select(self, a: Self, b: Self) -> Self;
     /// The top bit of each lane.
     fn to_bitmask(self) -> u32;
+    /// All ones in the lanes whose bit is set in `m`.
+    fn from_bitmask(m: u32) -> Self;
     fn as_array(&self) -> &[u8; 32];
     fn as_mut_array(&mut self) -> &mut [u8; 32];
 }
@@ -47,8 +57,30 @@ impl LaneVec for wide::u8x32 {
         wide::u8x32::max(self, o)
     }
     #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        wide::u8x32::min(self, o)
+    }
+    #[inline(always)]
+    fn saturating_sub(self, o: Self) -> Self {
+        wide::u8x32::saturating_sub(self, o)
+    }
+    #[inline(always)]
+    fn saturating_add(self, o: Self) -> Self {
+        wide::u8x32::saturating_add(self, o)
+    }
+    #[inline(always)]
+    fn select(self, a: Self, b: Self) -> Self {
+        (a & self) | (b & !self)
+    }
+    #[inline(always)]
     fn to_bitmask(self) -> u32 {
         wide::u8x32::to_bitmask(self)
+    }
+    #[inline(always)]
+    fn from_bitmask(m: u32) -> Self {
+        wide::u8x32::new(std::array::from_fn(|l| {
+            0u8.wrapping_sub((m >> l & 1) as u8)
+        }))
     }
     #[inline(always)]
     fn as_array(&self) -> &[u8; 32] {
@@ -138,9 +170,46 @@ mod avx2 {
             Avx2(unsafe { _mm256_max_epu8(self.0, o.0) })
         }
         #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_min_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn saturating_sub(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_subs_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn saturating_add(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_adds_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(self, a: Self, b: Self) -> Self {
+            // SAFETY: see the module. A lane mask's top bit is the lane's whole mask.
+            Avx2(unsafe { _mm256_blendv_epi8(b.0, a.0, self.0) })
+        }
+        #[inline(always)]
         fn to_bitmask(self) -> u32 {
             // SAFETY: see the module.
             unsafe { _mm256_movemask_epi8(self.0) as u32 }
+        }
+        #[inline(always)]
+        fn from_bitmask(m: u32) -> Self {
+            // SAFETY: see the module. Lane l takes byte l / 8 of `m` and tests bit l % 8.
+            unsafe {
+                let bytes = _mm256_shuffle_epi8(
+                    _mm256_set1_epi32(m as i32),
+                    _mm256_setr_epi64x(
+                        0,
+                        0x0101_0101_0101_0101,
+                        0x0202_0202_0202_0202,
+                        0x0303_0303_0303_0303,
+                    ),
+                );
+                let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+                Avx2(_mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit))
+            }
         }
         #[inline(always)]
         fn as_array(&self) -> &[u8; 32] {

@@ -24,6 +24,9 @@ use crate::outcome::EndReason;
 use crate::player::Player;
 use crate::rng::Rng;
 
+// The lanes count laps in a byte, up to 255.
+const _: () = assert!(WATCH_AFTER < 255);
+
 /// Games played at once.
 pub(super) const LANES: usize = 32;
 /// When no game is waiting and this few lanes are still playing, they finish one at a time.
@@ -44,7 +47,6 @@ const IDLE: u8 = 5;
 /// The rules the lanes play, when they can play them.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct LaneRules {
-    n: u8,
     len: u8,
     /// Whether the back hole is taken with the front one, and whether both must be occupied.
     back_taken: bool,
@@ -75,7 +77,6 @@ impl LaneRules {
             && (!heads || (r.head_landing == HeadLanding::Choose && !r.heads_immune))
             && r.total <= 255;
         ok.then_some(LaneRules {
-            n: r.n,
             len: r.len as u8,
             back_taken: r.back != BackCapture::Never,
             require_both: r.back == BackCapture::RequireBoth,
@@ -143,13 +144,19 @@ enum Exit {
 /// `a` where `m` is set, else `b`.
 #[inline(always)]
 fn sel<V: LaneVec>(m: V, a: V, b: V) -> V {
-    (a & m) | (b & !m)
+    m.select(a, b)
 }
 
-/// All ones where `a < b`.
+/// All ones where `a >= b`.
 #[inline(always)]
-fn lt<V: LaneVec>(a: V, b: V) -> V {
-    !a.max(b).simd_eq(a)
+fn ge<V: LaneVec>(a: V, b: V) -> V {
+    a.max(b).simd_eq(a)
+}
+
+/// All ones where `a <= b`.
+#[inline(always)]
+fn le<V: LaneVec>(a: V, b: V) -> V {
+    a.min(b).simd_eq(a)
 }
 
 #[inline(always)]
@@ -163,6 +170,74 @@ fn bits<V: LaneVec>(m: V) -> u32 {
     m.to_bitmask()
 }
 
+/// A count per lane (of moves, of turns) and its limit, counted in a byte vector: `room` is
+/// how many more the lane may count before the limit, up to 255 at a time (`exact` where that
+/// is all that remain); when a lane's room runs out while more remain, it is refilled.
+struct Budget<V> {
+    room: V,
+    exact: V,
+    /// What `room` was when last set, and the count then.
+    set: [u8; LANES],
+    base: [u32; LANES],
+}
+
+impl<V: LaneVec> Budget<V> {
+    fn new() -> Self {
+        Budget {
+            room: V::splat(0),
+            exact: V::splat(0),
+            set: [0; LANES],
+            base: [0; LANES],
+        }
+    }
+
+    /// Sets lane `l`'s count.
+    #[inline(always)]
+    fn load(&mut self, l: usize, count: u32, limit: u32) {
+        let remain = limit.saturating_sub(count);
+        let room = remain.min(255) as u8;
+        self.base[l] = count;
+        self.set[l] = room;
+        self.room.as_mut_array()[l] = room;
+        self.exact.as_mut_array()[l] = 0u8.wrapping_sub((remain <= 255) as u8);
+    }
+
+    /// Lane `l`'s count.
+    #[inline(always)]
+    fn get(&self, l: usize) -> u32 {
+        self.base[l] + (self.set[l] - self.room.as_array()[l]) as u32
+    }
+
+    /// Adds one to the count of the lanes in `m` (none of them at the limit).
+    #[inline(always)]
+    fn count(&mut self, m: V) {
+        self.room -= m & V::splat(1);
+    }
+
+    /// The lanes at the limit.
+    #[inline(always)]
+    fn at_limit(&self) -> V {
+        self.room.simd_eq(V::splat(0)) & self.exact
+    }
+
+    /// Refills the lanes whose room ran out short of the limit.
+    #[inline(always)]
+    fn refill(&mut self, limit: u32) {
+        let out = bits(self.room.simd_eq(V::splat(0)) & !self.exact);
+        if out != 0 {
+            self.refill_lanes(out, limit);
+        }
+    }
+
+    #[cold]
+    fn refill_lanes(&mut self, out: u32, limit: u32) {
+        for l in bit_lanes(out) {
+            let count = self.get(l);
+            self.load(l, count, limit);
+        }
+    }
+}
+
 /// Thirty-two games in play. Sides are relative: side 0 is the player to move.
 struct Lanes<V> {
     v: [[V; H]; 2],
@@ -170,20 +245,22 @@ struct Lanes<V> {
     heads: [[V; H]; 2],
     stones: [V; 2],
     captured: [V; 2],
+    /// The captures made by A and by B (not relative).
     made: [[u16; LANES]; 2],
     /// The ordinary moves of side 0 at the start of its turn, hole by hole.
     legal: [V; H],
-    /// The player to move (0 for A).
-    mover: [u8; LANES],
+    /// The player to move (0 for A, 1 for B).
+    mover: V,
     phase: V,
     from: V,
     count: V,
     /// All ones where the turn began by moving a single stone.
     single: V,
     left: V,
-    laps: [u32; LANES],
-    moves: [u32; LANES],
-    turns: [u32; LANES],
+    /// Laps into the current relay (up to 255).
+    laps: V,
+    moves: Budget<V>,
+    turns: Budget<V>,
     rng: [[u64; LANES]; 4],
     exit: [Exit; LANES],
     /// The lanes whose `exit` is set.
@@ -202,15 +279,15 @@ impl<V: LaneVec> Lanes<V> {
             captured: [z; 2],
             made: [[0; LANES]; 2],
             legal: [z; H],
-            mover: [0; LANES],
+            mover: z,
             phase: V::splat(IDLE),
             from: z,
             count: z,
             single: z,
             left: z,
-            laps: [0; LANES],
-            moves: [0; LANES],
-            turns: [0; LANES],
+            laps: z,
+            moves: Budget::new(),
+            turns: Budget::new(),
             rng: [[0; LANES]; 4],
             exit: [Exit::No; LANES],
             exits: 0,
@@ -219,7 +296,7 @@ impl<V: LaneVec> Lanes<V> {
     }
 
     /// Puts a game at the start of an ordinary turn into lane `l`.
-    fn load(&mut self, l: usize, s: &SowingState, rng: &Rng) {
+    fn load(&mut self, l: usize, s: &SowingState, rng: &Rng, lr: &LaneRules) {
         let me = s.to_move.index();
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
@@ -233,15 +310,17 @@ impl<V: LaneVec> Lanes<V> {
             }
             self.stones[rel].as_mut_array()[l] = s.stones[abs] as u8;
             self.captured[rel].as_mut_array()[l] = s.captured[abs] as u8;
-            self.made[rel][l] = s.captures_made[abs];
+            self.made[abs][l] = s.captures_made[abs];
         }
         for h in 0..H {
             self.legal[h].as_mut_array()[l] = 0u8.wrapping_sub((s.mask >> h & 1) as u8);
         }
-        self.mover[l] = me as u8;
+        self.mover.as_mut_array()[l] = me as u8;
         self.phase.as_mut_array()[l] = START;
-        self.moves[l] = s.moves;
-        self.turns[l] = s.turns;
+        // A game at the start of a turn is short of both limits (it would be over).
+        debug_assert!(s.moves < lr.move_limit && s.turns < lr.turn_limit);
+        self.moves.load(l, s.moves, lr.move_limit);
+        self.turns.load(l, s.turns, lr.turn_limit);
         for (w, x) in rng.state().into_iter().enumerate() {
             self.rng[w][l] = x;
         }
@@ -249,20 +328,26 @@ impl<V: LaneVec> Lanes<V> {
         self.brent[l] = None;
     }
 
+    /// The player to move in lane `l` (0 for A).
+    #[inline(always)]
+    fn mover(&self, l: usize) -> usize {
+        self.mover.as_array()[l] as usize
+    }
+
     /// Writes lane `l` back into its game's state and generator.
     fn store(&self, l: usize, s: &mut SowingState, rng: &mut Rng) {
-        let me = self.mover[l] as usize;
+        let me = self.mover(l);
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
                 s.pits[abs][h] = self.v[rel][h].as_array()[l];
             }
             s.stones[abs] = self.stones[rel].as_array()[l] as u16;
             s.captured[abs] = self.captured[rel].as_array()[l] as u16;
-            s.captures_made[abs] = self.made[rel][l];
+            s.captures_made[abs] = self.made[abs][l];
         }
         s.to_move = Player::BOTH[me];
-        s.moves = self.moves[l];
-        s.turns = self.turns[l];
+        s.moves = self.moves.get(l);
+        s.turns = self.turns.get(l);
         s.mask = (0..H).fold(0u64, |m, h| {
             m | ((self.legal[h].as_array()[l] & 1) as u64) << h
         });
@@ -280,71 +365,61 @@ impl<V: LaneVec> Lanes<V> {
         why: EndReason,
         pending: impl Fn(usize) -> Pending,
     ) {
-        let mut m = m;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            self.exit[l] = Exit::Over(winner, why, pending(l));
-            self.exits |= 1 << l;
-            self.phase.as_mut_array()[l] = IDLE;
+        if m == 0 {
+            return;
         }
+        for l in bit_lanes(m) {
+            self.exit[l] = Exit::Over(winner, why, pending(l));
+        }
+        self.exits |= m;
+        self.phase = sel(lane_mask::<V>(m), V::splat(IDLE), self.phase);
     }
 
-    /// Stones in hole `at` of side `side`, lane by lane.
+    /// Stones in hole `at` of side `side`, lane by lane (`at` one of `holes`, or none).
     #[inline(always)]
-    fn gather(&self, side: usize, at: V) -> V {
+    fn gather(&self, side: usize, at: V, holes: std::ops::Range<usize>) -> V {
         let mut out = V::splat(0);
-        for h in 0..H {
+        for h in holes {
             out |= self.v[side][h] & eq(at, h as u8);
         }
         out
     }
 
-    /// Empties hole `at` of side `side` in the lanes of `on`.
+    /// Empties hole `at` of side `side` in the lanes of `on` (`at` one of `holes`, or none).
     #[inline(always)]
-    fn clear(&mut self, side: usize, at: V, on: V) {
-        for h in 0..H {
+    fn clear(&mut self, side: usize, at: V, on: V, holes: std::ops::Range<usize>) {
+        for h in holes {
             self.v[side][h] &= !(eq(at, h as u8) & on);
-        }
-    }
-
-    /// Lanes whose move count has reached the limit.
-    #[inline(always)]
-    fn at_limit(&self, limit: u32) -> V {
-        V::new(std::array::from_fn(|l| {
-            0u8.wrapping_sub((self.moves[l] >= limit) as u8)
-        }))
-    }
-
-    /// Adds one to the move count of the lanes in `m`.
-    #[inline(always)]
-    fn count_moves(&mut self, m: V) {
-        for (moves, &a) in self.moves.iter_mut().zip(m.as_array()) {
-            *moves += (a & 1) as u32;
         }
     }
 
     /// One step of every lane: each playing lane draws (a move, a hole to take, or stop or
     /// relay at a head) or sows a lap, and what follows from it.
     #[inline(always)]
-    fn step(&mut self, lr: &LaneRules) {
-        let len = lr.len as usize;
+    ///
+    /// `L` is the track's length (`lr.len`), or 0 for any length: a constant bound lets the
+    /// loops over the holes unroll.
+    fn step<const L: usize>(&mut self, lr: &LaneRules) {
+        let len = if L == 0 { lr.len as usize } else { L };
+        let n = len / 2;
         let zero = V::splat(0);
         let one = V::splat(1);
         let lenv = V::splat(lr.len);
+        self.moves.refill(lr.move_limit);
+        self.turns.refill(lr.turn_limit);
         // 1. Draws: a move at a turn's start, a hole to take, stop or relay at a head.
         let start = eq(self.phase, START);
         let choice = eq(self.phase, CHOICE);
         let takes = eq(self.phase, TAKES);
-        let limit = self.at_limit(lr.move_limit);
+        let limit = self.moves.at_limit();
         let take_ok = takes & !limit;
         let need = start | take_ok | choice;
         let mut options_set = [zero; H];
         let mut count = zero;
-        for (h, set) in options_set.iter_mut().enumerate() {
+        for (h, set) in options_set.iter_mut().enumerate().take(len) {
             let occupied = !self.v[1][h].simd_eq(zero);
             *set = sel(start, self.legal[h], occupied);
-            count += *set & one;
+            count -= *set;
         }
         let options = sel(choice, V::splat(2), count);
         let mut slow = [0u8; LANES];
@@ -360,9 +435,9 @@ impl<V: LaneVec> Lanes<V> {
         let idx = V::new(idx);
         let mut seen = zero;
         let mut k = zero;
-        for (h, set) in options_set.iter().enumerate() {
+        for (h, set) in options_set.iter().enumerate().take(len) {
             k |= *set & seen.simd_eq(idx) & V::splat(h as u8);
-            seen += *set & one;
+            seen -= *set;
         }
         // 2. Takes; a lane at its move limit ends instead.
         if bits(takes) != 0 {
@@ -372,15 +447,13 @@ impl<V: LaneVec> Lanes<V> {
                     left: left.as_array()[l],
                 }
             });
-            let taken = self.gather(1, k) & take_ok;
-            self.clear(1, k, take_ok);
+            let taken = self.gather(1, k, 0..len) & take_ok;
+            self.clear(1, k, take_ok, 0..len);
             self.stones[1] -= taken;
             self.captured[0] += taken;
-            self.count_moves(take_ok);
+            self.moves.count(take_ok);
             let won = take_ok & self.stones[1].simd_eq(zero);
-            for l in bit_lanes(bits(won)) {
-                self.turns[l] += 1;
-            }
+            self.turns.count(won);
             self.over(bits(won), Some(0), EndReason::NoStones, |l| {
                 Pending::Takes {
                     left: left.as_array()[l],
@@ -400,23 +473,20 @@ impl<V: LaneVec> Lanes<V> {
         let stop = choice & idx.simd_eq(zero);
         let lifting = start | cont;
         let lift_at = sel(start, k, self.from);
-        let lifted = self.gather(0, lift_at);
-        self.clear(0, lift_at, lifting);
-        self.count_moves(stop);
+        let lifted = self.gather(0, lift_at, 0..len);
+        self.clear(0, lift_at, lifting, 0..len);
+        self.moves.count(stop);
         self.phase = sel(stop, V::splat(ENDING), self.phase);
         self.single = sel(lifting, start & lifted.simd_eq(one), self.single);
         self.from = sel(lifting, lift_at, self.from);
         self.count = sel(lifting, lifted, self.count);
-        for l in bit_lanes(bits(lifting)) {
-            self.laps[l] = 0;
-            self.brent[l] = None;
-        }
+        self.laps &= !lifting;
         let lapping = lifting | eq(self.phase, RELAY);
         // 4. A lap in every lapping lane: `q` stones in every hole, one more in the `rem`
         // holes after the origin (`q` is zero unless a lap goes round the whole track).
         let mut q = zero;
         let mut rem = self.count & lapping;
-        let big = lt(lenv, rem);
+        let big = !le(rem, lenv);
         if bits(big) != 0 {
             let (qa, ra) = (q.as_mut_array(), rem.as_mut_array());
             for l in bit_lanes(bits(big)) {
@@ -426,27 +496,29 @@ impl<V: LaneVec> Lanes<V> {
                 ra[l] -= qq * lr.len;
             }
         }
+        // `t - len` wraps above `t` where `t < len`, so the minimum is `t` reduced mod `len`.
         let t = self.from + rem;
-        let last = sel(lt(t, lenv), t, t - lenv);
+        let last = t.min(t - lenv);
         for h in 0..len {
             let d = V::splat(h as u8) - self.from - one;
-            let d = sel(lt(d, lenv), d, d + lenv);
-            self.v[0][h] += q + (lt(d, rem) & one);
+            let d = d.min(d + lenv);
+            // One where `d < rem`.
+            self.v[0][h] += q + rem.saturating_sub(d).min(one);
         }
-        let here = self.gather(0, last);
-        self.count_moves(lapping);
-        let landed_empty = lapping & lt(here, V::splat(2));
+        let here = self.gather(0, last, 0..len);
+        self.moves.count(lapping);
+        let landed_empty = lapping & le(here, one);
         let mut relay = lapping & !landed_empty;
         if lr.heads && bits(relay) != 0 {
             let mut head = zero;
-            for h in 0..H {
-                head |= self.heads[0][h] & eq(last, h as u8);
+            for (h, &hv) in self.heads[0].iter().enumerate().take(len) {
+                head |= hv & eq(last, h as u8);
             }
             head &= relay;
             if bits(head) != 0 {
                 self.from = sel(head, last, self.from);
                 self.phase = sel(head, V::splat(CHOICE), self.phase);
-                let at = self.at_limit(lr.move_limit) & head;
+                let at = self.moves.at_limit() & head;
                 let from = self.from;
                 self.over(bits(at), None, EndReason::MoveLimit, |l| Pending::Relay {
                     pos: from.as_array()[l],
@@ -455,56 +527,50 @@ impl<V: LaneVec> Lanes<V> {
                 relay &= !head;
             }
         }
-        let ended = self.at_limit(lr.move_limit) & relay;
+        let ended = self.moves.at_limit() & relay;
         if bits(ended) != 0 {
-            for l in bit_lanes(bits(ended)) {
-                self.turns[l] += 1;
-            }
+            self.turns.count(ended);
             self.over(bits(ended), None, EndReason::MoveLimit, |_| Pending::Start);
             relay &= !ended;
         }
-        let mut deep = false;
-        for l in bit_lanes(bits(relay)) {
-            self.laps[l] += 1;
-            deep |= self.laps[l] >= WATCH_AFTER;
-        }
+        self.laps = self.laps.saturating_add(relay & one);
         self.from = sel(relay, last, self.from);
         self.count = sel(relay, here, self.count);
         self.phase = sel(relay, V::splat(RELAY), self.phase);
-        if deep {
-            let endless = self.watch(lr, relay);
+        let deep = relay & ge(self.laps, V::splat(WATCH_AFTER as u8));
+        if bits(deep) != 0 {
+            let endless = self.watch(lr, bits(deep));
             relay &= !endless;
         }
         // The relays go on: empty the hole lifted next.
-        self.clear(0, last, relay);
+        self.clear(0, last, relay, 0..len);
         // 5. Captures where the last stone fell into an empty hole of the front row.
-        let n = lr.n;
-        let of = V::splat(3 * n - 1) - last;
-        let ob = last - V::splat(n);
-        let front = self.gather(1, of);
-        let back = self.gather(1, ob);
+        // The front hole opposite (beyond the front row where `last` is in the back row) and
+        // the back hole behind it (out of range likewise).
+        let of = V::splat(3 * n as u8 - 1) - last;
+        let ob = last - V::splat(n as u8);
+        let front = self.gather(1, of, n..len);
+        let back = self.gather(1, ob, 0..n);
         let all = V::splat(0xFF);
         let flag = |b: bool| if b { all } else { zero };
         let cap = landed_empty
-            & !lt(last, V::splat(n))
+            & ge(last, V::splat(n as u8))
             & (!self.single | flag(lr.single_captures))
             & !front.simd_eq(zero)
             & (!flag(lr.require_both) | !back.simd_eq(zero));
         let cap_back = cap & flag(lr.back_taken);
-        self.clear(1, of, cap);
-        self.clear(1, ob, cap_back);
+        self.clear(1, of, cap, n..len);
+        self.clear(1, ob, cap_back, 0..n);
         let taken = (front & cap) + (back & cap_back);
         self.stones[1] -= taken;
         self.captured[0] += taken;
         let mut no_capture = landed_empty & !cap;
         if bits(cap) != 0 {
             for l in bit_lanes(bits(cap)) {
-                self.made[0][l] += 1;
+                self.made[self.mover(l)][l] += 1;
             }
             let won = cap & self.stones[1].simd_eq(zero);
-            for l in bit_lanes(bits(won)) {
-                self.turns[l] += 1;
-            }
+            self.turns.count(won);
             self.over(bits(won), Some(0), EndReason::NoStones, |_| Pending::Start);
             let going = cap & !won;
             if lr.takes > 0 {
@@ -537,55 +603,49 @@ impl<V: LaneVec> Lanes<V> {
             rows[0] = sel(ending, b, a);
             rows[1] = sel(ending, a, b);
         }
-        for l in bit_lanes(bits(ending)) {
-            let m = self.made[0][l];
-            self.made[0][l] = self.made[1][l];
-            self.made[1][l] = m;
-            self.mover[l] ^= 1;
-            self.turns[l] += 1;
-        }
+        self.mover = (self.mover + (ending & one)) & one;
+        self.turns.count(ending);
         // The new player's moves: holes of two or more, else singles into an empty hole.
-        let mut multi = [zero; H];
+        let two = V::splat(2);
         let mut any_multi = zero;
-        for (m, &v) in multi.iter_mut().zip(&self.v[0]).take(len) {
-            *m = !lt(v, V::splat(2));
-            any_multi |= *m;
+        for &v in self.v[0].iter().take(len) {
+            any_multi |= ge(v, two);
         }
         let mut moves = zero;
         let mut legal = [zero; H];
-        for h in 0..len {
-            let next = if h + 1 == len { 0 } else { h + 1 };
-            let single = eq(self.v[0][h], 1) & self.v[0][next].simd_eq(zero);
-            legal[h] = multi[h] | (single & !any_multi);
-            moves |= legal[h];
+        for (h, lh) in legal.iter_mut().enumerate().take(len) {
+            let v = self.v[0][h];
+            let next = self.v[0][if h + 1 == len { 0 } else { h + 1 }];
+            let single = eq(v, 1) & next.simd_eq(zero);
+            *lh = ge(v, two) | (single & !any_multi);
+            moves |= *lh;
         }
-        let limit = self.at_limit(lr.move_limit);
-        let mut turn_limit = 0u32;
-        for l in bit_lanes(bits(ending)) {
-            turn_limit |= ((self.turns[l] >= lr.turn_limit) as u32) << l;
-        }
-        let turn_limit_v = V::new(std::array::from_fn(|l| {
-            0u8.wrapping_sub((turn_limit >> l & 1) as u8)
-        }));
-        let no_stones = ending & !turn_limit_v & self.stones[0].simd_eq(zero);
-        let goes_on = ending & !turn_limit_v & !no_stones;
+        let limit = self.moves.at_limit();
+        let turn_limit = ending & self.turns.at_limit();
+        let no_stones = ending & !turn_limit & self.stones[0].simd_eq(zero);
+        let goes_on = ending & !turn_limit & !no_stones;
         for (h, lh) in legal.iter().enumerate() {
             self.legal[h] = sel(goes_on, *lh, self.legal[h]);
         }
         let no_moves = goes_on & moves.simd_eq(zero);
         let at_limit = goes_on & !no_moves & limit;
         self.phase = sel(ending, V::splat(START), self.phase);
-        self.over(turn_limit, None, EndReason::TurnLimit, |_| Pending::Start);
+        self.over(bits(turn_limit), None, EndReason::TurnLimit, |_| {
+            Pending::Start
+        });
         self.over(bits(no_stones), Some(1), EndReason::NoStones, |_| {
             Pending::Start
         });
         self.over(bits(at_limit), None, EndReason::MoveLimit, |_| {
             Pending::Start
         });
-        for l in bit_lanes(bits(no_moves)) {
-            self.exit[l] = Exit::NoMoves;
-            self.exits |= 1 << l;
-            self.phase.as_mut_array()[l] = IDLE;
+        let no_moves = bits(no_moves);
+        if no_moves != 0 {
+            for l in bit_lanes(no_moves) {
+                self.exit[l] = Exit::NoMoves;
+            }
+            self.exits |= no_moves;
+            self.phase = sel(lane_mask::<V>(no_moves), V::splat(IDLE), self.phase);
         }
     }
 
@@ -601,15 +661,16 @@ impl<V: LaneVec> Lanes<V> {
         }
     }
 
-    /// Brent's cycle detection for the relaying lanes more than [`WATCH_AFTER`] laps into a
-    /// relay (after the lap, before the hole it ended in is lifted); returns the lanes whose
-    /// relay would never end, and ends their games.
+    /// Brent's cycle detection for the relaying lanes `deep` in a relay of [`WATCH_AFTER`]
+    /// laps or more (after the lap, before the hole it ended in is lifted); returns the lanes
+    /// whose relay would never end, and ends their games.
     #[cold]
-    fn watch(&mut self, lr: &LaneRules, relay: V) -> V {
-        let mut endless = [0u8; LANES];
-        for l in bit_lanes(bits(relay)) {
-            if self.laps[l] < WATCH_AFTER {
-                continue;
+    fn watch(&mut self, lr: &LaneRules, deep: u32) -> V {
+        let mut endless = 0u32;
+        for l in bit_lanes(deep) {
+            if self.laps.as_array()[l] == WATCH_AFTER as u8 {
+                // A new relay to watch.
+                self.brent[l] = None;
             }
             let side: [u8; H] = std::array::from_fn(|h| self.v[0][h].as_array()[l]);
             let pos = self.from.as_array()[l] as usize;
@@ -617,19 +678,38 @@ impl<V: LaneVec> Lanes<V> {
                 .get_or_insert_with(Brent::new)
                 .repeats(&side, pos)
             {
-                self.turns[l] += 1;
+                let turns = self.turns.get(l) + 1;
+                self.turns.load(l, turns, lr.turn_limit);
                 let why = if lr.endless_draw {
                     EndReason::EndlessSowing
                 } else {
-                    self.moves[l] = self.moves[l].max(lr.move_limit);
+                    let moves = self.moves.get(l).max(lr.move_limit);
+                    self.moves.load(l, moves, lr.move_limit);
                     EndReason::MoveLimit
                 };
                 self.over(1 << l, None, why, |_| Pending::Start);
-                endless[l] = 0xFF;
+                endless |= 1 << l;
             }
         }
-        V::new(endless)
+        lane_mask(endless)
     }
+}
+
+/// All ones in the lanes of a bit set.
+#[inline(always)]
+fn lane_mask<V: LaneVec>(m: u32) -> V {
+    V::from_bitmask(m)
+}
+
+/// Whether the processor runs the lanes' build with AVX-512 instructions.
+#[cfg(target_arch = "x86_64")]
+fn has_avx512() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// The lanes of a bit set.
@@ -692,12 +772,27 @@ impl SowingGame {
 
     fn lane_playouts(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
         #[cfg(target_arch = "x86_64")]
+        if has_avx512() {
+            // SAFETY: the processor has the features the function is compiled for.
+            unsafe { self.lane_playouts_avx512(lr, games) };
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the processor has the features the function is compiled for.
             unsafe { self.lane_playouts_avx2(lr, games) };
             return;
         }
         self.lane_playouts_on::<wide::u8x32>(lr, games)
+    }
+
+    /// The lanes compiled for 256-bit vectors with the AVX-512 instructions that work on them
+    /// (three-way logic, compares into mask registers, 64-bit rotates and products for the
+    /// draws): the same source, fewer instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512dq")]
+    fn lane_playouts_avx512(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        self.lane_playouts_on::<super::lane_vec::Avx2>(lr, games)
     }
 
     /// The lanes compiled for 256-bit vectors.
@@ -709,6 +804,21 @@ impl SowingGame {
 
     #[inline(always)]
     fn lane_playouts_on<V: LaneVec>(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        match lr.len {
+            12 => self.lanes_of_len::<V, 12>(lr, games),
+            14 => self.lanes_of_len::<V, 14>(lr, games),
+            16 => self.lanes_of_len::<V, 16>(lr, games),
+            _ => self.lanes_of_len::<V, 0>(lr, games),
+        }
+    }
+
+    /// The lanes on tracks of length `L` (0: any length).
+    #[inline(always)]
+    fn lanes_of_len<V: LaneVec, const L: usize>(
+        &self,
+        lr: &LaneRules,
+        games: &mut [(SowingState, Rng)],
+    ) {
         let mut lanes = Lanes::<V>::new();
         let mut slot: [Option<usize>; LANES] = [None; LANES];
         let mut next = 0;
@@ -721,7 +831,7 @@ impl SowingGame {
                     *next += 1;
                     let (s, r) = &mut games[i];
                     if self.until_lane_ready(s, r) {
-                        lanes.load(l, s, r);
+                        lanes.load(l, s, r, lr);
                         return Some(i);
                     }
                 }
@@ -732,7 +842,7 @@ impl SowingGame {
             busy += sl.is_some() as usize;
         }
         while busy > 0 {
-            lanes.step(lr);
+            lanes.step::<L>(lr);
             let exits = std::mem::take(&mut lanes.exits);
             for l in bit_lanes(exits) {
                 let exit = lanes.exit[l];
@@ -743,7 +853,7 @@ impl SowingGame {
                 match exit {
                     Exit::Over(winner, why, pending) => {
                         s.pending = pending;
-                        let w = winner.map(|w| Player::BOTH[(lanes.mover[l] ^ w) as usize]);
+                        let w = winner.map(|w| Player::BOTH[lanes.mover(l) ^ w as usize]);
                         finish(s, w, why);
                     }
                     Exit::NoMoves => {
@@ -813,28 +923,55 @@ mod tests {
         }
     }
 
-    /// The portable build of the lanes (the one processors without AVX2 run) plays the same
-    /// games as one at a time (the property tests exercise whichever build this processor runs).
+    /// Every build of the lanes this processor can run (the portable one, the AVX2 one, the
+    /// one with AVX-512 instructions, and the one for tracks of any length) plays the same games as one at a time; the property tests
+    /// exercise only the build `random_playouts` chooses.
     #[test]
-    fn portable_lanes_play_the_same_games() {
-        for id in [
-            "tsoro-ludii",
-            "tsoro-ludii-additional-capture",
-            "tsoro-ludii-misoro",
-            "njombwa-ludii",
-            "tsoro-matthews-v5",
-        ] {
-            let g = game(id);
-            let lr = LaneRules::of(&g).unwrap();
-            let mut batch: Vec<(SowingState, Rng)> = (0..100)
-                .map(|k| (g.initial_state(), Rng::for_game(5, k)))
-                .collect();
-            g.lane_playouts_on::<wide::u8x32>(&lr, &mut batch);
-            for (k, (s, r)) in batch.iter().enumerate() {
-                let mut alone = g.initial_state();
-                let mut ra = Rng::for_game(5, k as u64);
-                g.random_playout(&mut alone, &mut ra);
-                assert_eq!((s, r), (&alone, &ra), "{id} game {k}");
+    fn every_build_of_the_lanes_plays_the_same_games() {
+        type Build = fn(&SowingGame, &LaneRules, &mut [(SowingState, Rng)]);
+        let mut builds: Vec<(&str, Build)> = vec![
+            ("portable", |g, lr, games| {
+                g.lane_playouts_on::<wide::u8x32>(lr, games)
+            }),
+            ("portable, track length not fixed", |g, lr, games| {
+                g.lanes_of_len::<wide::u8x32, 0>(lr, games)
+            }),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the processor has the features.
+                builds.push(("avx2", |g, lr, games| unsafe {
+                    g.lane_playouts_avx2(lr, games)
+                }));
+            }
+            if has_avx512() {
+                // SAFETY: the processor has the features.
+                builds.push(("avx512", |g, lr, games| unsafe {
+                    g.lane_playouts_avx512(lr, games)
+                }));
+            }
+        }
+        for (build, play) in builds {
+            for id in [
+                "tsoro-ludii",
+                "tsoro-ludii-additional-capture",
+                "tsoro-ludii-misoro",
+                "njombwa-ludii",
+                "tsoro-matthews-v5",
+            ] {
+                let g = game(id);
+                let lr = LaneRules::of(&g).unwrap();
+                let mut batch: Vec<(SowingState, Rng)> = (0..100)
+                    .map(|k| (g.initial_state(), Rng::for_game(5, k)))
+                    .collect();
+                play(&g, &lr, &mut batch);
+                for (k, (s, r)) in batch.iter().enumerate() {
+                    let mut alone = g.initial_state();
+                    let mut ra = Rng::for_game(5, k as u64);
+                    g.random_playout(&mut alone, &mut ra);
+                    assert_eq!((s, r), (&alone, &ra), "{build}: {id} game {k}");
+                }
             }
         }
     }
