@@ -207,7 +207,7 @@ proptest! {
     /// The same on boards of 6 to 8 holes a row, with up to 10 stones a hole.
     #[test]
     fn fused_playout_equals_step_by_step_on_short_tracks(
-        holes in 6u8..=8, back in 0u8..=10, front in 0u8..=4, rules in drawn_rules(),
+        holes in prop_oneof![6u8..=8, 9u8..=21], back in 0u8..=10, front in 0u8..=4, rules in drawn_rules(),
         seed in any::<u64>(),
     ) {
         fused_agrees(holes, back, front, rules, seed)?;
@@ -295,12 +295,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
 
     /// The same under any combination of the rules the lanes play, on boards of 6 to 8 holes
-    /// a row: back and front stones (whole rounds of sowing), the three capture kinds, singles
+    /// a row (the lanes' fixed-length loops for 8) and of 9 to 21 (for 21, and of any length):
+    /// back and front stones (whole rounds of sowing), the three capture kinds, singles
     /// that capture or not, no heads, fixed heads or nominated ones (with the choice to stop or
     /// relay), additional takes, both endless-relay rules and tight limits.
     #[test]
     fn lane_playouts_equal_one_by_one_for_any_rules(
-        holes in 6u8..=8, back in 0u8..=10, front in 0u8..=4, capture in 0usize..3,
+        holes in prop_oneof![6u8..=8, 9u8..=21], back in 0u8..=10, front in 0u8..=4, capture in 0usize..3,
         single_capture in any::<bool>(), heads in 0usize..3, then in 0u8..4,
         endless_draw in any::<bool>(), limits in (20u32..400, 50u32..3000), seed in 0u64..1000,
     ) {

@@ -9,17 +9,20 @@
 //! leaves its lane and is finished by the ordinary code. Property tests hold the two to the same
 //! results.
 //!
-//! The lanes model the ordinary play of four-row rulesets on boards of 6 to 8 holes a row with
+//! The lanes model the ordinary play of four-row rulesets (any board, at most 255 stones) with
 //! relay sowing, the origin sown, captures of the front hole (with or without the back hole
 //! behind it), singles that move only into an empty hole and only when no hole holds more,
 //! heads where the player chooses to stop or relay, and a fixed number of additional takes
-//! after each capture. Other rulesets are played one game at a time.
+//! after each capture. Other rulesets are played one game at a time. The loops over the holes
+//! are compiled with fixed bounds for boards of 8 and 21 holes a row, and with the board's bound
+//! for the others.
 
 use super::config::{BackCapture, Endless, HeadLanding, Resow};
 use super::game::{Brent, SowingGame, WATCH_AFTER, finish};
 use super::lane_vec::LaneVec;
 use super::short_track::SHORT;
 use super::state::{Open, Pending, SowingState};
+use crate::notation::MAX_HOLES;
 use crate::outcome::EndReason;
 use crate::player::Player;
 use crate::rng::Rng;
@@ -31,8 +34,10 @@ const _: () = assert!(WATCH_AFTER < 255);
 pub(super) const LANES: usize = 32;
 /// When no game is waiting and this few lanes are still playing, they finish one at a time.
 const TAIL: usize = LANES / 4;
-/// Holes of a side a lane holds: the short tracks (boards of 6 to 8 holes a row).
-const H: usize = SHORT;
+/// Holes of a side the lanes hold: the short tracks (boards of 6 to 8 holes a row), which most
+/// rulesets are played on, and any track.
+const SHORT_SIDE: usize = SHORT;
+const ANY_SIDE: usize = 2 * MAX_HOLES;
 
 /// What a lane does at its next step.
 const START: u8 = 0;
@@ -67,7 +72,7 @@ impl LaneRules {
     pub(super) fn of(g: &SowingGame) -> Option<LaneRules> {
         let r = g.rules();
         let heads = r.nominate > 0 || r.start_heads != [0, 0];
-        let ok = r.len <= H
+        let ok = r.len <= ANY_SIDE
             && r.relay
             && !r.skip_origin
             && r.resow == Resow::Off
@@ -239,7 +244,7 @@ impl<V: LaneVec> Budget<V> {
 }
 
 /// Thirty-two games in play. Sides are relative: side 0 is the player to move.
-struct Lanes<V> {
+struct Lanes<V, const H: usize> {
     v: [[V; H]; 2],
     /// The heads of each side, hole by hole (all ones where a hole is a head).
     heads: [[V; H]; 2],
@@ -269,7 +274,7 @@ struct Lanes<V> {
     brent: Vec<Option<Brent<[u8; H]>>>,
 }
 
-impl<V: LaneVec> Lanes<V> {
+impl<V: LaneVec, const H: usize> Lanes<V, H> {
     fn new() -> Box<Self> {
         let z = V::splat(0);
         Box::new(Lanes {
@@ -730,8 +735,7 @@ impl SowingGame {
     /// generator, ends exactly as [`random_playout`](Self::random_playout) would end it, with
     /// its generator where that would leave it. Returns the Ludii moves each game played.
     ///
-    /// On boards of 6 to 8 holes a row with the rules the lanes model (see the module), the
-    /// games' ordinary turns are played 32 at a time in SIMD lanes; otherwise, and for the
+    /// Under the rules the lanes model (see the module), the games' ordinary turns are played 32 at a time in SIMD lanes; otherwise, and for the
     /// steps the lanes do not model, one at a time.
     pub fn random_playouts(&self, games: &mut [(SowingState, Rng)]) -> Vec<u32> {
         let start: Vec<u32> = games.iter().map(|(s, _)| s.moves).collect();
@@ -804,39 +808,42 @@ impl SowingGame {
 
     #[inline(always)]
     fn lane_playouts_on<V: LaneVec>(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
+        // The usual boards (8 holes a row, and 21 for Ludii's largest tsoro) get loops of a
+        // fixed length; the other sizes share one build.
         match lr.len {
-            12 => self.lanes_of_len::<V, 12>(lr, games),
-            14 => self.lanes_of_len::<V, 14>(lr, games),
-            16 => self.lanes_of_len::<V, 16>(lr, games),
-            _ => self.lanes_of_len::<V, 0>(lr, games),
+            16 => self.lanes_of_len::<V, SHORT_SIDE, 16>(lr, games),
+            42 => self.lanes_of_len::<V, ANY_SIDE, 42>(lr, games),
+            _ => self.lanes_of_len::<V, ANY_SIDE, 0>(lr, games),
         }
     }
 
-    /// The lanes on tracks of length `L` (0: any length).
+    /// The lanes on tracks of length `L` (0: any length), with sides of `H` holes.
     #[inline(always)]
-    fn lanes_of_len<V: LaneVec, const L: usize>(
+    fn lanes_of_len<V: LaneVec, const H: usize, const L: usize>(
         &self,
         lr: &LaneRules,
         games: &mut [(SowingState, Rng)],
     ) {
-        let mut lanes = Lanes::<V>::new();
+        let mut lanes = Lanes::<V, H>::new();
         let mut slot: [Option<usize>; LANES] = [None; LANES];
         let mut next = 0;
         let mut busy = 0;
         // Fills lane `l` with the next game that needs one.
-        let fill =
-            |lanes: &mut Lanes<V>, l: usize, next: &mut usize, games: &mut [(SowingState, Rng)]| {
-                while *next < games.len() {
-                    let i = *next;
-                    *next += 1;
-                    let (s, r) = &mut games[i];
-                    if self.until_lane_ready(s, r) {
-                        lanes.load(l, s, r, lr);
-                        return Some(i);
-                    }
+        let fill = |lanes: &mut Lanes<V, H>,
+                    l: usize,
+                    next: &mut usize,
+                    games: &mut [(SowingState, Rng)]| {
+            while *next < games.len() {
+                let i = *next;
+                *next += 1;
+                let (s, r) = &mut games[i];
+                if self.until_lane_ready(s, r) {
+                    lanes.load(l, s, r, lr);
+                    return Some(i);
                 }
-                None
-            };
+            }
+            None
+        };
         for (l, sl) in slot.iter_mut().enumerate() {
             *sl = fill(&mut lanes, l, &mut next, games);
             busy += sl.is_some() as usize;
@@ -905,6 +912,15 @@ mod tests {
         }
     }
 
+    /// Ludii's tsoro on 21 holes a row.
+    fn long_game() -> SowingGame {
+        let p = [("holes".to_string(), 21i64.into())].into_iter().collect();
+        match catalogue::get("tsoro-ludii").unwrap().build(&p) {
+            Ok(AnyGame::Sowing(g)) => g,
+            _ => panic!("tsoro-ludii"),
+        }
+    }
+
     #[test]
     fn the_benchmarked_rulesets_play_in_lanes() {
         for id in [
@@ -915,17 +931,20 @@ mod tests {
             "tsoro-matthews-basic",
             "tsoro-matthews-v1",
             "tsoro-matthews-v5",
+            "tsoro-russ",
         ] {
             assert!(LaneRules::of(&game(id)).is_some(), "{id}");
         }
-        for id in ["tsoro-matthews-v4", "tsoro-matthews-v7", "tsoro-russ"] {
+        assert!(LaneRules::of(&long_game()).is_some());
+        for id in ["tsoro-matthews-v4", "tsoro-matthews-v7"] {
             assert!(LaneRules::of(&game(id)).is_none(), "{id}");
         }
     }
 
     /// Every build of the lanes this processor can run (the portable one, the AVX2 one, the
-    /// one with AVX-512 instructions, and the one for tracks of any length) plays the same games as one at a time; the property tests
-    /// exercise only the build `random_playouts` chooses.
+    /// one with AVX-512 instructions, and the one for tracks of any length) plays the same
+    /// games as one at a time; the property tests exercise only the build `random_playouts`
+    /// chooses.
     #[test]
     fn every_build_of_the_lanes_plays_the_same_games() {
         type Build = fn(&SowingGame, &LaneRules, &mut [(SowingState, Rng)]);
@@ -934,7 +953,7 @@ mod tests {
                 g.lane_playouts_on::<wide::u8x32>(lr, games)
             }),
             ("portable, track length not fixed", |g, lr, games| {
-                g.lanes_of_len::<wide::u8x32, 0>(lr, games)
+                g.lanes_of_len::<wide::u8x32, ANY_SIDE, 0>(lr, games)
             }),
         ];
         #[cfg(target_arch = "x86_64")]
@@ -959,8 +978,14 @@ mod tests {
                 "tsoro-ludii-misoro",
                 "njombwa-ludii",
                 "tsoro-matthews-v5",
+                "tsoro-russ",
+                "tsoro-ludii 4x21",
             ] {
-                let g = game(id);
+                let g = if id.ends_with("4x21") {
+                    long_game()
+                } else {
+                    game(id)
+                };
                 let lr = LaneRules::of(&g).unwrap();
                 let mut batch: Vec<(SowingState, Rng)> = (0..100)
                     .map(|k| (g.initial_state(), Rng::for_game(5, k)))
