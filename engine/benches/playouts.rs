@@ -5,9 +5,12 @@
 //! The second group plays the same games 1,024 at a time through `random_playouts` (up to 32 at
 //! once in SIMD lanes, where the rules allow), on the same one thread.
 //!
+//! The third plays them on a pool of one thread and of two, for the scaling with threads.
+//!
 //! Run: `cargo bench -p tsoro-engine --bench playouts`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tsoro_engine::catalogue::{self, Params};
@@ -103,7 +106,45 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // Threads: the same lanes, 8,192 games a round shared by a pool of 1 and of 2 threads
+    // (chunks of 1,024 games each), for the scaling.
+    let mut group = c.benchmark_group("random_playouts_threads");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(4));
+    group.sample_size(20);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for (id, params) in &CASES[..5] {
+        let g = game(id, params);
+        for threads in [1, 2].into_iter().filter(|&t| t <= cores) {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            group.throughput(Throughput::Elements(ROUND));
+            let mut k = 0u64;
+            let name = format!("{} threads={threads}", label(id, params));
+            group.bench_function(BenchmarkId::from_parameter(name), |b| {
+                b.iter(|| {
+                    let mut games: Vec<_> = (k..k + ROUND)
+                        .map(|j| (g.initial_state(), Rng::for_game(1, j)))
+                        .collect();
+                    k += ROUND;
+                    pool.install(|| {
+                        games
+                            .par_chunks_mut(BATCH as usize)
+                            .map(|chunk| g.random_playouts(chunk).len())
+                            .sum::<usize>()
+                    })
+                })
+            });
+        }
+    }
+    group.finish();
 }
+
+/// Games a round of the threads group plays.
+const ROUND: u64 = 8 * BATCH;
 
 /// Games a `random_playouts` call plays.
 const BATCH: u64 = 1024;

@@ -25,10 +25,10 @@ pub(super) trait LaneVec:
     fn max(self, o: Self) -> Self;
     /// The lane-wise (unsigned) minimum.
     fn min(self, o: Self) -> Self;
-    /// `self - o` lane by lane, zero where `o` is larger.
-    fn saturating_sub(self, o: Self) -> Self;
     /// `self + o` lane by lane, 255 where the sum is larger.
     fn saturating_add(self, o: Self) -> Self;
+    /// All ones where `self > o`, the lanes read as signed bytes.
+    fn gt_signed(self, o: Self) -> Self;
     /// `a` in the lanes where `self` is all ones, `b` where it is zero (`self` a lane mask).
     fn select(self, a: Self, b: Self) -> Self;
     /// The top bit of each lane.
@@ -61,12 +61,14 @@ impl LaneVec for wide::u8x32 {
         wide::u8x32::min(self, o)
     }
     #[inline(always)]
-    fn saturating_sub(self, o: Self) -> Self {
-        wide::u8x32::saturating_sub(self, o)
-    }
-    #[inline(always)]
     fn saturating_add(self, o: Self) -> Self {
         wide::u8x32::saturating_add(self, o)
+    }
+    #[inline(always)]
+    fn gt_signed(self, o: Self) -> Self {
+        // Flipping the sign bits orders signed bytes as unsigned ones.
+        let (a, b) = (self ^ Self::splat(0x80), o ^ Self::splat(0x80));
+        !wide::u8x32::max(b, a).simd_eq(b)
     }
     #[inline(always)]
     fn select(self, a: Self, b: Self) -> Self {
@@ -175,14 +177,14 @@ mod avx2 {
             Avx2(unsafe { _mm256_min_epu8(self.0, o.0) })
         }
         #[inline(always)]
-        fn saturating_sub(self, o: Self) -> Self {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_subs_epu8(self.0, o.0) })
-        }
-        #[inline(always)]
         fn saturating_add(self, o: Self) -> Self {
             // SAFETY: see the module.
             Avx2(unsafe { _mm256_adds_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn gt_signed(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx2(unsafe { _mm256_cmpgt_epi8(self.0, o.0) })
         }
         #[inline(always)]
         fn select(self, a: Self, b: Self) -> Self {

@@ -307,7 +307,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             for h in 0..H {
                 self.v[rel][h].as_mut_array()[l] = s.pits[abs][h];
             }
-            if s.heads[abs] != 0 || self.heads[rel].iter().any(|v| v.as_array()[l] != 0) {
+            if lr.heads {
                 for h in 0..H {
                     self.heads[rel][h].as_mut_array()[l] =
                         0u8.wrapping_sub((s.heads[abs] >> h & 1) as u8);
@@ -438,11 +438,14 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.redraw(&slow, options.as_array(), &mut idx);
         }
         let idx = V::new(idx);
+        // The chosen hole `k` is the number of holes with at most `idx` options up to and
+        // including them (counts below 128: compared as signed bytes).
+        let idx1 = idx + one;
         let mut seen = zero;
         let mut k = zero;
-        for (h, set) in options_set.iter().enumerate().take(len) {
-            k |= *set & seen.simd_eq(idx) & V::splat(h as u8);
+        for set in options_set.iter().take(len) {
             seen -= *set;
+            k -= idx1.gt_signed(seen);
         }
         // 2. Takes; a lane at its move limit ends instead.
         if bits(takes) != 0 {
@@ -504,11 +507,18 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         // `t - len` wraps above `t` where `t < len`, so the minimum is `t` reduced mod `len`.
         let t = self.from + rem;
         let last = t.min(t - lenv);
+        // The holes after `from` up to `t`, and those up to `t - len` where the lap goes past
+        // the end of the track (all below 128: compared as signed bytes).
+        let (from, t1, w1) = (self.from, t + one, t + one - lenv);
+        let whole = bits(big) != 0;
         for h in 0..len {
-            let d = V::splat(h as u8) - self.from - one;
-            let d = d.min(d + lenv);
-            // One where `d < rem`.
-            self.v[0][h] += q + rem.saturating_sub(d).min(one);
+            let hv = V::splat(h as u8);
+            let sown = (hv.gt_signed(from) & t1.gt_signed(hv)) | w1.gt_signed(hv);
+            // `sown` is -1 where a stone falls.
+            self.v[0][h] -= sown;
+            if whole {
+                self.v[0][h] += q;
+            }
         }
         let here = self.gather(0, last, 0..len);
         self.moves.count(lapping);
@@ -559,7 +569,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         let all = V::splat(0xFF);
         let flag = |b: bool| if b { all } else { zero };
         let cap = landed_empty
-            & ge(last, V::splat(n as u8))
+            & last.gt_signed(V::splat(n as u8 - 1))
             & (!self.single | flag(lr.single_captures))
             & !front.simd_eq(zero)
             & (!flag(lr.require_both) | !back.simd_eq(zero));
