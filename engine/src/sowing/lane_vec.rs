@@ -141,6 +141,19 @@ mod avx2 {
     binary!(Add, add, AddAssign, add_assign, _mm256_add_epi8);
     binary!(Sub, sub, SubAssign, sub_assign, _mm256_sub_epi8);
 
+    /// Methods of [`LaneVec`] that are one intrinsic on two vectors.
+    macro_rules! lanewise {
+        ($($f:ident => $intr:ident),* $(,)?) => {
+            $(
+                #[inline(always)]
+                fn $f(self, o: Self) -> Self {
+                    // SAFETY: see the module.
+                    Avx2(unsafe { $intr(self.0, o.0) })
+                }
+            )*
+        };
+    }
+
     impl Not for Avx2 {
         type Output = Avx2;
         #[inline(always)]
@@ -161,31 +174,13 @@ mod avx2 {
             // SAFETY: see the module; the load reads the 32 bytes of `a`.
             Avx2(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
         }
-        #[inline(always)]
-        fn simd_eq(self, o: Self) -> Self {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_cmpeq_epi8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn max(self, o: Self) -> Self {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_max_epu8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn min(self, o: Self) -> Self {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_min_epu8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn saturating_add(self, o: Self) -> Self {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_adds_epu8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn gt_signed(self, o: Self) -> Self {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_cmpgt_epi8(self.0, o.0) })
-        }
+        lanewise!(
+            simd_eq => _mm256_cmpeq_epi8,
+            max => _mm256_max_epu8,
+            min => _mm256_min_epu8,
+            saturating_add => _mm256_adds_epu8,
+            gt_signed => _mm256_cmpgt_epi8,
+        );
         #[inline(always)]
         fn select(self, a: Self, b: Self) -> Self {
             // SAFETY: see the module. A lane mask's top bit is the lane's whole mask.
