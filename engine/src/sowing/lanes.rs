@@ -34,9 +34,8 @@ const _: () = assert!(WATCH_AFTER < 255);
 pub(super) const LANES: usize = 32;
 /// When no game is waiting and this few lanes are still playing, they finish one at a time.
 const TAIL: usize = LANES / 4;
-/// Holes of a side the lanes hold: the short tracks (boards of 6 to 8 holes a row), which most
-/// rulesets are played on, and any track.
-const SHORT_SIDE: usize = SHORT;
+/// Holes of a side the lanes hold on any board (on the short tracks of boards of 6 to 8 holes a
+/// row, which most rulesets are played on, [`SHORT`]).
 const ANY_SIDE: usize = 2 * MAX_HOLES;
 
 /// What a lane does at its next step.
@@ -370,14 +369,20 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         why: EndReason,
         pending: impl Fn(usize) -> Pending,
     ) {
+        self.leave(m, |l| Exit::Over(winner, why, pending(l)));
+    }
+
+    /// The lanes in `m` leave with these exits.
+    #[inline(always)]
+    fn leave(&mut self, m: u32, exit: impl Fn(usize) -> Exit) {
         if m == 0 {
             return;
         }
         for l in bit_lanes(m) {
-            self.exit[l] = Exit::Over(winner, why, pending(l));
+            self.exit[l] = exit(l);
         }
         self.exits |= m;
-        self.phase = sel(lane_mask::<V>(m), V::splat(IDLE), self.phase);
+        self.phase = sel(V::from_bitmask(m), V::splat(IDLE), self.phase);
     }
 
     /// Stones in hole `at` of side `side`, lane by lane (`at` one of `holes`, or none).
@@ -654,14 +659,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.over(bits(at_limit), None, EndReason::MoveLimit, |_| {
             Pending::Start
         });
-        let no_moves = bits(no_moves);
-        if no_moves != 0 {
-            for l in bit_lanes(no_moves) {
-                self.exit[l] = Exit::NoMoves;
-            }
-            self.exits |= no_moves;
-            self.phase = sel(lane_mask::<V>(no_moves), V::splat(IDLE), self.phase);
-        }
+        self.leave(bits(no_moves), |_| Exit::NoMoves);
     }
 
     /// Draws again, one lane at a time, where Lemire's method rejected the vector draw.
@@ -706,14 +704,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 endless |= 1 << l;
             }
         }
-        lane_mask(endless)
+        V::from_bitmask(endless)
     }
-}
-
-/// All ones in the lanes of a bit set.
-#[inline(always)]
-fn lane_mask<V: LaneVec>(m: u32) -> V {
-    V::from_bitmask(m)
 }
 
 /// Whether the processor runs the lanes' build with AVX-512 instructions.
@@ -821,7 +813,7 @@ impl SowingGame {
         // The usual boards (8 holes a row, and 21 for Ludii's largest tsoro) get loops of a
         // fixed length; the other sizes share one build.
         match lr.len {
-            16 => self.lanes_of_len::<V, SHORT_SIDE, 16>(lr, games),
+            16 => self.lanes_of_len::<V, SHORT, 16>(lr, games),
             42 => self.lanes_of_len::<V, ANY_SIDE, 42>(lr, games),
             _ => self.lanes_of_len::<V, ANY_SIDE, 0>(lr, games),
         }
