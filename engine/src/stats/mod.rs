@@ -194,9 +194,9 @@ pub struct Summary {
     pub agents: [String; 2],
     /// Games.
     pub games: u64,
-    /// played[agent][seat].
+    /// `played[agent][seat]`.
     pub played: [[u64; 2]; 2],
-    /// won[agent][seat].
+    /// `won[agent][seat]`.
     pub won: [[u64; 2]; 2],
     /// Wins per seat.
     pub seat_wins: [u64; 2],
