@@ -2,8 +2,9 @@
 //! for and for our Matthews and Sanderson readings. Moves per second are printed beside each
 //! figure (moves counted as Ludii counts them: each relay lap and each take is one).
 //!
-//! The second group plays the same games 1,024 at a time through `random_playouts` (up to 32 at
-//! once in SIMD lanes, where the rules allow), on the same one thread.
+//! The first group plays them one at a time through the reference, action by action; the
+//! second, 4,096 a call through `random_playouts`, the kernel (32 at once in SIMD lanes, where
+//! its gate admits the rules), on the same one thread.
 //!
 //! The third plays them on a pool of one thread and of two, for the scaling with threads.
 //!
@@ -14,8 +15,9 @@ use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::playout::{Feed, Playout};
 use tsoro_engine::rng::Rng;
-use tsoro_engine::sowing::SowingGame;
+use tsoro_engine::sowing::{SowingGame, SowingState};
 use tsoro_engine::{AnyGame, Game};
 
 const CASES: &[(&str, &[(&str, i64)])] = &[
@@ -31,10 +33,43 @@ const CASES: &[(&str, &[(&str, i64)])] = &[
     ("njombwa-sanderson-gambit", &[]),
 ];
 
-/// One random playout; returns the Ludii moves played.
+/// One random playout through the reference, action by action; returns the Ludii moves played.
 fn playout<G: Game>(g: &G, rng: &mut Rng) -> u64 {
     let mut s = g.initial_state();
     g.random_playout(&mut s, rng) as u64
+}
+
+/// Games `k..end` of a run, made as they are asked for and dropped when done (as a simulation
+/// feeds the kernel); counts the moves played.
+struct Stream<'a> {
+    g: &'a SowingGame,
+    k: u64,
+    end: u64,
+    moves: u64,
+}
+
+impl Feed<SowingState> for Stream<'_> {
+    fn next(&mut self) -> Option<Playout<SowingState>> {
+        (self.k < self.end).then(|| {
+            self.k += 1;
+            Playout::new(self.g.initial_state(), Rng::for_game(1, self.k), self.k)
+        })
+    }
+    fn done(&mut self, p: Playout<SowingState>) {
+        self.moves += p.tally.moves as u64;
+    }
+}
+
+/// Plays games `k..k + n` on the kernel (where its gate admits the rules); returns the moves.
+fn kernel(g: &SowingGame, k: u64, n: u64) -> u64 {
+    let mut feed = Stream {
+        g,
+        k,
+        end: k + n,
+        moves: 0,
+    };
+    g.random_playouts(&mut feed);
+    feed.moves
 }
 
 fn label(id: &str, params: &[(&str, i64)]) -> String {
@@ -85,9 +120,9 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
-    // The same playouts, 1,024 games a call through `random_playouts`, which plays up to 32
-    // games at once in SIMD lanes where the rules allow (still one thread).
-    let mut group = c.benchmark_group("random_playouts_1024");
+    // The same playouts, 4,096 games a call through `random_playouts`, which plays up to 32
+    // games at once in SIMD lanes where the kernel's gate admits the rules (one thread).
+    let mut group = c.benchmark_group("kernel_4096");
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(4));
     group.sample_size(20);
@@ -97,19 +132,16 @@ fn bench(c: &mut Criterion) {
         let mut k = 0u64;
         group.bench_function(BenchmarkId::from_parameter(label(id, params)), |b| {
             b.iter(|| {
-                let mut batch: Vec<_> = (k..k + BATCH)
-                    .map(|j| (g.initial_state(), Rng::for_game(1, j)))
-                    .collect();
                 k += BATCH;
-                black_box(g.random_playouts(&mut batch))
+                black_box(kernel(&g, k - BATCH, BATCH))
             })
         });
     }
     group.finish();
 
-    // Threads: the same lanes, 8,192 games a round shared by a pool of 1 and of 2 threads
-    // (chunks of 1,024 games each), for the scaling.
-    let mut group = c.benchmark_group("random_playouts_threads");
+    // Threads: the same kernel, 16,384 games a round shared by a pool of 1 and of 2 threads
+    // (chunks of 4,096 games each), for the scaling.
+    let mut group = c.benchmark_group("kernel_threads");
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(4));
     group.sample_size(20);
@@ -126,15 +158,13 @@ fn bench(c: &mut Criterion) {
             let name = format!("{} threads={threads}", label(id, params));
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
                 b.iter(|| {
-                    let mut games: Vec<_> = (k..k + ROUND)
-                        .map(|j| (g.initial_state(), Rng::for_game(1, j)))
-                        .collect();
                     k += ROUND;
+                    let from = k - ROUND;
                     pool.install(|| {
-                        games
-                            .par_chunks_mut(BATCH as usize)
-                            .map(|chunk| g.random_playouts(chunk).len())
-                            .sum::<usize>()
+                        (0..ROUND / BATCH)
+                            .into_par_iter()
+                            .map(|c| kernel(&g, from + c * BATCH, BATCH))
+                            .sum::<u64>()
                     })
                 })
             });
@@ -144,10 +174,10 @@ fn bench(c: &mut Criterion) {
 }
 
 /// Games a round of the threads group plays.
-const ROUND: u64 = 8 * BATCH;
+const ROUND: u64 = 4 * BATCH;
 
 /// Games a `random_playouts` call plays.
-const BATCH: u64 = 1024;
+const BATCH: u64 = 4096;
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

@@ -1,9 +1,11 @@
 //! Random playouts of one ruleset in a loop, for profilers (`valgrind --tool=callgrind`,
 //! `perf record`): `cargo run --release -p tsoro-engine --example playouts -- RULESET [GAMES] [key=value ...]`.
 
-use tsoro_engine::AnyGame;
 use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::playout::{Feed, Playout, play_out_reference};
 use tsoro_engine::rng::Rng;
+use tsoro_engine::sowing::{SowingGame, SowingState};
+use tsoro_engine::{AnyGame, Game};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -30,45 +32,44 @@ fn main() {
         }
     };
     // Five rounds of the same games: the best rate is the least disturbed by the machine.
-    let mut best = 0f64;
-    let mut moves = 0u64;
-    for _ in 0..5 {
-        let mut rng = Rng::from_seed(1);
-        moves = 0;
-        let t = std::time::Instant::now();
-        for _ in 0..games {
-            let mut s = g.initial_state();
-            moves += g.random_playout(&mut s, &mut rng) as u64;
-        }
-        best = best.max(games as f64 / t.elapsed().as_secs_f64());
-    }
-    println!(
-        "{id}: {games} playouts x 5 rounds, best {best:.0} playouts/s, {:.1} moves/playout",
-        moves as f64 / games as f64
-    );
-    // Games of the same ruleset, 1,024 at a time through `random_playouts` (32 at once in SIMD
-    // lanes), each drawing from its own generator as simulations do.
+    let reference = games.min(20_000);
     let mut best = 0f64;
     for _ in 0..5 {
-        moves = 0;
         let t = std::time::Instant::now();
-        let mut k = 0u64;
-        while k < games {
-            let b = (games - k).min(1024);
-            let mut batch: Vec<_> = (k..k + b)
-                .map(|j| (g.initial_state(), Rng::for_game(1, j)))
-                .collect();
-            moves += g
-                .random_playouts(&mut batch)
-                .iter()
-                .map(|&m| m as u64)
-                .sum::<u64>();
-            k += b;
+        for k in 0..reference {
+            let mut p = Playout::new(g.initial_state(), Rng::for_game(1, k), k);
+            play_out_reference(&g, &mut p);
         }
+        best = best.max(reference as f64 / t.elapsed().as_secs_f64());
+    }
+    println!("{id}: reference, action by action: best of 5 rounds {best:.0} playouts/s");
+    // The kernel, as a simulation feeds it: games made as they are asked for.
+    struct Stream<'a>(&'a SowingGame, std::ops::Range<u64>, u64);
+    impl Feed<SowingState> for Stream<'_> {
+        fn next(&mut self) -> Option<Playout<SowingState>> {
+            let k = self.1.next()?;
+            Some(Playout::new(self.0.initial_state(), Rng::for_game(1, k), k))
+        }
+        fn done(&mut self, p: Playout<SowingState>) {
+            self.2 += p.tally.moves as u64;
+        }
+    }
+    let mut best = 0f64;
+    let mut moves = 0;
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let mut feed = Stream(&g, 0..games, 0);
+        g.random_playouts(&mut feed);
         best = best.max(games as f64 / t.elapsed().as_secs_f64());
+        moves = feed.2;
     }
     println!(
-        "{id}: in lanes, best {best:.0} playouts/s, {:.1} moves/playout",
+        "{id}: kernel{}: best of 5 rounds {best:.0} playouts/s, {:.1} moves/playout",
+        if g.has_kernel() {
+            ""
+        } else {
+            " (gate refuses: reference)"
+        },
         moves as f64 / games as f64
     );
 }

@@ -101,6 +101,22 @@ pub trait Game: Send + Sync {
         }
         moves
     }
+    /// Plays the feed's games to their ends with uniformly random actions (as
+    /// [`random_action`](Self::random_action) draws them), counting each decision in the
+    /// game's tally. The reference plays them one at a time; a game may play them on a fast
+    /// kernel instead, behind a capability gate, with exactly the same results.
+    fn random_playouts(&self, feed: &mut dyn crate::playout::Feed<Self::State>) {
+        crate::playout::play_reference(self, feed)
+    }
+    /// Whether [`random_playouts`](Self::random_playouts) runs on a fast kernel for these rules.
+    fn has_kernel(&self) -> bool {
+        false
+    }
+    /// The same game with this turn limit (the game ends as a draw when it is reached): for
+    /// playouts cut short.
+    fn with_turn_limit(&self, turn_limit: u32) -> Self
+    where
+        Self: Sized;
     /// How many ordinary moves `p` would have on this board if it were his turn (for mobility
     /// evaluations). By default the legal actions when `p` is to move, else 0.
     fn mobility_of(&self, s: &Self::State, p: Player) -> usize {

@@ -9,6 +9,7 @@ pub mod nhodo;
 pub mod notation;
 pub mod outcome;
 pub mod player;
+pub mod playout;
 pub mod sowing;
 
 pub use game::{ActionList, Game, IllegalAction, Report};

@@ -5,6 +5,7 @@ use std::fmt;
 
 /// A player: `A` sits at rows i and ii, `B` at rows iii and iv.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 pub enum Player {
     /// The first player (rows i and ii).
     A,

@@ -101,3 +101,36 @@ fn every_parameter_sample_builds() {
         );
     }
 }
+
+/// `RULE_FIELDS` (the fields the corpus cites a source for) names every field of the
+/// configuration, and nothing else: a field added to the configuration must be cited.
+#[test]
+fn rule_fields_are_the_configurations_fields() {
+    let c: tsoro_engine::sowing::SowingConfig =
+        serde_json::from_value(serde_json::json!({"layout": {"back": 2, "front": 2}}))
+            .expect("a minimal configuration");
+    let v = serde_json::to_value(&c).expect("serializes");
+    let fields = tsoro_engine::sowing::RULE_FIELDS;
+    let mut seen = vec![];
+    for (k, sub) in v.as_object().expect("an object") {
+        if fields.contains(&k.as_str()) {
+            seen.push(k.clone());
+            continue;
+        }
+        let sub = sub
+            .as_object()
+            .unwrap_or_else(|| panic!("field {k} is not in RULE_FIELDS"));
+        for s in sub.keys() {
+            let path = format!("{k}.{s}");
+            assert!(
+                fields.contains(&path.as_str()),
+                "{path} is not in RULE_FIELDS"
+            );
+            seen.push(path);
+        }
+    }
+    let mut listed: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+    listed.sort();
+    seen.sort();
+    assert_eq!(listed, seen, "RULE_FIELDS and the configuration's fields");
+}

@@ -76,7 +76,7 @@ fn cancel_stops_early() {
     let opts = SimOptions {
         threads: 1,
         cancel: Some(cancel),
-        progress: None,
+        ..SimOptions::default()
     };
     let err = simulate_any(&g, &spec, &opts, &mut |_| {}).unwrap_err();
     assert_eq!(err, tsoro_engine::sim::SimError::Cancelled { done: 0 });

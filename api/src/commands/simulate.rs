@@ -39,6 +39,11 @@ pub struct RunArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Play every game action by action through the reference rules instead of the fast
+    /// kernel (random agents play on the kernel where it models the rules): the records are
+    /// the same, byte for byte; this checks it.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 /// Arguments of `tsoro simulate`.
@@ -143,6 +148,7 @@ fn prepare(id: &str, run: &RunArgs) -> Result<Prepared, String> {
         },
         opts: SimOptions {
             threads: run.threads.unwrap_or(0),
+            reference: run.reference,
             ..SimOptions::default()
         },
     })

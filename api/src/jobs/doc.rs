@@ -24,6 +24,9 @@ pub struct SimulationRequestDoc {
     pub turn_limit: Option<u32>,
     /// Agents swap seats every other game (default true).
     pub swap_seats: Option<bool>,
+    /// Play every game through the reference rules, action by action, not the fast kernel
+    /// (default false; the records are the same).
+    pub reference: Option<bool>,
 }
 
 /// `POST /api/v1/comparisons`: the same run on several rulesets, on the same seeds.
@@ -45,6 +48,9 @@ pub struct ComparisonRequestDoc {
     pub turn_limit: Option<u32>,
     /// Agents swap seats every other game (default true).
     pub swap_seats: Option<bool>,
+    /// Play every game through the reference rules, action by action, not the fast kernel
+    /// (default false; the records are the same).
+    pub reference: Option<bool>,
 }
 
 /// `POST /api/v1/rulesets/{id}/replay` and `/legal`.

@@ -235,6 +235,7 @@ pub fn datapackage(job: &JobRow) -> Value {
             "games": job.games,
             "seed": job.seed.to_string(),
             "swap_seats": job.swap_seats,
+            "reference": job.reference,
             "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
         },
         "resources": [

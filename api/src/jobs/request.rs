@@ -60,6 +60,10 @@ pub struct SimulationRequest {
     /// Agents swap seats every other game.
     #[serde(default = "yes")]
     pub swap_seats: bool,
+    /// Play every game action by action through the reference rules, not the fast kernel
+    /// (the records are the same: this is for checking that they are).
+    #[serde(default)]
+    pub reference: bool,
 }
 
 /// `POST /api/v1/comparisons`: the same run on several rulesets, on the same seeds.
@@ -85,6 +89,10 @@ pub struct ComparisonRequest {
     /// Agents swap seats every other game.
     #[serde(default = "yes")]
     pub swap_seats: bool,
+    /// Play every game action by action through the reference rules, not the fast kernel
+    /// (the records are the same: this is for checking that they are).
+    #[serde(default)]
+    pub reference: bool,
 }
 
 /// A checked job, ready to store.
@@ -106,6 +114,8 @@ pub struct JobSpec {
     pub seed: u64,
     /// Swap seats.
     pub swap_seats: bool,
+    /// Play through the reference only.
+    pub reference: bool,
     /// Games per chunk.
     pub chunk_games: u64,
 }
@@ -142,6 +152,8 @@ pub struct RunOptions<'a> {
     pub turn_limit: Option<u32>,
     /// Swap seats.
     pub swap_seats: bool,
+    /// Play through the reference only.
+    pub reference: bool,
 }
 
 /// Checks a simulation request against the catalogue and the limits.
@@ -157,6 +169,7 @@ pub fn check(
         seed,
         turn_limit,
         swap_seats,
+        reference,
     } = run;
     let def = catalogue::get(ruleset).map_err(|e| param_problem(&e))?;
     if def.kind == Kind::Nhodo {
@@ -214,6 +227,7 @@ pub fn check(
         games,
         seed,
         swap_seats,
+        reference,
         chunk_games,
     })
 }

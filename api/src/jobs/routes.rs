@@ -92,6 +92,7 @@ pub fn job_view(job: &JobRow) -> Value {
         "games": job.games,
         "seed": job.seed,
         "swap_seats": job.swap_seats,
+        "reference": job.reference,
         "comparison": job.comparison_id.map(|c| format!("/api/v1/comparisons/{c}")),
         "progress": {
             "games_done": job.games_done,
@@ -165,6 +166,7 @@ pub async fn create(
         seed: b.seed,
         turn_limit: b.turn_limit,
         swap_seats: b.swap_seats,
+        reference: b.reference,
     };
     let spec = request::check(&b.ruleset, &b.params, run, &limits).map_err(|p| p.at(req.path()))?;
     admit(&state, &limits, 1)
@@ -417,6 +419,7 @@ pub async fn create_comparison(
             seed: b.seed,
             turn_limit: b.turn_limit,
             swap_seats: b.swap_seats,
+            reference: b.reference,
         };
         let spec = request::check(id, &params, run, &limits).map_err(|mut p| {
             for e in &mut p.errors {

@@ -32,6 +32,8 @@ pub struct JobRow {
     pub seed: u64,
     /// Swap seats.
     pub swap_seats: bool,
+    /// Play through the reference only.
+    pub reference: bool,
     /// Games per chunk.
     pub chunk_games: i64,
     /// queued, running, done, failed or cancelled.
@@ -51,7 +53,7 @@ pub struct JobRow {
 }
 
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
-     games, seed::text AS seed, swap_seats, chunk_games, status, error, games_done, summary, \
+     games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, summary, \
      created_at, started_at, finished_at";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
@@ -67,6 +69,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         games: r.try_get("games")?,
         seed: seed.parse().map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
         swap_seats: r.try_get("swap_seats")?,
+        reference: r.try_get("reference")?,
         chunk_games: r.try_get("chunk_games")?,
         status: r.try_get("status")?,
         error: r.try_get("error")?,
@@ -95,8 +98,8 @@ pub async fn create_job(
     let agents: Vec<String> = spec.agents.iter().map(|a| a.to_string()).collect();
     sqlx::query(
         "INSERT INTO simulation_jobs (id, comparison_id, position, ruleset, ruleset_hash, \
-         config, params, agents, games, seed, swap_seats, chunk_games) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12)",
+         config, params, agents, games, seed, swap_seats, chunk_games, reference) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13)",
     )
     .bind(id)
     .bind(comparison.map(|c| c.0))
@@ -110,6 +113,7 @@ pub async fn create_job(
     .bind(spec.seed.to_string())
     .bind(spec.swap_seats)
     .bind(spec.chunk_games as i64)
+    .bind(spec.reference)
     .execute(&mut **tx)
     .await?;
     let chunks = spec.games.div_ceil(spec.chunk_games) as i64;

@@ -116,6 +116,7 @@ async fn play(
         threads: settings.threads,
         cancel: Some(cancel.clone()),
         progress: None,
+        reference: c.job.reference,
     };
     let mut play = tokio::task::spawn_blocking(move || {
         let games = spec.games.end - spec.games.start;

@@ -28,6 +28,11 @@ impl Game for MorrisGame {
     fn apply_unchecked(&self, s: &mut MorrisState, a: MorrisAction) -> Report {
         MorrisGame::apply_unchecked(self, s, a)
     }
+    fn with_turn_limit(&self, turn_limit: u32) -> Self {
+        let mut rules = self.rules().clone();
+        rules.config.end.turn_limit = turn_limit.max(1);
+        MorrisGame::new(rules)
+    }
     fn to_move(&self, s: &MorrisState) -> Option<Player> {
         s.to_move()
     }

@@ -10,6 +10,7 @@ use crate::anygame::AnyGame;
 use crate::game::Game;
 use crate::outcome::Outcome;
 use crate::player::Player;
+use crate::playout::{Feed, Playout};
 use crate::rng::Rng;
 use crate::stats::{GameRecord, Summary, Winner};
 use rayon::prelude::*;
@@ -43,6 +44,9 @@ pub struct SimOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called after each batch with (games done, games in the run).
     pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
+    /// Play every game action by action through the reference, even where a fast path would
+    /// give the same records (to check that it does).
+    pub reference: bool,
 }
 
 /// Why a simulation stopped early or could not start.
@@ -67,88 +71,126 @@ pub enum SimError {
     Threads(String),
 }
 
-/// Plays one game `k` of a run.
+/// Plays one game `k` of a run, action by action, each agent choosing in turn.
 pub fn play_game<G: Game + 'static>(
     g: &G,
     spec: &SimSpec,
     names: &[Arc<str>; 2],
     k: u64,
 ) -> GameRecord {
-    let seed = Rng::game_seed(spec.seed, k);
-    let mut rng = Rng::from_seed(seed);
-    let a_index = if spec.swap_seats { (k % 2) as usize } else { 0 };
+    let a_index = seat_a(spec, k);
     let mut agents: [Box<dyn Agent<G>>; 2] = [
         spec.agents[a_index].build(),
         spec.agents[1 - a_index].build(),
     ];
-    let mut s = g.initial_state();
-    let first = g.to_move(&s).unwrap_or(Player::A);
-    let mut rec = GameRecord {
+    let mut p = start(g, spec, k);
+    while let Some(mover) = g.to_move(&p.state) {
+        let options = g.legal_count(&p.state);
+        let a = agents[mover.index()].choose(g, &p.state, &mut p.rng);
+        let rep = g.apply_unchecked(&mut p.state, a);
+        p.tally.record(mover, options, &rep);
+    }
+    record(g, spec, names, &p)
+}
+
+/// Which of the run's agents sits in seat A in game `k`.
+fn seat_a(spec: &SimSpec, k: u64) -> usize {
+    if spec.swap_seats { (k % 2) as usize } else { 0 }
+}
+
+/// Game `k` of a run at its start, with its own generator.
+fn start<G: Game>(g: &G, spec: &SimSpec, k: u64) -> Playout<G::State> {
+    Playout::new(g.initial_state(), Rng::for_game(spec.seed, k), k)
+}
+
+/// The record of a finished game `p.tag` of a run.
+fn record<G: Game>(
+    g: &G,
+    spec: &SimSpec,
+    names: &[Arc<str>; 2],
+    p: &Playout<G::State>,
+) -> GameRecord {
+    let (s, t, k) = (&p.state, &p.tally, p.tag);
+    let a_index = seat_a(spec, k);
+    let o: Outcome = g.outcome(s).unwrap_or(Outcome {
+        winner: None,
+        reason: crate::outcome::EndReason::TurnLimit,
+        turns: g.turns(s),
+    });
+    GameRecord {
         game: k,
-        seed,
+        seed: Rng::game_seed(spec.seed, k),
         agent_a: names[a_index].clone(),
         agent_b: names[1 - a_index].clone(),
         agent_a_index: a_index as u8,
-        first,
-        winner: Winner::Draw,
-        reason: crate::outcome::EndReason::TurnLimit,
-        turns: 0,
-        actions: 0,
-        moves: 0,
-        captures_a: 0,
-        captures_b: 0,
-        stones_captured_a: 0,
-        stones_captured_b: 0,
-        stones_left_a: 0,
-        stones_left_b: 0,
-        longest_relay: 0,
-        mean_branching: 0.0,
-        legal_sum: 0,
-        multi_decisions: 0,
-    };
-    let mut legal = crate::game::ActionList::new();
-    while let Some(p) = g.to_move(&s) {
-        g.legal_actions(&s, &mut legal);
-        let options = legal.len() as u64;
-        rec.legal_sum += options;
-        rec.multi_decisions += (options > 1) as u32;
-        let a = agents[p.index()].choose(g, &s, &mut rng);
-        let rep = g.apply_unchecked(&mut s, a);
-        rec.actions += 1;
-        rec.moves += rep.moves;
-        rec.longest_relay = rec.longest_relay.max(rep.laps);
-        match p {
-            Player::A => {
-                rec.captures_a += rep.captures;
-                rec.stones_captured_a += rep.captured;
-            }
-            Player::B => {
-                rec.captures_b += rep.captures;
-                rec.stones_captured_b += rep.captured;
-            }
+        first: g.to_move(&g.initial_state()).unwrap_or(Player::A),
+        winner: match o.winner {
+            Some(Player::A) => Winner::A,
+            Some(Player::B) => Winner::B,
+            None => Winner::Draw,
+        },
+        reason: o.reason,
+        turns: o.turns,
+        actions: t.actions,
+        moves: t.moves,
+        captures_a: t.captures[0],
+        captures_b: t.captures[1],
+        stones_captured_a: t.stones_captured[0],
+        stones_captured_b: t.stones_captured[1],
+        stones_left_a: g.material(s, Player::A).max(0) as u32,
+        stones_left_b: g.material(s, Player::B).max(0) as u32,
+        longest_relay: t.longest_relay,
+        mean_branching: if t.actions == 0 {
+            0.0
+        } else {
+            t.legal_sum as f64 / t.actions as f64
+        },
+        legal_sum: t.legal_sum,
+        multi_decisions: t.multi_decisions,
+    }
+}
+
+/// The records of games `ks` of a run between two random agents, played many at a time by
+/// [`Game::random_playouts`] (the game's fast kernel, when it has one for these rules).
+fn random_records<G: Game>(
+    g: &G,
+    spec: &SimSpec,
+    names: &[Arc<str>; 2],
+    ks: Range<u64>,
+) -> Vec<GameRecord> {
+    struct Games<'a, G: Game> {
+        g: &'a G,
+        spec: &'a SimSpec,
+        names: &'a [Arc<str>; 2],
+        ks: Range<u64>,
+        first: u64,
+        out: Vec<Option<GameRecord>>,
+    }
+    impl<G: Game> Feed<G::State> for Games<'_, G> {
+        fn next(&mut self) -> Option<Playout<G::State>> {
+            let k = self.ks.next()?;
+            Some(start(self.g, self.spec, k))
+        }
+        fn done(&mut self, p: Playout<G::State>) {
+            let i = (p.tag - self.first) as usize;
+            self.out[i] = Some(record(self.g, self.spec, self.names, &p));
         }
     }
-    let o: Outcome = g.outcome(&s).unwrap_or(Outcome {
-        winner: None,
-        reason: crate::outcome::EndReason::TurnLimit,
-        turns: g.turns(&s),
-    });
-    rec.winner = match o.winner {
-        Some(Player::A) => Winner::A,
-        Some(Player::B) => Winner::B,
-        None => Winner::Draw,
+    let first = ks.start;
+    let mut games = Games {
+        g,
+        spec,
+        names,
+        out: vec![None; (ks.end - ks.start) as usize],
+        ks,
+        first,
     };
-    rec.reason = o.reason;
-    rec.turns = o.turns;
-    rec.stones_left_a = g.material(&s, Player::A).max(0) as u32;
-    rec.stones_left_b = g.material(&s, Player::B).max(0) as u32;
-    rec.mean_branching = if rec.actions == 0 {
-        0.0
-    } else {
-        rec.legal_sum as f64 / rec.actions as f64
-    };
-    rec
+    g.random_playouts(&mut games);
+    games.out.into_iter().flatten().collect()
 }
+
+/// Games a worker plays at once on the fast path (enough to keep the lanes full).
+const FAST_CHUNK: u64 = 4096;
 
 /// Runs a simulation, handing every record to `sink` in game order; returns the aggregates.
 pub fn simulate<G: Game + 'static>(
@@ -181,7 +223,11 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
         .build()
         .map_err(|e| SimError::Threads(e.to_string()))?;
     let threads = pool.current_num_threads() as u64;
-    let batch = (256 * threads).max(256);
+    // Random agents on both seats play on the fast path (unless the reference is asked for):
+    // the same records, game for game.
+    let fast = !opts.reference && spec.agents == [AgentSpec::Random; 2];
+    let chunk = if fast { FAST_CHUNK } else { 1 };
+    let batch = (256 * threads).max(256) * chunk;
     let total = end - start;
     let mut next = start;
     while next < end {
@@ -194,14 +240,32 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
         }
         let stop = (next + batch).min(end);
         let records: Vec<(GameRecord, T)> = pool.install(|| {
-            (next..stop)
-                .into_par_iter()
-                .map(|k| {
-                    let r = play_game(g, spec, &names, k);
-                    let t = map(&r);
-                    (r, t)
-                })
-                .collect()
+            if fast {
+                let chunks = (stop - next).div_ceil(chunk);
+                (0..chunks)
+                    .into_par_iter()
+                    .flat_map_iter(|c| {
+                        let from = next + c * chunk;
+                        let to = (from + chunk).min(stop);
+                        random_records(g, spec, &names, from..to)
+                            .into_iter()
+                            .map(|r| {
+                                let t = map(&r);
+                                (r, t)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            } else {
+                (next..stop)
+                    .into_par_iter()
+                    .map(|k| {
+                        let r = play_game(g, spec, &names, k);
+                        let t = map(&r);
+                        (r, t)
+                    })
+                    .collect()
+            }
         });
         for (r, t) in records {
             summary.add(&r);

@@ -36,11 +36,13 @@ pub const RULE_FIELDS: &[&str] = &[
 ];
 
 /// A four-row sowing game (tsoro, njombwa and their variants).
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SowingConfig {
     /// Holes per row, 6 to 21. Default 8.
     #[serde(default = "default_holes")]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "6u8..=21"))]
     pub holes: u8,
     /// Who moves first. Default A.
     #[serde(default = "default_first")]
@@ -97,24 +99,30 @@ pub struct SideLayout {
 }
 
 /// The start layout: A's side, and B's side as the half-turn image of A's unless `b` is given.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Layout {
     /// Stones in every back-row hole (both players unless `b` is given).
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=10"))]
     pub back: u8,
     /// Stones in every front-row hole.
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=4"))]
     pub front: u8,
     /// Holes of A's side that differ (`i,1`, `ii,N-1`); mirrored onto B's side.
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "strategies::layout_set()"))]
     pub set: BTreeMap<String, u8>,
     /// B's own layout, when it is not the mirror of A's (holes in rows iii and iv).
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "strategies::side_b()"))]
     pub b: Option<SideLayout>,
 }
 
 /// What a lap of 2N or more stones does when it comes round to the hole it was lifted from.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LapOrigin {
@@ -127,6 +135,7 @@ pub enum LapOrigin {
 }
 
 /// What happens when a relay sowing would never end.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Endless {
@@ -139,6 +148,7 @@ pub enum Endless {
 }
 
 /// How stones are sown.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SowingRule {
@@ -164,6 +174,7 @@ impl Default for SowingRule {
 }
 
 /// When the back hole behind the opposite front hole is taken.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BackCapture {
@@ -179,6 +190,7 @@ pub enum BackCapture {
 }
 
 /// What happens to captured stones.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Resow {
@@ -193,6 +205,7 @@ pub enum Resow {
 }
 
 /// Capturing.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureRule {
@@ -205,6 +218,7 @@ pub struct CaptureRule {
 }
 
 /// The singles stage.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SinglesRule {
@@ -231,6 +245,7 @@ impl Default for SinglesRule {
 }
 
 /// What a last stone landing in an occupied head does.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HeadLanding {
@@ -244,14 +259,17 @@ pub enum HeadLanding {
 }
 
 /// Heads (misoro).
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HeadsRule {
     /// Fixed heads of A's back row (`i,1`, `i,N`); B's are their half-turn images.
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "strategies::heads()"))]
     pub holes: Vec<HoleSpec>,
     /// Heads each player nominates in his own back row before play (alternately, A first).
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=2"))]
     pub nominate: u8,
     /// See [`HeadLanding`].
     #[serde(default)]
@@ -264,18 +282,25 @@ pub struct HeadsRule {
 /// Additional takes after a capture: the `k`-th capture by a player earns `schedule[k-1]` takes,
 /// or `then` once the schedule is used up. Each take empties one opponent hole of the
 /// capturer's choice.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TakesRule {
     /// Takes for the first, second, ... capture (Variant 7: `[5, 3]`).
     #[serde(default)]
+    #[cfg_attr(
+        feature = "arbitrary",
+        proptest(strategy = "proptest::collection::vec(0u8..=3, 0..=2)")
+    )]
     pub schedule: Vec<u8>,
     /// Takes for every later capture (Variant 5: the number agreed; Russ: 2).
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=3"))]
     pub then: u8,
 }
 
 /// A stylised or forced opening.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Opening {
@@ -286,6 +311,10 @@ pub enum Opening {
     /// image), if that hole can be sown.
     Forced {
         /// A's first hole, e.g. `ii,3`.
+        #[cfg_attr(
+            feature = "arbitrary",
+            proptest(strategy = "strategies::forced_hole()")
+        )]
         a: HoleSpec,
         /// The opponent's forced hole cannot be removed by additional takes before he has made
         /// his first move.
@@ -309,6 +338,7 @@ pub enum Opening {
 }
 
 /// What a player to move who has stones but no legal move does.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoMoves {
@@ -323,6 +353,7 @@ pub enum NoMoves {
 }
 
 /// What happens when both players must pass one after the other.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MutualPass {
@@ -335,6 +366,7 @@ pub enum MutualPass {
 }
 
 /// How the game ends. A player with no stones always loses.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndRule {
@@ -347,11 +379,13 @@ pub struct EndRule {
     /// Turns (both players' together) after which the game is a draw, reason `turn_limit`.
     /// Default 2500 (Ludii's 1250 per player).
     #[serde(default = "default_turn_limit")]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "20u32..400"))]
     pub turn_limit: u32,
     /// Moves counted as Ludii counts them (each lap, take, stop and pass) after which the game
     /// is a draw, reason `move_limit`; checked lap by lap, so a relay stops at the limit (as
     /// Ludii's does). Default 10,000 (Ludii's).
     #[serde(default = "default_move_limit")]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "50u32..3000"))]
     pub move_limit: u32,
 }
 
@@ -427,4 +461,51 @@ pub(crate) fn check_holes(holes: u8) -> Result<(), ConfigError> {
         ));
     }
     Ok(())
+}
+
+/// Strategies for the fields of a configuration whose values must name holes or stay small
+/// enough for the engine (at most 255 stones), for the configuration's `Arbitrary`.
+#[cfg(feature = "arbitrary")]
+mod strategies {
+    use super::SideLayout;
+    use crate::notation::HoleSpec;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    fn holes(names: &'static [&'static str]) -> impl Strategy<Value = HoleSpec> {
+        proptest::sample::select(names)
+            .prop_map(|h| h.parse().expect("a strategy's hole names are holes"))
+    }
+
+    fn set(names: &'static [&'static str]) -> impl Strategy<Value = BTreeMap<String, u8>> {
+        proptest::collection::btree_map(
+            proptest::sample::select(names).prop_map(String::from),
+            0u8..=5,
+            0..=2,
+        )
+    }
+
+    /// A's holes that differ from the rows' counts.
+    pub(super) fn layout_set() -> impl Strategy<Value = BTreeMap<String, u8>> {
+        set(&["i,1", "i,N", "ii,1", "ii,2", "ii,N-1"])
+    }
+
+    /// B's own layout, now and then.
+    pub(super) fn side_b() -> impl Strategy<Value = Option<SideLayout>> {
+        proptest::option::weighted(
+            0.2,
+            (0u8..=10, 0u8..=4, set(&["iv,1", "iv,N", "iii,2"]))
+                .prop_map(|(back, front, set)| SideLayout { back, front, set }),
+        )
+    }
+
+    /// Fixed heads of A's back row.
+    pub(super) fn heads() -> impl Strategy<Value = Vec<HoleSpec>> {
+        proptest::collection::vec(holes(&["i,1", "i,N-1", "i,N"]), 0..=2)
+    }
+
+    /// A's forced first hole.
+    pub(super) fn forced_hole() -> impl Strategy<Value = HoleSpec> {
+        holes(&["ii,1", "ii,3", "ii,N", "i,N"])
+    }
 }

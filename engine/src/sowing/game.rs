@@ -2,7 +2,6 @@
 
 use super::action::{Action, RelayChoice};
 use super::config::{BackCapture, ConfigError, Endless, HeadLanding, MutualPass, NoMoves, Resow};
-use super::playout::pick;
 use super::rules::{OpeningRule, Rules};
 use super::state::BoardView;
 use super::state::{Open, Pending, SowingState};
@@ -185,6 +184,30 @@ impl SowingGame {
         }
     }
 
+    /// How many legal actions there are at this point (as many as
+    /// [`legal_actions`](Self::legal_actions) lists, without listing them in ordinary play).
+    pub fn legal_count(&self, s: &SowingState) -> usize {
+        if s.outcome.is_none() {
+            match s.pending {
+                Pending::Start if s.mask != 0 => return s.mask.count_ones() as usize,
+                Pending::Takes { .. } => return self.take_mask(s).count_ones() as usize,
+                Pending::Relay { .. } => return 2,
+                Pending::Start => {}
+            }
+        }
+        let mut l = ActionList::new();
+        self.legal_actions(s, &mut l);
+        l.len()
+    }
+
+    /// The same rules with this turn limit (for playouts cut short).
+    pub fn with_turn_limit(&self, turn_limit: u32) -> SowingGame {
+        let mut rules = self.rules.clone();
+        rules.end.turn_limit = turn_limit.max(1);
+        rules.config.end.turn_limit = rules.end.turn_limit;
+        SowingGame::new(rules)
+    }
+
     /// Ordinary sowing moves of the player to move.
     fn normal_sows(&self, s: &SowingState, out: &mut ActionList<Action>) {
         let p = s.to_move;
@@ -274,29 +297,6 @@ impl SowingGame {
             m &= !(1u64 << k);
         }
         m
-    }
-
-    /// Plays uniformly random actions to the end of the game: the same game, for the same
-    /// generator, as calling [`random_action`](Self::random_action) and
-    /// [`apply_unchecked`](Self::apply_unchecked) in turn, but without building actions in
-    /// ordinary play. Returns the Ludii moves played.
-    pub fn random_playout(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) -> u32 {
-        let start = s.moves;
-        while s.outcome.is_none() {
-            if s.mask != 0 && s.pending == Pending::Start {
-                self.fast_turns(s, rng);
-            } else if let Pending::Takes { .. } = s.pending {
-                let k = pick(self.take_mask(s), rng);
-                let h = Hole::from_track(s.to_move.other(), k, self.rules.n);
-                self.apply_inner(s, Action::Take(h), &mut None);
-            } else {
-                let mut l = ActionList::new();
-                self.legal_actions(s, &mut l);
-                let a = l[rng.below(l.len())];
-                self.apply_inner(s, a, &mut None);
-            }
-        }
-        s.moves - start
     }
 
     /// Applies an action known to be legal (taken from [`legal_actions`](Self::legal_actions)).
@@ -928,6 +928,17 @@ impl Event {
             last: Hole::from_track(p, last, n),
         }
     }
+}
+
+/// A uniform random member of the non-empty set `m` (bits of track indices): a number below
+/// its size, then the set bit of that rank.
+#[inline]
+fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
+    let mut m = m;
+    for _ in 0..rng.below(m.count_ones() as usize) {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize
 }
 
 /// The occupied holes of a side, and those holding more than one stone (bits of track

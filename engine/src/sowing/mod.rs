@@ -3,11 +3,8 @@
 pub mod action;
 pub mod config;
 pub mod game;
-mod lane_vec;
-mod lanes;
-mod playout;
+mod kernel;
 pub mod rules;
-mod short_track;
 pub mod state;
 
 pub use action::{Action, RelayChoice};
@@ -37,9 +34,21 @@ impl Game for SowingGame {
     fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
         SowingGame::random_action(self, s, rng)
     }
-    #[inline]
-    fn random_playout(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) -> u32 {
-        SowingGame::random_playout(self, s, rng)
+    /// On the kernel (32 games at once in SIMD lanes) when its gate admits the rules, else
+    /// through the reference: the same games either way.
+    fn random_playouts(&self, feed: &mut dyn crate::playout::Feed<SowingState>) {
+        if !kernel::play(self, feed) {
+            crate::playout::play_reference(self, feed);
+        }
+    }
+    fn has_kernel(&self) -> bool {
+        kernel::admits(self)
+    }
+    fn with_turn_limit(&self, turn_limit: u32) -> Self {
+        SowingGame::with_turn_limit(self, turn_limit)
+    }
+    fn legal_count(&self, s: &SowingState) -> usize {
+        SowingGame::legal_count(self, s)
     }
     fn mobility_of(&self, s: &SowingState, p: Player) -> usize {
         self.sow_mask_of(s, p).count_ones() as usize

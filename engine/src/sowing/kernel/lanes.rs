@@ -17,15 +17,15 @@
 //! are compiled with fixed bounds for boards of 8 and 21 holes a row, and with the board's bound
 //! for the others.
 
-use super::config::{BackCapture, Endless, HeadLanding, Resow};
-use super::game::{Brent, SowingGame, WATCH_AFTER, finish};
 use super::lane_vec::LaneVec;
-use super::short_track::SHORT;
-use super::state::{Open, Pending, SowingState};
 use crate::notation::MAX_HOLES;
 use crate::outcome::EndReason;
 use crate::player::Player;
+use crate::playout::{Feed, Playout, play_out_reference, reference_step};
 use crate::rng::Rng;
+use crate::sowing::config::{BackCapture, Endless, HeadLanding, Resow};
+use crate::sowing::game::{Brent, SowingGame, WATCH_AFTER, finish};
+use crate::sowing::state::{Open, Pending, SowingState};
 
 // The lanes count laps in a byte, up to 255.
 const _: () = assert!(WATCH_AFTER < 255);
@@ -37,6 +37,11 @@ const TAIL: usize = LANES / 4;
 /// Holes of a side the lanes hold on any board (on the short tracks of boards of 6 to 8 holes a
 /// row, which most rulesets are played on, [`SHORT`]).
 const ANY_SIDE: usize = 2 * MAX_HOLES;
+/// Holes of a side on boards of 6 to 8 holes a row.
+const SHORT: usize = 16;
+/// Steps after which the counts kept in bytes (decisions, and options per decision) are added
+/// into the games' tallies, before a byte could overflow.
+const FLUSH_EVERY: u16 = 255;
 
 /// What a lane does at its next step.
 const START: u8 = 0;
@@ -67,8 +72,9 @@ pub(super) struct LaneRules {
 }
 
 impl LaneRules {
-    /// The lanes' version of these rules, or `None` when they are played one game at a time.
-    pub(super) fn of(g: &SowingGame) -> Option<LaneRules> {
+    /// The lanes' version of these rules, or `None` when they are played one game at a time:
+    /// the capability gate of the kernel.
+    pub(in crate::sowing) fn of(g: &SowingGame) -> Option<LaneRules> {
         let r = g.rules();
         let heads = r.nominate > 0 || r.start_heads != [0, 0];
         let ok = r.len <= ANY_SIDE
@@ -165,7 +171,7 @@ fn le<V: LaneVec>(a: V, b: V) -> V {
 
 #[inline(always)]
 fn eq<V: LaneVec>(a: V, b: u8) -> V {
-    a.simd_eq(V::splat(b))
+    a.simd_eq(a.same(b))
 }
 
 /// The lanes set in a mask, as a bit set.
@@ -186,10 +192,10 @@ struct Budget<V> {
 }
 
 impl<V: LaneVec> Budget<V> {
-    fn new() -> Self {
+    fn new(tok: V::Token) -> Self {
         Budget {
-            room: V::splat(0),
-            exact: V::splat(0),
+            room: V::splat(tok, 0),
+            exact: V::splat(tok, 0),
             set: [0; LANES],
             base: [0; LANES],
         }
@@ -215,19 +221,19 @@ impl<V: LaneVec> Budget<V> {
     /// Adds one to the count of the lanes in `m` (none of them at the limit).
     #[inline(always)]
     fn count(&mut self, m: V) {
-        self.room -= m & V::splat(1);
+        self.room -= m & m.same(1);
     }
 
     /// The lanes at the limit.
     #[inline(always)]
     fn at_limit(&self) -> V {
-        self.room.simd_eq(V::splat(0)) & self.exact
+        self.room.simd_eq(self.room.same(0)) & self.exact
     }
 
     /// Refills the lanes whose room ran out short of the limit.
     #[inline(always)]
     fn refill(&mut self, limit: u32) {
-        let out = bits(self.room.simd_eq(V::splat(0)) & !self.exact);
+        let out = bits(self.room.simd_eq(self.room.same(0)) & !self.exact);
         if out != 0 {
             self.refill_lanes(out, limit);
         }
@@ -243,7 +249,10 @@ impl<V: LaneVec> Budget<V> {
 }
 
 /// Thirty-two games in play. Sides are relative: side 0 is the player to move.
-struct Lanes<V, const H: usize> {
+struct Lanes<V: LaneVec, const H: usize> {
+    tok: V::Token,
+    /// The game in each lane; its state is as it was when loaded until it is stored.
+    games: [Option<Playout<SowingState>>; LANES],
     v: [[V; H]; 2],
     /// The heads of each side, hole by hole (all ones where a hole is a head).
     heads: [[V; H]; 2],
@@ -271,12 +280,26 @@ struct Lanes<V, const H: usize> {
     exits: u32,
     /// Cycle detection for relays of more than [`WATCH_AFTER`] laps.
     brent: Vec<Option<Brent<[u8; H]>>>,
+    /// Laps into the current relay, counted exactly once it is watched.
+    deep: [u32; LANES],
+    /// The tallies' counts since the last flush: decisions, decisions with more than one
+    /// option, options summed (low byte, and carries into the next), the longest sowing
+    /// (saturating).
+    acts: V,
+    multi: V,
+    opts_lo: V,
+    opts_hi: V,
+    longest: V,
+    /// Steps since the byte counts were flushed.
+    since_flush: u16,
 }
 
 impl<V: LaneVec, const H: usize> Lanes<V, H> {
-    fn new() -> Box<Self> {
-        let z = V::splat(0);
+    fn new(tok: V::Token) -> Box<Self> {
+        let z = V::splat(tok, 0);
         Box::new(Lanes {
+            tok,
+            games: std::array::from_fn(|_| None),
             v: [[z; H]; 2],
             heads: [[z; H]; 2],
             stones: [z; 2],
@@ -284,23 +307,31 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             made: [[0; LANES]; 2],
             legal: [z; H],
             mover: z,
-            phase: V::splat(IDLE),
+            phase: V::splat(tok, IDLE),
             from: z,
             count: z,
             single: z,
             left: z,
             laps: z,
-            moves: Budget::new(),
-            turns: Budget::new(),
+            moves: Budget::new(tok),
+            turns: Budget::new(tok),
             rng: [[0; LANES]; 4],
             exit: [Exit::No; LANES],
             exits: 0,
             brent: (0..LANES).map(|_| None).collect(),
+            deep: [0; LANES],
+            acts: z,
+            multi: z,
+            opts_lo: z,
+            opts_hi: z,
+            longest: z,
+            since_flush: 0,
         })
     }
 
     /// Puts a game at the start of an ordinary turn into lane `l`.
-    fn load(&mut self, l: usize, s: &SowingState, rng: &Rng, lr: &LaneRules) {
+    fn load(&mut self, l: usize, p: Playout<SowingState>, lr: &LaneRules) {
+        let (s, rng) = (&p.state, &p.rng);
         let me = s.to_move.index();
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
@@ -330,6 +361,16 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         self.exit[l] = Exit::No;
         self.brent[l] = None;
+        for v in [
+            &mut self.acts,
+            &mut self.multi,
+            &mut self.opts_lo,
+            &mut self.opts_hi,
+            &mut self.longest,
+        ] {
+            v.as_mut_array()[l] = 0;
+        }
+        self.games[l] = Some(p);
     }
 
     /// The player to move in lane `l` (0 for A).
@@ -338,26 +379,59 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.mover.as_array()[l] as usize
     }
 
-    /// Writes lane `l` back into its game's state and generator.
-    fn store(&self, l: usize, s: &mut SowingState, rng: &mut Rng) {
+    /// Takes lane `l`'s game out, its state, generator and tally brought up to date.
+    fn store(&mut self, l: usize) -> Option<Playout<SowingState>> {
+        self.flush_lane(l);
+        let mut p = self.games[l].take()?;
+        let (s, t) = (&mut p.state, &mut p.tally);
         let me = self.mover(l);
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
                 s.pits[abs][h] = self.v[rel][h].as_array()[l];
             }
             s.stones[abs] = self.stones[rel].as_array()[l] as u16;
-            s.captured[abs] = self.captured[rel].as_array()[l] as u16;
+            // The lanes never give stones back (no re-sowing): what was taken grew.
+            let captured = self.captured[rel].as_array()[l] as u16;
+            t.stones_captured[abs] += (captured - s.captured[abs]) as u32;
+            s.captured[abs] = captured;
+            t.captures[abs] += (self.made[abs][l] - s.captures_made[abs]) as u32;
             s.captures_made[abs] = self.made[abs][l];
         }
+        t.longest_relay = t.longest_relay.max(self.longest.as_array()[l] as u32);
         s.to_move = Player::BOTH[me];
-        s.moves = self.moves.get(l);
+        let moves = self.moves.get(l);
+        t.moves += moves - s.moves;
+        s.moves = moves;
         s.turns = self.turns.get(l);
         s.mask = (0..H).fold(0u64, |m, h| {
             m | ((self.legal[h].as_array()[l] & 1) as u64) << h
         });
         s.passes = 0;
         s.pending = Pending::Start;
-        *rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
+        p.rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
+        Some(p)
+    }
+
+    /// Adds lane `l`'s byte counts into its game's tally, and clears them.
+    #[inline]
+    fn flush_lane(&mut self, l: usize) {
+        let Some(p) = self.games[l].as_mut() else {
+            return;
+        };
+        let t = &mut p.tally;
+        let take = |v: &mut V| std::mem::take(&mut v.as_mut_array()[l]) as u32;
+        t.actions += take(&mut self.acts);
+        t.multi_decisions += take(&mut self.multi);
+        t.legal_sum += (take(&mut self.opts_lo) + 256 * take(&mut self.opts_hi)) as u64;
+    }
+
+    /// Adds every lane's byte counts into its game's tally.
+    #[cold]
+    fn flush(&mut self) {
+        for l in 0..LANES {
+            self.flush_lane(l);
+        }
+        self.since_flush = 0;
     }
 
     /// Ends the games of the lanes in `m`.
@@ -382,13 +456,17 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.exit[l] = exit(l);
         }
         self.exits |= m;
-        self.phase = sel(V::from_bitmask(m), V::splat(IDLE), self.phase);
+        self.phase = sel(
+            V::from_bitmask(self.tok, m),
+            V::splat(self.tok, IDLE),
+            self.phase,
+        );
     }
 
     /// Stones in hole `at` of side `side`, lane by lane (`at` one of `holes`, or none).
     #[inline(always)]
     fn gather(&self, side: usize, at: V, holes: std::ops::Range<usize>) -> V {
-        let mut out = V::splat(0);
+        let mut out = V::splat(self.tok, 0);
         for h in holes {
             out |= self.v[side][h] & eq(at, h as u8);
         }
@@ -412,9 +490,15 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     fn step<const L: usize>(&mut self, lr: &LaneRules) {
         let len = if L == 0 { lr.len as usize } else { L };
         let n = len / 2;
-        let zero = V::splat(0);
-        let one = V::splat(1);
-        let lenv = V::splat(lr.len);
+        let tok = self.tok;
+        let k8 = |x: u8| V::splat(tok, x);
+        let zero = k8(0);
+        let one = k8(1);
+        let lenv = k8(lr.len);
+        self.since_flush += 1;
+        if self.since_flush == FLUSH_EVERY {
+            self.flush();
+        }
         self.moves.refill(lr.move_limit);
         self.turns.refill(lr.turn_limit);
         // 1. Draws: a move at a turn's start, a hole to take, stop or relay at a head.
@@ -431,7 +515,14 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             *set = sel(start, self.legal[h], occupied);
             count -= *set;
         }
-        let options = sel(choice, V::splat(2), count);
+        let options = sel(choice, k8(2), count);
+        // The tally: one decision with `options` options in every drawing lane.
+        self.acts -= need;
+        self.multi -= need & !le(options, one);
+        let opts = options & need;
+        let lo = self.opts_lo + opts;
+        self.opts_hi -= !ge(lo, opts);
+        self.opts_lo = lo;
         let mut slow = [0u8; LANES];
         let mut idx = draw(
             &mut self.rng,
@@ -442,7 +533,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         if slow.iter().any(|&x| x != 0) {
             self.redraw(&slow, options.as_array(), &mut idx);
         }
-        let idx = V::new(idx);
+        let idx = V::new(tok, idx);
         // The chosen hole `k` is the number of holes with at most `idx` options up to and
         // including them (counts below 128: compared as signed bytes).
         let idx1 = idx + one;
@@ -474,11 +565,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             });
             let going = take_ok & !won;
             self.left -= going & one;
-            self.phase = sel(
-                going & self.left.simd_eq(zero),
-                V::splat(ENDING),
-                self.phase,
-            );
+            self.phase = sel(going & self.left.simd_eq(zero), k8(ENDING), self.phase);
         }
         // 3. Lifting: the chosen hole at a turn's start, or the head the player relays from;
         // or stopping at the head.
@@ -489,7 +576,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         let lifted = self.gather(0, lift_at, 0..len);
         self.clear(0, lift_at, lifting, 0..len);
         self.moves.count(stop);
-        self.phase = sel(stop, V::splat(ENDING), self.phase);
+        self.phase = sel(stop, k8(ENDING), self.phase);
         self.single = sel(lifting, start & lifted.simd_eq(one), self.single);
         self.from = sel(lifting, lift_at, self.from);
         self.count = sel(lifting, lifted, self.count);
@@ -517,7 +604,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         let (from, t1, w1) = (self.from, t + one, t + one - lenv);
         let whole = bits(big) != 0;
         for h in 0..len {
-            let hv = V::splat(h as u8);
+            let hv = k8(h as u8);
             let sown = (hv.gt_signed(from) & t1.gt_signed(hv)) | w1.gt_signed(hv);
             // `sown` is -1 where a stone falls.
             self.v[0][h] -= sown;
@@ -527,6 +614,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         let here = self.gather(0, last, 0..len);
         self.moves.count(lapping);
+        // This action's laps so far, for the tally's longest sowing.
+        self.longest = self.longest.max(self.laps.saturating_add(one) & lapping);
         let landed_empty = lapping & le(here, one);
         let mut relay = lapping & !landed_empty;
         if lr.heads && bits(relay) != 0 {
@@ -537,7 +626,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             head &= relay;
             if bits(head) != 0 {
                 self.from = sel(head, last, self.from);
-                self.phase = sel(head, V::splat(CHOICE), self.phase);
+                self.phase = sel(head, k8(CHOICE), self.phase);
                 let at = self.moves.at_limit() & head;
                 let from = self.from;
                 self.over(bits(at), None, EndReason::MoveLimit, |l| Pending::Relay {
@@ -556,8 +645,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.laps = self.laps.saturating_add(relay & one);
         self.from = sel(relay, last, self.from);
         self.count = sel(relay, here, self.count);
-        self.phase = sel(relay, V::splat(RELAY), self.phase);
-        let deep = relay & ge(self.laps, V::splat(WATCH_AFTER as u8));
+        self.phase = sel(relay, k8(RELAY), self.phase);
+        let deep = relay & ge(self.laps, k8(WATCH_AFTER as u8));
         if bits(deep) != 0 {
             let endless = self.watch(lr, bits(deep));
             relay &= !endless;
@@ -567,14 +656,14 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         // 5. Captures where the last stone fell into an empty hole of the front row.
         // The front hole opposite (beyond the front row where `last` is in the back row) and
         // the back hole behind it (out of range likewise).
-        let of = V::splat(3 * n as u8 - 1) - last;
-        let ob = last - V::splat(n as u8);
+        let of = k8(3 * n as u8 - 1) - last;
+        let ob = last - k8(n as u8);
         let front = self.gather(1, of, n..len);
         let back = self.gather(1, ob, 0..n);
-        let all = V::splat(0xFF);
+        let all = k8(0xFF);
         let flag = |b: bool| if b { all } else { zero };
         let cap = landed_empty
-            & last.gt_signed(V::splat(n as u8 - 1))
+            & last.gt_signed(k8(n as u8 - 1))
             & (!self.single | flag(lr.single_captures))
             & !front.simd_eq(zero)
             & (!flag(lr.require_both) | !back.simd_eq(zero));
@@ -594,13 +683,13 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.over(bits(won), Some(0), EndReason::NoStones, |_| Pending::Start);
             let going = cap & !won;
             if lr.takes > 0 {
-                self.left = sel(going, V::splat(lr.takes), self.left);
-                self.phase = sel(going, V::splat(TAKES), self.phase);
+                self.left = sel(going, k8(lr.takes), self.left);
+                self.phase = sel(going, k8(TAKES), self.phase);
             } else {
                 no_capture |= going;
             }
         }
-        self.phase = sel(no_capture, V::splat(ENDING), self.phase);
+        self.phase = sel(no_capture, k8(ENDING), self.phase);
         // 6. The end of a turn: the other player's side becomes side 0.
         let ending = eq(self.phase, ENDING);
         if bits(ending) == 0 {
@@ -626,7 +715,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.mover = (self.mover + (ending & one)) & one;
         self.turns.count(ending);
         // The new player's moves: holes of two or more, else singles into an empty hole.
-        let two = V::splat(2);
+        let two = k8(2);
         let mut any_multi = zero;
         for &v in self.v[0].iter().take(len) {
             any_multi |= ge(v, two);
@@ -649,7 +738,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         let no_moves = goes_on & moves.simd_eq(zero);
         let at_limit = goes_on & !no_moves & limit;
-        self.phase = sel(ending, V::splat(START), self.phase);
+        self.phase = sel(ending, k8(START), self.phase);
         self.over(bits(turn_limit), None, EndReason::TurnLimit, |_| {
             Pending::Start
         });
@@ -674,6 +763,14 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
     }
 
+    /// A sowing of `laps` laps in lane `l`, past what the byte count holds.
+    #[inline]
+    fn longest_exact(&mut self, l: usize, laps: u32) {
+        if let Some(p) = self.games[l].as_mut() {
+            p.tally.longest_relay = p.tally.longest_relay.max(laps);
+        }
+    }
+
     /// Brent's cycle detection for the relaying lanes `deep` in a relay of [`WATCH_AFTER`]
     /// laps or more (after the lap, before the hole it ended in is lifted); returns the lanes
     /// whose relay would never end, and ends their games.
@@ -684,6 +781,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             if self.laps.as_array()[l] == WATCH_AFTER as u8 {
                 // A new relay to watch.
                 self.brent[l] = None;
+                self.deep[l] = WATCH_AFTER;
+            } else {
+                self.deep[l] += 1;
             }
             let side: [u8; H] = std::array::from_fn(|h| self.v[0][h].as_array()[l]);
             let pos = self.from.as_array()[l] as usize;
@@ -702,9 +802,13 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 };
                 self.over(1 << l, None, why, |_| Pending::Start);
                 endless |= 1 << l;
+                self.longest_exact(l, self.deep[l]);
+            } else {
+                // The relay goes on: the lap about to be sown counts too.
+                self.longest_exact(l, self.deep[l] + 1);
             }
         }
-        V::from_bitmask(endless)
+        V::from_bitmask(self.tok, endless)
     }
 }
 
@@ -732,169 +836,172 @@ fn bit_lanes(m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-impl SowingGame {
-    /// Plays random games to their ends, many at once: each game, a position and its own
-    /// generator, ends exactly as [`random_playout`](Self::random_playout) would end it, with
-    /// its generator where that would leave it. Returns the Ludii moves each game played.
-    ///
-    /// Under the rules the lanes model (see the module), the games' ordinary turns are played 32 at a time in SIMD lanes; otherwise, and for the
-    /// steps the lanes do not model, one at a time.
-    pub fn random_playouts(&self, games: &mut [(SowingState, Rng)]) -> Vec<u32> {
-        let start: Vec<u32> = games.iter().map(|(s, _)| s.moves).collect();
-        match LaneRules::of(self) {
-            Some(lr) => self.lane_playouts(&lr, games),
-            None => {
-                for (s, r) in games.iter_mut() {
-                    self.random_playout(s, r);
-                }
-            }
-        }
-        games
-            .iter()
-            .zip(start)
-            .map(|((s, _), m)| s.moves - m)
-            .collect()
-    }
-
-    /// Random actions through the general code until the game is over, or at the start of an
-    /// ordinary turn the lanes can play.
-    fn until_lane_ready(&self, s: &mut SowingState, rng: &mut Rng) -> bool {
-        loop {
-            if s.outcome.is_some() {
-                return false;
-            }
-            let special = (0..2).any(|q| s.nominations_left[q] > 0 || s.open[q] != Open::Done);
-            if s.mask != 0 && s.pending == Pending::Start && !special {
-                return true;
-            }
-            match self.random_action(s, rng) {
-                Some(a) => {
-                    self.apply_unchecked(s, a);
-                }
-                None => return false,
-            }
-        }
-    }
-
-    fn lane_playouts(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
-        #[cfg(target_arch = "x86_64")]
+/// Plays the feed's games with uniformly random actions on the lanes, when the lanes model the
+/// rules (see [`LaneRules::of`]); false, having played nothing, when they do not.
+pub(in crate::sowing) fn play(g: &SowingGame, feed: &mut dyn Feed<SowingState>) -> bool {
+    let Some(lr) = LaneRules::of(g) else {
+        return false;
+    };
+    #[cfg(target_arch = "x86_64")]
+    if let Some(tok) = super::lane_vec::Avx2Token::detect() {
         if has_avx512() {
             // SAFETY: the processor has the features the function is compiled for.
-            unsafe { self.lane_playouts_avx512(lr, games) };
-            return;
+            unsafe { play_avx512(g, tok, &lr, feed) };
+        } else {
+            // SAFETY: the token proves the processor has AVX2 and POPCNT.
+            unsafe { play_avx2(g, tok, &lr, feed) };
         }
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the processor has the features the function is compiled for.
-            unsafe { self.lane_playouts_avx2(lr, games) };
-            return;
+        return true;
+    }
+    play_on::<wide::u8x32>(g, (), &lr, feed);
+    true
+}
+
+/// The lanes compiled for 256-bit vectors with the AVX-512 instructions that work on them
+/// (three-way logic, compares into mask registers, 64-bit rotates and products for the
+/// draws): the same source, fewer instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512dq")]
+fn play_avx512(
+    g: &SowingGame,
+    tok: super::lane_vec::Avx2Token,
+    lr: &LaneRules,
+    feed: &mut dyn Feed<SowingState>,
+) {
+    play_on::<super::lane_vec::Avx2>(g, tok, lr, feed)
+}
+
+/// The lanes compiled for 256-bit vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn play_avx2(
+    g: &SowingGame,
+    tok: super::lane_vec::Avx2Token,
+    lr: &LaneRules,
+    feed: &mut dyn Feed<SowingState>,
+) {
+    play_on::<super::lane_vec::Avx2>(g, tok, lr, feed)
+}
+
+#[inline(always)]
+fn play_on<V: LaneVec>(
+    g: &SowingGame,
+    tok: V::Token,
+    lr: &LaneRules,
+    feed: &mut dyn Feed<SowingState>,
+) {
+    // The usual boards (8 holes a row, and 21 for Ludii's largest tsoro) get loops of a
+    // fixed length; the other sizes share one build.
+    match lr.len {
+        16 => play_len::<V, SHORT, 16>(g, tok, lr, feed),
+        42 => play_len::<V, ANY_SIDE, 42>(g, tok, lr, feed),
+        _ => play_len::<V, ANY_SIDE, 0>(g, tok, lr, feed),
+    }
+}
+
+/// Random actions through the reference until the game is over, or at the start of an
+/// ordinary turn the lanes can play.
+fn until_lane_ready(g: &SowingGame, p: &mut Playout<SowingState>) -> bool {
+    loop {
+        let s = &p.state;
+        if s.outcome.is_some() {
+            return false;
         }
-        self.lane_playouts_on::<wide::u8x32>(lr, games)
-    }
-
-    /// The lanes compiled for 256-bit vectors with the AVX-512 instructions that work on them
-    /// (three-way logic, compares into mask registers, 64-bit rotates and products for the
-    /// draws): the same source, fewer instructions.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512dq")]
-    fn lane_playouts_avx512(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
-        self.lane_playouts_on::<super::lane_vec::Avx2>(lr, games)
-    }
-
-    /// The lanes compiled for 256-bit vectors.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
-    fn lane_playouts_avx2(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
-        self.lane_playouts_on::<super::lane_vec::Avx2>(lr, games)
-    }
-
-    #[inline(always)]
-    fn lane_playouts_on<V: LaneVec>(&self, lr: &LaneRules, games: &mut [(SowingState, Rng)]) {
-        // The usual boards (8 holes a row, and 21 for Ludii's largest tsoro) get loops of a
-        // fixed length; the other sizes share one build.
-        match lr.len {
-            16 => self.lanes_of_len::<V, SHORT, 16>(lr, games),
-            42 => self.lanes_of_len::<V, ANY_SIDE, 42>(lr, games),
-            _ => self.lanes_of_len::<V, ANY_SIDE, 0>(lr, games),
+        let special = (0..2).any(|q| s.nominations_left[q] > 0 || s.open[q] != Open::Done);
+        if s.mask != 0 && s.pending == Pending::Start && !special {
+            return true;
+        }
+        if !reference_step(g, p) {
+            return false;
         }
     }
+}
 
-    /// The lanes on tracks of length `L` (0: any length), with sides of `H` holes.
-    #[inline(always)]
-    fn lanes_of_len<V: LaneVec, const H: usize, const L: usize>(
-        &self,
-        lr: &LaneRules,
-        games: &mut [(SowingState, Rng)],
-    ) {
-        let mut lanes = Lanes::<V, H>::new();
-        let mut slot: [Option<usize>; LANES] = [None; LANES];
-        let mut next = 0;
-        let mut busy = 0;
-        // Fills lane `l` with the next game that needs one.
-        let fill = |lanes: &mut Lanes<V, H>,
-                    l: usize,
-                    next: &mut usize,
-                    games: &mut [(SowingState, Rng)]| {
-            while *next < games.len() {
-                let i = *next;
-                *next += 1;
-                let (s, r) = &mut games[i];
-                if self.until_lane_ready(s, r) {
-                    lanes.load(l, s, r, lr);
-                    return Some(i);
+/// Loads lane `l` with the next game of the feed that the lanes can play (handing back those
+/// that end before); false when the feed has run dry.
+fn fill<V: LaneVec, const H: usize>(
+    g: &SowingGame,
+    lanes: &mut Lanes<V, H>,
+    l: usize,
+    lr: &LaneRules,
+    feed: &mut dyn Feed<SowingState>,
+    more: &mut bool,
+) -> bool {
+    while *more {
+        match feed.next() {
+            None => *more = false,
+            Some(mut p) => {
+                if until_lane_ready(g, &mut p) {
+                    lanes.load(l, p, lr);
+                    return true;
                 }
+                feed.done(p);
             }
-            None
-        };
-        for (l, sl) in slot.iter_mut().enumerate() {
-            *sl = fill(&mut lanes, l, &mut next, games);
-            busy += sl.is_some() as usize;
         }
-        while busy > 0 {
-            lanes.step::<L>(lr);
-            let exits = std::mem::take(&mut lanes.exits);
-            for l in bit_lanes(exits) {
-                let exit = lanes.exit[l];
-                let sl = &mut slot[l];
-                let Some(i) = *sl else { continue };
-                let (s, r) = &mut games[i];
-                lanes.store(l, s, r);
-                match exit {
-                    Exit::Over(winner, why, pending) => {
-                        s.pending = pending;
-                        let w = winner.map(|w| Player::BOTH[lanes.mover(l) ^ w as usize]);
-                        finish(s, w, why);
-                    }
-                    Exit::NoMoves => {
-                        self.no_moves(s);
-                        if s.outcome.is_none() && s.moves >= lr.move_limit {
-                            finish(s, None, EndReason::MoveLimit);
-                        }
-                        self.random_playout(s, r);
-                    }
-                    Exit::No => {}
+    }
+    false
+}
+
+/// The lanes on tracks of length `L` (0: any length), with sides of `H` holes.
+#[inline(always)]
+fn play_len<V: LaneVec, const H: usize, const L: usize>(
+    g: &SowingGame,
+    tok: V::Token,
+    lr: &LaneRules,
+    feed: &mut dyn Feed<SowingState>,
+) {
+    let mut lanes = Lanes::<V, H>::new(tok);
+    let mut more = true;
+    let mut busy = 0;
+    for l in 0..LANES {
+        busy += fill(g, &mut lanes, l, lr, feed, &mut more) as usize;
+    }
+    while busy > 0 {
+        lanes.step::<L>(lr);
+        let exits = std::mem::take(&mut lanes.exits);
+        for l in bit_lanes(exits) {
+            let exit = std::mem::replace(&mut lanes.exit[l], Exit::No);
+            let Some(mut p) = lanes.store(l) else {
+                continue;
+            };
+            match exit {
+                Exit::Over(winner, why, pending) => {
+                    p.state.pending = pending;
+                    let w = winner.map(|w| Player::BOTH[lanes.mover(l) ^ w as usize]);
+                    finish(&mut p.state, w, why);
                 }
-                lanes.exit[l] = Exit::No;
-                *sl = fill(&mut lanes, l, &mut next, games);
-                if sl.is_none() {
+                Exit::NoMoves => {
+                    // What the reference does when a turn begins without a move; the game
+                    // comes back to the lanes after the pass if it can.
+                    g.no_moves(&mut p.state);
+                    if p.state.outcome.is_none() && p.state.moves >= lr.move_limit {
+                        finish(&mut p.state, None, EndReason::MoveLimit);
+                    }
+                    if until_lane_ready(g, &mut p) {
+                        lanes.load(l, p, lr);
+                        continue;
+                    }
+                }
+                Exit::No => {}
+            }
+            feed.done(p);
+            if !fill(g, &mut lanes, l, lr, feed, &mut more) {
+                lanes.phase.as_mut_array()[l] = IDLE;
+                busy -= 1;
+            }
+        }
+        // The last few games (the long ones) finish one at a time, from the start of a
+        // turn, rather than keep whole steps going for a few lanes.
+        if !more && busy > 0 && busy <= TAIL {
+            for l in 0..LANES {
+                if lanes.games[l].is_some()
+                    && lanes.phase.as_array()[l] == START
+                    && let Some(mut p) = lanes.store(l)
+                {
+                    play_out_reference(g, &mut p);
+                    feed.done(p);
                     lanes.phase.as_mut_array()[l] = IDLE;
                     busy -= 1;
-                }
-            }
-            // The last few games (the long ones) finish one at a time, from the start of a
-            // turn, rather than keep whole steps going for a few lanes.
-            if next == games.len() && busy > 0 && busy <= TAIL {
-                for (l, sl) in slot.iter_mut().enumerate() {
-                    if let Some(i) = *sl
-                        && lanes.phase.as_array()[l] == START
-                    {
-                        let (s, r) = &mut games[i];
-                        lanes.store(l, s, r);
-                        self.random_playout(s, r);
-                        *sl = None;
-                        lanes.phase.as_mut_array()[l] = IDLE;
-                        busy -= 1;
-                    }
                 }
             }
         }
@@ -906,6 +1013,7 @@ mod tests {
     use super::*;
     use crate::anygame::AnyGame;
     use crate::catalogue;
+    use crate::playout::SliceFeed;
 
     fn game(id: &str) -> SowingGame {
         match catalogue::get(id).unwrap().build(&Default::default()) {
@@ -945,31 +1053,34 @@ mod tests {
 
     /// Every build of the lanes this processor can run (the portable one, the AVX2 one, the
     /// one with AVX-512 instructions, and the one for tracks of any length) plays the same
-    /// games as one at a time; the property tests exercise only the build `random_playouts`
-    /// chooses.
+    /// games as the reference, tally included; the property tests exercise only the build
+    /// `random_playouts` chooses.
     #[test]
     fn every_build_of_the_lanes_plays_the_same_games() {
-        type Build = fn(&SowingGame, &LaneRules, &mut [(SowingState, Rng)]);
+        type Build = fn(&SowingGame, &LaneRules, &mut dyn Feed<SowingState>);
         let mut builds: Vec<(&str, Build)> = vec![
-            ("portable", |g, lr, games| {
-                g.lane_playouts_on::<wide::u8x32>(lr, games)
+            ("portable", |g, lr, feed| {
+                play_on::<wide::u8x32>(g, (), lr, feed)
             }),
-            ("portable, track length not fixed", |g, lr, games| {
-                g.lanes_of_len::<wide::u8x32, ANY_SIDE, 0>(lr, games)
+            ("portable, track length not fixed", |g, lr, feed| {
+                play_len::<wide::u8x32, ANY_SIDE, 0>(g, (), lr, feed)
             }),
         ];
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
-                // SAFETY: the processor has the features.
-                builds.push(("avx2", |g, lr, games| unsafe {
-                    g.lane_playouts_avx2(lr, games)
+            use super::super::lane_vec::Avx2Token;
+            if Avx2Token::detect().is_some() {
+                builds.push(("avx2", |g, lr, feed| {
+                    let tok = Avx2Token::detect().expect("detected above");
+                    // SAFETY: the token proves the processor has AVX2 and POPCNT.
+                    unsafe { play_avx2(g, tok, lr, feed) }
                 }));
             }
             if has_avx512() {
-                // SAFETY: the processor has the features.
-                builds.push(("avx512", |g, lr, games| unsafe {
-                    g.lane_playouts_avx512(lr, games)
+                builds.push(("avx512", |g, lr, feed| {
+                    let tok = Avx2Token::detect().expect("AVX-512 implies AVX2");
+                    // SAFETY: the processor has the features.
+                    unsafe { play_avx512(g, tok, lr, feed) }
                 }));
             }
         }
@@ -989,15 +1100,13 @@ mod tests {
                     game(id)
                 };
                 let lr = LaneRules::of(&g).unwrap();
-                let mut batch: Vec<(SowingState, Rng)> = (0..100)
-                    .map(|k| (g.initial_state(), Rng::for_game(5, k)))
-                    .collect();
-                play(&g, &lr, &mut batch);
-                for (k, (s, r)) in batch.iter().enumerate() {
-                    let mut alone = g.initial_state();
-                    let mut ra = Rng::for_game(5, k as u64);
-                    g.random_playout(&mut alone, &mut ra);
-                    assert_eq!((s, r), (&alone, &ra), "{build}: {id} game {k}");
+                let fresh = |k: u64| Playout::new(g.initial_state(), Rng::for_game(5, k), k);
+                let mut batch: Vec<Playout<SowingState>> = (0..100).map(fresh).collect();
+                play(&g, &lr, &mut SliceFeed::new(&mut batch));
+                for (k, p) in batch.iter().enumerate() {
+                    let mut alone = fresh(k as u64);
+                    play_out_reference(&g, &mut alone);
+                    assert_eq!(p, &alone, "{build}: {id} game {k}");
                 }
             }
         }

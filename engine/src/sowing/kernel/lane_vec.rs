@@ -1,6 +1,10 @@
 //! The 32-byte vectors the lanes ([`lanes`](super::lanes)) compute with: `wide`'s portable
 //! `u8x32` everywhere, and on x86-64 processors with AVX2 a type whose every operation is one
 //! AVX2 instruction (chosen at run time, as `wide` itself is built for the baseline target).
+//!
+//! A vector is only made from a [`LaneVec::Token`]: for the AVX2 type that is an
+//! [`Avx2Token`], which only the processor's feature detection hands out, so no safe code can
+//! run AVX2 instructions on a processor without them.
 
 use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 
@@ -17,8 +21,19 @@ pub(super) trait LaneVec:
     + AddAssign
     + SubAssign
 {
-    fn splat(x: u8) -> Self;
-    fn new(a: [u8; 32]) -> Self;
+    /// The proof that the processor runs this type's instructions.
+    type Token: Copy;
+    /// Every lane `x`.
+    fn splat(t: Self::Token, x: u8) -> Self;
+    /// The lanes of `a`.
+    fn new(t: Self::Token, a: [u8; 32]) -> Self;
+    /// Every lane `x`, on the proof that `self` was made with.
+    #[inline(always)]
+    fn same(self, x: u8) -> Self {
+        Self::splat(self.token_of(), x)
+    }
+    /// The token this vector was made with (a vector is made only from one).
+    fn token_of(self) -> Self::Token;
     /// All ones where the lanes are equal.
     fn simd_eq(self, o: Self) -> Self;
     /// The lane-wise (unsigned) maximum.
@@ -34,20 +49,24 @@ pub(super) trait LaneVec:
     /// The top bit of each lane.
     fn to_bitmask(self) -> u32;
     /// All ones in the lanes whose bit is set in `m`.
-    fn from_bitmask(m: u32) -> Self;
+    fn from_bitmask(t: Self::Token, m: u32) -> Self;
     fn as_array(&self) -> &[u8; 32];
     fn as_mut_array(&mut self) -> &mut [u8; 32];
 }
 
 impl LaneVec for wide::u8x32 {
+    /// The portable build runs everywhere.
+    type Token = ();
     #[inline(always)]
-    fn splat(x: u8) -> Self {
+    fn splat((): (), x: u8) -> Self {
         wide::u8x32::splat(x)
     }
     #[inline(always)]
-    fn new(a: [u8; 32]) -> Self {
+    fn new((): (), a: [u8; 32]) -> Self {
         wide::u8x32::new(a)
     }
+    #[inline(always)]
+    fn token_of(self) {}
     #[inline(always)]
     fn simd_eq(self, o: Self) -> Self {
         wide::u8x32::simd_eq(self, o)
@@ -67,7 +86,8 @@ impl LaneVec for wide::u8x32 {
     #[inline(always)]
     fn gt_signed(self, o: Self) -> Self {
         // Flipping the sign bits orders signed bytes as unsigned ones.
-        let (a, b) = (self ^ Self::splat(0x80), o ^ Self::splat(0x80));
+        let flip = wide::u8x32::splat(0x80);
+        let (a, b) = (self ^ flip, o ^ flip);
         !wide::u8x32::max(b, a).simd_eq(b)
     }
     #[inline(always)]
@@ -79,7 +99,7 @@ impl LaneVec for wide::u8x32 {
         wide::u8x32::to_bitmask(self)
     }
     #[inline(always)]
-    fn from_bitmask(m: u32) -> Self {
+    fn from_bitmask((): (), m: u32) -> Self {
         wide::u8x32::new(std::array::from_fn(|l| {
             0u8.wrapping_sub((m >> l & 1) as u8)
         }))
@@ -95,17 +115,29 @@ impl LaneVec for wide::u8x32 {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use avx2::Avx2;
+pub(super) use avx2::{Avx2, Avx2Token};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    //! SAFETY: an [`Avx2`] value is only ever made inside code that runs after
-    //! `is_x86_feature_detected!("avx2")` returned true (the lanes' AVX2 build), so the AVX2
-    //! instructions its operations use are there to execute.
+    //! SAFETY: an [`Avx2`] value is only made from an [`Avx2Token`], and a token only by
+    //! [`Avx2Token::detect`] after `is_x86_feature_detected!("avx2")` returned true, so the
+    //! AVX2 instructions its operations use are there to execute.
 
     use super::LaneVec;
     use std::arch::x86_64::*;
     use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
+
+    /// The proof that this processor has AVX2: only [`detect`](Self::detect) makes one.
+    #[derive(Clone, Copy, Debug)]
+    pub(in crate::sowing) struct Avx2Token(());
+
+    impl Avx2Token {
+        /// A token when the processor has AVX2 (and POPCNT, which its builds use too).
+        pub(in crate::sowing) fn detect() -> Option<Avx2Token> {
+            (std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt"))
+                .then_some(Avx2Token(()))
+        }
+    }
 
     /// 32 lanes of bytes in one AVX2 register.
     #[derive(Clone, Copy)]
@@ -164,13 +196,19 @@ mod avx2 {
     }
 
     impl LaneVec for Avx2 {
+        type Token = Avx2Token;
         #[inline(always)]
-        fn splat(x: u8) -> Self {
+        fn splat(_: Avx2Token, x: u8) -> Self {
             // SAFETY: see the module.
             Avx2(unsafe { _mm256_set1_epi8(x as i8) })
         }
         #[inline(always)]
-        fn new(a: [u8; 32]) -> Self {
+        fn token_of(self) -> Avx2Token {
+            // A vector exists only where a token did.
+            Avx2Token(())
+        }
+        #[inline(always)]
+        fn new(_: Avx2Token, a: [u8; 32]) -> Self {
             // SAFETY: see the module; the load reads the 32 bytes of `a`.
             Avx2(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
         }
@@ -192,7 +230,7 @@ mod avx2 {
             unsafe { _mm256_movemask_epi8(self.0) as u32 }
         }
         #[inline(always)]
-        fn from_bitmask(m: u32) -> Self {
+        fn from_bitmask(_: Avx2Token, m: u32) -> Self {
             // SAFETY: see the module. Lane l takes byte l / 8 of `m` and tests bit l % 8.
             unsafe {
                 let bytes = _mm256_shuffle_epi8(
