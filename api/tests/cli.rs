@@ -279,3 +279,53 @@ fn nhodo_simulates_without_agents() {
     assert_eq!(code, 2);
     assert!(err.contains("no decisions"), "{err}");
 }
+
+/// `tsoro simulate` plays random agents on the fast kernel; `--reference` plays every game
+/// action by action through the reference rules. On every shipped ruleset (and Ludii's tsoro
+/// on 21 holes a row) the two write the same `games.csv`, byte for byte, and the same summary.
+#[test]
+fn simulate_reference_writes_the_same_records_on_every_ruleset() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<(String, Vec<String>)> = tsoro_engine::catalogue::all()
+        .iter()
+        .filter(|d| d.kind != tsoro_engine::catalogue::Kind::Nhodo)
+        .map(|d| (d.id.clone(), vec![]))
+        .collect();
+    assert!(cases.len() >= 20, "every shipped ruleset: {}", cases.len());
+    cases.push(("tsoro-ludii".into(), vec!["--param".into(), "holes=21".into()]));
+    for (id, extra) in &cases {
+        let mut outputs = vec![];
+        for reference in [false, true] {
+            let csv = dir.path().join(format!("{id}-{reference}.csv"));
+            let summary = dir.path().join(format!("{id}-{reference}-summary.csv"));
+            let mut args = vec![
+                "simulate",
+                "--ruleset",
+                id,
+                "--games",
+                "300",
+                "--seed",
+                "11",
+                "--threads",
+                "2",
+                "--csv",
+                csv.to_str().unwrap(),
+                "--summary",
+                summary.to_str().unwrap(),
+            ];
+            args.extend(extra.iter().map(String::as_str));
+            if reference {
+                args.push("--reference");
+            }
+            let (code, out, err) = tsoro(&args, "");
+            assert_eq!(code, 0, "{id} {extra:?}: {err}");
+            let records = std::fs::read(&csv).unwrap();
+            assert!(records.len() > 300 * 40, "{id}: a record per game");
+            outputs.push((records, std::fs::read(&summary).unwrap(), out));
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "{id} {extra:?}: the kernel and the reference differ"
+        );
+    }
+}
