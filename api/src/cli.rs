@@ -27,6 +27,9 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Simulate games of a ruleset between two agents and print statistics.
     Simulate(SimulateArgs),
+    /// What an agent chooses in a position (the start, or after --actions), with its view of
+    /// every candidate and its speed.
+    Search(crate::commands::search::SearchArgs),
     /// Simulate several rulesets on the same seeds and print them side by side.
     Compare(CompareArgs),
     /// Work on simulation jobs from a shared PostgreSQL (any number of machines may run it).

@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(&args),
         Command::Simulate(args) => commands::simulate::run_simulate(&args),
         Command::Compare(args) => commands::simulate::run_compare(&args),
+        Command::Search(args) => commands::search::run(&args),
         Command::Rulesets { json } => commands::rulesets::run(json),
         Command::Openapi { out } => {
             let text = tsoro_api::openapi::json();

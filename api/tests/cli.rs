@@ -292,7 +292,10 @@ fn simulate_reference_writes_the_same_records_on_every_ruleset() {
         .map(|d| (d.id.clone(), vec![]))
         .collect();
     assert!(cases.len() >= 20, "every shipped ruleset: {}", cases.len());
-    cases.push(("tsoro-ludii".into(), vec!["--param".into(), "holes=21".into()]));
+    cases.push((
+        "tsoro-ludii".into(),
+        vec!["--param".into(), "holes=21".into()],
+    ));
     for (id, extra) in &cases {
         let mut outputs = vec![];
         for reference in [false, true] {
@@ -327,5 +330,100 @@ fn simulate_reference_writes_the_same_records_on_every_ruleset() {
             outputs[0] == outputs[1],
             "{id} {extra:?}: the kernel and the reference differ"
         );
+    }
+}
+
+/// `tsoro search` analyses a position reached by actions: the agent's choice, its view of
+/// each candidate, and its speed; bad input exits 2 with one line.
+#[test]
+fn search_prints_the_choice_and_the_candidates() {
+    let (code, out, err) = tsoro(
+        &[
+            "search",
+            "--ruleset",
+            "tsoro-ludii",
+            "--actions",
+            r#"[{"sow":"i,6"}]"#,
+            "--agent",
+            "mcts:2000",
+            "--threads",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["to_move"], "B");
+    assert_eq!(v["iterations"], 2000);
+    assert!(v["iterations_per_second"].as_u64().unwrap() > 0);
+    let candidates = v["candidates"].as_array().unwrap();
+    assert!(candidates.len() > 1);
+    let visits: u64 = candidates
+        .iter()
+        .map(|c| c["visits"].as_u64().unwrap())
+        .sum();
+    assert_eq!(visits, 2000);
+    let most = candidates
+        .iter()
+        .max_by_key(|c| c["visits"].as_u64().unwrap())
+        .unwrap();
+    assert_eq!(
+        most["visits"],
+        candidates
+            .iter()
+            .find(|c| c["action"] == v["action"])
+            .unwrap()["visits"],
+        "plays a most visited action"
+    );
+    // The same search on two threads: the same choice and statistics.
+    let (_, out2, _) = tsoro(
+        &[
+            "search",
+            "--ruleset",
+            "tsoro-ludii",
+            "--actions",
+            r#"[{"sow":"i,6"}]"#,
+            "--agent",
+            "mcts:2000",
+            "--threads",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    let v2: serde_json::Value = serde_json::from_str(&out2).unwrap();
+    assert_eq!(
+        (&v["action"], &v["candidates"]),
+        (&v2["action"], &v2["candidates"])
+    );
+    let (code, out, _) = tsoro(
+        &[
+            "search",
+            "--ruleset",
+            "tsoro-matthews-v7",
+            "--agent",
+            "greedy",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("greedy plays"), "{out}");
+    for bad in [
+        vec!["search", "--ruleset", "nope", "--agent", "greedy"],
+        vec!["search", "--ruleset", "tsoro-ludii", "--agent", "mcts:0"],
+        vec![
+            "search",
+            "--ruleset",
+            "tsoro-ludii",
+            "--agent",
+            "greedy",
+            "--actions",
+            r#"[{"sow":"iv,1"}]"#,
+        ],
+    ] {
+        let (code, _, err) = tsoro(&bad, "");
+        assert_eq!(code, 2, "{bad:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
     }
 }

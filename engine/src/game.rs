@@ -112,8 +112,8 @@ pub trait Game: Send + Sync {
     fn has_kernel(&self) -> bool {
         false
     }
-    /// The same game with this turn limit (the game ends as a draw when it is reached): for
-    /// playouts cut short.
+    /// The same game with at most this turn limit (the game ends as a draw when it is
+    /// reached): for playouts cut short.
     fn with_turn_limit(&self, turn_limit: u32) -> Self
     where
         Self: Sized;

@@ -100,29 +100,49 @@ pub fn replay(req: &ReplayRequest) -> Result<ReplayOutput, ReplayError> {
     crate::with_game!(&game, g => replay_game(g, &req.actions))
 }
 
+/// Action `index` of a recorded game, read and checked against the legal actions at `s`.
+fn checked<G: Game>(
+    g: &G,
+    s: &G::State,
+    index: usize,
+    raw: &Value,
+) -> Result<G::Action, ReplayError> {
+    let a: G::Action = serde_json::from_value(raw.clone()).map_err(|e| ReplayError::BadAction {
+        index,
+        message: format!("{raw} is not an action: {e}"),
+    })?;
+    let mut legal = crate::game::ActionList::new();
+    g.legal_actions(s, &mut legal);
+    if !legal.contains(&a) {
+        return Err(ReplayError::Illegal {
+            index,
+            action: raw.clone(),
+            legal: legal
+                .iter()
+                .map(|a| serde_json::to_value(a).unwrap_or_default())
+                .collect(),
+        });
+    }
+    Ok(a)
+}
+
+/// The position a recorded game's actions reach.
+pub fn position_after<G: Game>(g: &G, actions: &[Value]) -> Result<G::State, ReplayError> {
+    let mut s = g.initial_state();
+    for (index, raw) in actions.iter().enumerate() {
+        let a = checked(g, &s, index, raw)?;
+        g.apply_unchecked(&mut s, a);
+    }
+    Ok(s)
+}
+
 /// Replays actions on a game.
 pub fn replay_game<G: Game>(g: &G, actions: &[Value]) -> Result<ReplayOutput, ReplayError> {
     let mut s = g.initial_state();
     let mut states = vec![g.state_json(&s)];
     let mut events = Vec::with_capacity(actions.len());
     for (index, raw) in actions.iter().enumerate() {
-        let a: G::Action =
-            serde_json::from_value(raw.clone()).map_err(|e| ReplayError::BadAction {
-                index,
-                message: format!("{raw} is not an action: {e}"),
-            })?;
-        let mut legal = crate::game::ActionList::new();
-        g.legal_actions(&s, &mut legal);
-        if !legal.contains(&a) {
-            return Err(ReplayError::Illegal {
-                index,
-                action: raw.clone(),
-                legal: legal
-                    .iter()
-                    .map(|a| serde_json::to_value(a).unwrap_or_default())
-                    .collect(),
-            });
-        }
+        let a = checked(g, &s, index, raw)?;
         let (_, ev) = g.apply_described(&mut s, a);
         events.push(ev);
         states.push(g.state_json(&s));

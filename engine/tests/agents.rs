@@ -185,3 +185,67 @@ fn agents_play_line_games() {
         );
     }
 }
+
+/// Positions reached by random play in a few rulesets (tsoro with heads, takes, njombwa).
+fn positions() -> Vec<(SowingGame, tsoro_engine::sowing::SowingState)> {
+    let mut out = vec![];
+    for id in [
+        "tsoro-ludii",
+        "tsoro-matthews-v1-v5-v6",
+        "tsoro-matthews-v7",
+        "njombwa-ludii",
+    ] {
+        let g = game(id);
+        let mut rng = Rng::from_seed(3);
+        let mut s = g.initial_state();
+        for step in 0..40 {
+            let Some(a) = g.random_action(&s, &mut rng) else {
+                break;
+            };
+            g.apply_unchecked(&mut s, a);
+            if step % 8 == 7 && g.to_move(&s).is_some() {
+                out.push((g.clone(), s.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The search's analysis chooses what the agent plays for the same generator, and does not
+/// depend on the number of threads it is given (MCTS's rollouts are shared among them;
+/// alpha-beta's root actions).
+#[test]
+fn analysis_chooses_as_the_agent_and_ignores_the_thread_count() {
+    use tsoro_engine::agents::search::analyse;
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    for spec in ["mcts:3000", "alphabeta:2", "greedy"] {
+        let spec: AgentSpec = spec.parse().unwrap();
+        for (i, (g, s)) in positions().iter().enumerate() {
+            let seed = 40 + i as u64;
+            let chosen = spec
+                .build::<SowingGame>()
+                .choose(g, s, &mut Rng::from_seed(seed));
+            let a1 = one.install(|| analyse(g, s, spec, &mut Rng::from_seed(seed)).unwrap());
+            let a2 = two.install(|| analyse(g, s, spec, &mut Rng::from_seed(seed)).unwrap());
+            assert_eq!(a1.action, chosen, "{spec} position {i}");
+            assert_eq!(a1.action, a2.action, "{spec} position {i}");
+            if !matches!(spec, AgentSpec::AlphaBeta { .. }) {
+                // Alpha-beta's node count depends on how the root actions were shared.
+                assert_eq!(a1, a2, "{spec} position {i}");
+            }
+            if let AgentSpec::Mcts { iterations, .. } = spec
+                && !a1.candidates.is_empty()
+            {
+                let visits: u64 = a1.candidates.iter().filter_map(|c| c.visits).sum();
+                assert_eq!(visits, iterations as u64, "every iteration backed up once");
+            }
+        }
+    }
+}

@@ -1,6 +1,8 @@
-//! The command-line subcommands that need no database: replay, simulate, compare, rulesets.
+//! The command-line subcommands that need no database: replay, simulate, compare, search,
+//! rulesets.
 
 pub mod nhodo;
 pub mod replay;
 pub mod rulesets;
+pub mod search;
 pub mod simulate;

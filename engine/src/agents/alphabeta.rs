@@ -1,9 +1,12 @@
 //! Depth-limited negamax with alpha-beta pruning, depth counted in turns.
 
+use super::search::{Analysis, Candidate};
 use super::{Agent, Eval};
 use crate::game::{ActionList, Game};
 use crate::player::Player;
 use crate::rng::Rng;
+use rayon::prelude::*;
+use std::cell::Cell;
 
 /// Score of a won game (less the turns it took, so quicker wins score higher).
 const WIN: i32 = 1_000_000;
@@ -70,7 +73,8 @@ impl AlphaBetaAgent {
         legal
     }
 
-    /// The value of `s` for the player to move there.
+    /// The value of `s` for the player to move there; `nodes` counts the positions searched.
+    #[allow(clippy::too_many_arguments)]
     fn search<G: Game>(
         &self,
         g: &G,
@@ -79,7 +83,9 @@ impl AlphaBetaAgent {
         chain: u32,
         mut alpha: i32,
         beta: i32,
+        nodes: &Cell<u64>,
     ) -> i32 {
+        nodes.set(nodes.get() + 1);
         let Some(me) = g.to_move(s) else {
             // Over: score from the view of whoever would move; callers negate as needed.
             return 0;
@@ -91,7 +97,7 @@ impl AlphaBetaAgent {
         for a in self.ordered(g, s, me) {
             let mut t = s.clone();
             g.apply_unchecked(&mut t, a);
-            let v = self.child_value(g, &t, me, depth, chain, alpha, beta);
+            let v = self.child_value(g, &t, me, depth, chain, alpha, beta, nodes);
             if v > best {
                 best = v;
             }
@@ -116,11 +122,54 @@ impl AlphaBetaAgent {
         chain: u32,
         alpha: i32,
         beta: i32,
+        nodes: &Cell<u64>,
     ) -> i32 {
         match g.to_move(t) {
-            None => self.evaluate(g, t, me),
-            Some(p) if p == me => self.search(g, t, depth, chain + 1, alpha, beta),
-            Some(_) => -self.search(g, t, depth - 1, 0, -beta, -alpha),
+            None => {
+                nodes.set(nodes.get() + 1);
+                self.evaluate(g, t, me)
+            }
+            Some(p) if p == me => self.search(g, t, depth, chain + 1, alpha, beta, nodes),
+            Some(_) => -self.search(g, t, depth - 1, 0, -beta, -alpha, nodes),
+        }
+    }
+
+    /// Every root action's exact value (searched with a full window, the actions shared among
+    /// the current rayon pool's threads) and the positions searched; the action chosen is the
+    /// one [`choose`](Agent::choose) chooses for the same generator.
+    pub fn analyse<G: Game>(&self, g: &G, s: &G::State, rng: &mut Rng) -> Analysis<G::Action> {
+        let me = g.to_move(s).expect("a live game");
+        let actions = self.ordered(g, s, me);
+        if actions.len() == 1 {
+            return Analysis::forced(actions[0]);
+        }
+        let scored: Vec<(i32, u64)> = actions
+            .par_iter()
+            .map(|&a| {
+                let nodes = Cell::new(1);
+                let mut t = s.clone();
+                g.apply_unchecked(&mut t, a);
+                let v = self.child_value(g, &t, me, self.depth, 0, i32::MIN + 1, i32::MAX, &nodes);
+                (v, nodes.get())
+            })
+            .collect();
+        let mut ties = super::Ties::new();
+        for (&a, &(v, _)) in actions.iter().zip(&scored) {
+            ties.offer(a, v);
+        }
+        Analysis {
+            action: ties.pick(rng),
+            candidates: actions
+                .iter()
+                .zip(&scored)
+                .map(|(&a, &(v, _))| Candidate {
+                    action: a,
+                    visits: None,
+                    value: None,
+                    score: Some(v as i64),
+                })
+                .collect(),
+            iterations: scored.iter().map(|&(_, n)| n).sum(),
         }
     }
 }
@@ -133,12 +182,13 @@ impl<G: Game> Agent<G> for AlphaBetaAgent {
             return actions[0];
         }
         let mut ties = super::Ties::new();
+        let nodes = Cell::new(0);
         for &a in &actions {
             let mut t = s.clone();
             g.apply_unchecked(&mut t, a);
             // A window just wide enough to tell equal values apart from worse ones.
             let alpha = ties.best().saturating_sub(1).max(i32::MIN + 1);
-            let v = self.child_value(g, &t, me, self.depth, 0, alpha, i32::MAX);
+            let v = self.child_value(g, &t, me, self.depth, 0, alpha, i32::MAX, &nodes);
             ties.offer(a, v);
         }
         ties.pick(rng)

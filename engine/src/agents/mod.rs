@@ -5,10 +5,11 @@ mod alphabeta;
 mod greedy;
 mod mcts;
 mod random;
+pub mod search;
 
 pub use alphabeta::AlphaBetaAgent;
 pub use greedy::GreedyAgent;
-pub use mcts::MctsAgent;
+pub use mcts::{MctsAgent, ROLLOUT_TURNS};
 pub use random::RandomAgent;
 
 use crate::game::Game;

@@ -30,7 +30,7 @@ impl Game for MorrisGame {
     }
     fn with_turn_limit(&self, turn_limit: u32) -> Self {
         let mut rules = self.rules().clone();
-        rules.config.end.turn_limit = turn_limit.max(1);
+        rules.config.end.turn_limit = rules.config.end.turn_limit.min(turn_limit.max(1));
         MorrisGame::new(rules)
     }
     fn to_move(&self, s: &MorrisState) -> Option<Player> {

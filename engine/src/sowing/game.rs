@@ -200,10 +200,10 @@ impl SowingGame {
         l.len()
     }
 
-    /// The same rules with this turn limit (for playouts cut short).
+    /// The same rules with at most this turn limit (for playouts cut short).
     pub fn with_turn_limit(&self, turn_limit: u32) -> SowingGame {
         let mut rules = self.rules.clone();
-        rules.end.turn_limit = turn_limit.max(1);
+        rules.end.turn_limit = rules.end.turn_limit.min(turn_limit.max(1));
         rules.config.end.turn_limit = rules.end.turn_limit;
         SowingGame::new(rules)
     }
