@@ -41,6 +41,9 @@ impl Game for SowingGame {
     fn random_playout(&self, s: &mut SowingState, rng: &mut crate::rng::Rng) -> u32 {
         SowingGame::random_playout(self, s, rng)
     }
+    fn dominant_take(&self, s: &SowingState) -> Option<Action> {
+        SowingGame::dominant_take(self, s)
+    }
     fn mobility_of(&self, s: &SowingState, p: Player) -> usize {
         self.sow_mask_of(s, p).count_ones() as usize
     }
