@@ -67,8 +67,9 @@ mod oracle {
 /// What the checked positions covered.
 #[derive(Debug, Default)]
 struct Seen {
+    /// Positions checked.
     positions: u64,
-    /// Positions inside a chain of additional takes (the mover chooses a take).
+    /// Positions where the mover chooses a take (an additional take, or a take after a line).
     in_chain: u64,
     /// Chain positions within three moves of the move limit.
     chain_near_limit: u64,
@@ -76,7 +77,7 @@ struct Seen {
     at_head: u64,
     /// Positions where some action scores a win.
     wins: u64,
-    /// Positions where some action starts a chain of takes (scores above its own capture).
+    /// Positions where some sow captures and leaves the mover takes to choose.
     chains_started: u64,
 }
 
