@@ -126,6 +126,15 @@ pub trait Game: Send + Sync {
             0
         }
     }
+    /// For searches of the rest of a turn by material taken ([`GreedyAgent`]): at a decision
+    /// whose options commute and each only empties one of the opponent's holes (additional
+    /// takes), one option that a best continuation of every length starts with, so that the
+    /// search follows it alone. `None` (the default): every legal action must be searched.
+    ///
+    /// [`GreedyAgent`]: crate::agents::GreedyAgent
+    fn dominant_take(&self, _s: &Self::State) -> Option<Self::Action> {
+        None
+    }
     /// Mean branching is measured over decisions; this says whether the state is a decision
     /// with more than one option.
     fn legal_count(&self, s: &Self::State) -> usize {

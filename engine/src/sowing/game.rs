@@ -282,6 +282,41 @@ impl SowingGame {
         self.takes_from(s, occupied_multi(&s.pits[o], self.rules.len).0)
     }
 
+    /// When additional takes are due, a take of the fullest hole the takes may empty (the first
+    /// such in track order); `None` at any other decision. See
+    /// [`Game::dominant_take`](crate::game::Game::dominant_take).
+    ///
+    /// Why one such take starts a best continuation of every length: a take empties one hole
+    /// of the opponent's and changes nothing else the chain depends on (the holes a take may
+    /// empty are the occupied ones less the heads, if immune, and the protected opening hole,
+    /// neither of which changes during the mover's turn; the takes left count down by one; the
+    /// move count rises by one), so the takes of a chain commute and a chain is worth only
+    /// the set of holes it empties. Every chain runs the same number of takes (until the takes
+    /// due or the takeable holes run out, or the move limit or the caller's depth cuts it), so
+    /// the best set is the fullest holes, and it contains the fullest one. The game can end
+    /// within the chain only as a win (the opponent's last stone taken: every chain of that
+    /// length takes them all) or a draw at the move limit; when the chain ends the turn, only
+    /// as a draw at the turn limit or the move limit, because the opponent then has a move (or
+    /// is still in an opening or nominating heads, which ends nothing): he has stones, and the
+    /// hole just emptied, so some occupied hole of his is followed by an empty one.
+    pub fn dominant_take(&self, s: &SowingState) -> Option<Action> {
+        if s.outcome.is_some() || !matches!(s.pending, Pending::Takes { .. }) {
+            return None;
+        }
+        let opp = s.to_move.other();
+        let side = &s.pits[opp.index()];
+        let mut m = self.take_mask(s);
+        let mut best: Option<usize> = None;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if best.is_none_or(|b| side[k] > side[b]) {
+                best = Some(k);
+            }
+        }
+        best.map(|k| Action::Take(Hole::from_track(opp, k, self.rules.n)))
+    }
+
     /// The opponent's holes an additional take may empty, from his occupied holes.
     #[inline(always)]
     pub(super) fn takes_from(&self, s: &SowingState, occupied: u64) -> u64 {

@@ -50,6 +50,9 @@ impl Game for SowingGame {
     fn legal_count(&self, s: &SowingState) -> usize {
         SowingGame::legal_count(self, s)
     }
+    fn dominant_take(&self, s: &SowingState) -> Option<Action> {
+        SowingGame::dominant_take(self, s)
+    }
     fn mobility_of(&self, s: &SowingState, p: Player) -> usize {
         self.sow_mask_of(s, p).count_ones() as usize
     }
