@@ -62,7 +62,7 @@ pub fn analyse<G: Game + 'static>(
     agent: AgentSpec,
     rng: &mut Rng,
 ) -> Result<Analysis<G::Action>, SearchError> {
-    let me = g.to_move(s).ok_or(SearchError::Over)?;
+    g.to_move(s).ok_or(SearchError::Over)?;
     Ok(match agent {
         AgentSpec::Mcts { iterations, c } => {
             let threads = rayon::current_num_threads();
@@ -70,26 +70,23 @@ pub fn analyse<G: Game + 'static>(
         }
         AgentSpec::AlphaBeta { depth, eval } => AlphaBetaAgent { depth, eval }.analyse(g, s, rng),
         AgentSpec::Greedy => {
-            let mut legal = ActionList::new();
-            g.legal_actions(s, &mut legal);
+            let scored = super::GreedyAgent::scores(g, s);
             let mut ties = super::Ties::new();
-            let candidates: Vec<Candidate<G::Action>> = legal
-                .iter()
-                .map(|&a| {
-                    let score = super::greedy::gain(g, s, me, a);
-                    ties.offer(a, score);
-                    Candidate {
-                        action: a,
+            for &(a, score) in &scored {
+                ties.offer(a, score);
+            }
+            Analysis {
+                action: ties.pick(rng),
+                iterations: scored.len() as u64,
+                candidates: scored
+                    .into_iter()
+                    .map(|(action, score)| Candidate {
+                        action,
                         visits: None,
                         value: None,
                         score: Some(score as i64),
-                    }
-                })
-                .collect();
-            Analysis {
-                action: ties.pick(rng),
-                iterations: candidates.len() as u64,
-                candidates,
+                    })
+                    .collect(),
             }
         }
         AgentSpec::Random => {
