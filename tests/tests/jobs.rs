@@ -509,3 +509,36 @@ async fn replay_and_legal_over_http() {
         .await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+/// Random agents play on the engine's kernel; `"reference": true` plays every game through
+/// the reference rules, action by action. The two jobs export the same games.csv, byte for
+/// byte, and the job says how it was played.
+#[tokio::test]
+async fn a_reference_job_exports_the_same_records_as_the_kernel() {
+    let app = spawn_app_with_jobs(settings(1, 1500)).await;
+    let mut texts = vec![];
+    for reference in [false, true] {
+        let url = submit(
+            &app,
+            json!({"ruleset": "tsoro-ludii", "games": 4000, "seed": 3, "reference": reference}),
+        )
+        .await;
+        let v = wait_done(&app, &url).await;
+        assert_eq!(v["status"], "done", "{v}");
+        assert_eq!(v["reference"], reference);
+        let r = app.get(&format!("{url}/games.csv")).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        texts.push(r.text().await.unwrap());
+    }
+    assert!(
+        texts[0].lines().count() == 4001,
+        "a header and a record per game"
+    );
+    assert!(
+        texts[0] == texts[1],
+        "the kernel's and the reference's records differ"
+    );
+    let (records, _) = engine_run("tsoro-ludii", ["random", "random"], 4000, 3);
+    let (_, rows) = parse_games(&texts[0]);
+    assert_eq!(rows, records);
+}

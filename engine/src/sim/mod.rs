@@ -226,9 +226,15 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
     // Random agents on both seats play on the fast path (unless the reference is asked for):
     // the same records, game for game.
     let fast = !opts.reference && spec.agents == [AgentSpec::Random; 2];
-    let chunk = if fast { FAST_CHUNK } else { 1 };
-    let batch = (256 * threads).max(256) * chunk;
     let total = end - start;
+    // Fast: each task plays a chunk of games on the kernel (enough to keep its lanes full,
+    // and at least four a thread so the threads finish together); a batch is eight rounds.
+    let (chunk, batch) = if fast {
+        let chunk = total.div_ceil(4 * threads).clamp(512, FAST_CHUNK);
+        (chunk, 8 * threads * chunk)
+    } else {
+        (1, (256 * threads).max(256))
+    };
     let mut next = start;
     while next < end {
         if opts
