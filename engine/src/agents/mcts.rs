@@ -38,19 +38,30 @@ pub struct MctsAgent {
     pub c: f64,
 }
 
+/// A move out of a node, with the statistics of the rollouts through it (kept in the parent,
+/// side by side, so that choosing among them reads one array).
+#[derive(Clone, Copy)]
+struct Edge {
+    /// Rollouts backed up through it.
+    visits: u32,
+    /// Rollouts selected through it and not yet backed up (counted as lost).
+    pending: u32,
+    /// Sum of their rewards for the player who makes this move.
+    reward: f64,
+    /// The node it leads to.
+    node: u32,
+}
+
 struct Node<S, A> {
     /// The position at this node.
     state: S,
-    /// The player who made the move into this node.
-    mover: Player,
-    action: Option<A>,
-    parent: u32,
-    children: Vec<u32>,
+    /// The player to move here (who makes the moves out of it).
+    to_move: Player,
+    /// The moves tried from here, and their actions (side by side).
+    edges: Vec<Edge>,
+    actions: Vec<A>,
+    /// The legal moves not tried yet, in the random order they will be.
     untried: Vec<A>,
-    visits: u32,
-    /// Rollouts selected through this node and not yet backed up.
-    pending: u32,
-    reward: f64,
 }
 
 /// The reward of a finished (or cut) rollout for player `p`.
@@ -73,82 +84,102 @@ fn untried<G: Game>(g: &G, s: &G::State, rng: &mut Rng) -> Vec<G::Action> {
     v
 }
 
+/// One step of a selected path: the edge `slot` of node `node`, whose mover is `mover`.
+#[derive(Clone, Copy)]
+struct Step {
+    node: u32,
+    slot: u32,
+    mover: Player,
+}
+
 /// A search tree and what it needs.
 struct Tree<'a, G: Game> {
     g: &'a G,
     c: f64,
     nodes: Vec<Node<G::State, G::Action>>,
+    /// The root's own counts (every other node's are in the edge into it).
+    root_visits: u32,
+    root_pending: u32,
 }
 
 impl<G: Game> Tree<'_, G> {
     /// Descends by UCB1 (pending rollouts counted as lost visits) and expands one untried
-    /// action; returns the leaf, its pending count taken on the whole path.
-    fn select(&mut self, rng: &mut Rng) -> u32 {
+    /// action; appends the path taken to `path` (its pending counts taken) and returns the
+    /// leaf.
+    fn select(&mut self, rng: &mut Rng, path: &mut Vec<Step>) -> u32 {
+        self.root_pending += 1;
         let mut n = 0u32;
+        let mut seen_n = (self.root_visits + self.root_pending) as f64;
         loop {
-            self.nodes[n as usize].pending += 1;
-            let node = &self.nodes[n as usize];
-            if !node.untried.is_empty() || node.children.is_empty() {
+            let node = &mut self.nodes[n as usize];
+            if !node.untried.is_empty() || node.edges.is_empty() {
                 break;
             }
-            let ln = ((node.visits + node.pending) as f64).ln();
+            let explore = self.c * seen_n.ln().sqrt();
             let mut best = f64::NEG_INFINITY;
-            let mut pick = node.children[0];
-            for &ch in &node.children {
-                let c = &self.nodes[ch as usize];
-                let seen = (c.visits + c.pending) as f64;
-                let v = if seen == 0.0 {
-                    f64::INFINITY
-                } else {
-                    c.reward / seen + self.c * (ln / seen).sqrt()
-                };
+            let mut pick = 0;
+            for (i, e) in node.edges.iter().enumerate() {
+                let seen = (e.visits + e.pending) as f64;
+                let v = e.reward / seen + explore / seen.sqrt();
                 if v > best {
                     best = v;
-                    pick = ch;
+                    pick = i;
                 }
             }
-            n = pick;
+            let e = &mut node.edges[pick];
+            e.pending += 1;
+            seen_n = (e.visits + e.pending) as f64;
+            path.push(Step {
+                node: n,
+                slot: pick as u32,
+                mover: node.to_move,
+            });
+            n = e.node;
         }
-        let Some(a) = self.nodes[n as usize].untried.pop() else {
+        let node = &mut self.nodes[n as usize];
+        let Some(a) = node.untried.pop() else {
             return n;
         };
-        let parent = &self.nodes[n as usize];
-        let mut state = parent.state.clone();
-        let mover = self.g.to_move(&state).unwrap_or(parent.mover);
+        let mut state = node.state.clone();
+        let mover = node.to_move;
         self.g.apply_unchecked(&mut state, a);
-        let untried = if self.g.to_move(&state).is_some() {
-            untried(self.g, &state, rng)
-        } else {
-            vec![]
+        let (to_move, untried) = match self.g.to_move(&state) {
+            Some(p) => (p, untried(self.g, &state, rng)),
+            None => (mover, vec![]),
         };
-        self.nodes.push(Node {
-            state,
-            mover,
-            action: Some(a),
-            parent: n,
-            children: vec![],
-            untried,
+        let id = self.nodes.len() as u32;
+        let node = &mut self.nodes[n as usize];
+        node.edges.push(Edge {
             visits: 0,
             pending: 1,
             reward: 0.0,
+            node: id,
         });
-        let id = (self.nodes.len() - 1) as u32;
-        self.nodes[n as usize].children.push(id);
+        node.actions.push(a);
+        path.push(Step {
+            node: n,
+            slot: (node.edges.len() - 1) as u32,
+            mover,
+        });
+        self.nodes.push(Node {
+            state,
+            to_move,
+            edges: vec![],
+            actions: vec![],
+            untried,
+        });
         id
     }
 
-    /// Backs up the rollout from `leaf` that ended in `s`.
-    fn back_up(&mut self, leaf: u32, s: &G::State) {
-        let mut k = leaf;
-        loop {
-            let node = &mut self.nodes[k as usize];
-            node.pending -= 1;
-            node.visits += 1;
-            node.reward += reward(self.g, s, node.mover);
-            if k == 0 {
-                break;
-            }
-            k = node.parent;
+    /// Backs up a rollout that ended in `s` along the path selected for it.
+    fn back_up(&mut self, path: &[Step], s: &G::State) {
+        self.root_pending -= 1;
+        self.root_visits += 1;
+        for step in path {
+            let e = &mut self.nodes[step.node as usize].edges[step.slot as usize];
+            e.pending -= 1;
+            e.visits += 1;
+            e.reward += reward(self.g, s, step.mover);
         }
     }
 }
@@ -177,59 +208,62 @@ impl MctsAgent {
             c: self.c,
             nodes: vec![Node {
                 state: root.clone(),
-                mover: me.other(),
-                action: None,
-                parent: 0,
-                children: vec![],
+                to_move: me,
+                edges: vec![],
+                actions: vec![],
                 untried: untried(g, root, rng),
-                visits: 0,
-                pending: 0,
-                reward: 0.0,
             }],
+            root_visits: 0,
+            root_pending: 0,
         };
         let batch = (self.iterations / 32).clamp(1, MAX_BATCH);
         let mut done = 0;
         let mut games: Vec<Playout<G::State>> = Vec::with_capacity(batch as usize);
-        let mut leaves: Vec<u32> = Vec::with_capacity(batch as usize);
+        // The paths of the batch's rollouts, one after the other, and where each ends.
+        let mut paths: Vec<Step> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(batch as usize);
         while done < self.iterations {
             let round = batch.min(self.iterations - done);
             games.clear();
-            leaves.clear();
+            paths.clear();
+            ends.clear();
             for _ in 0..round {
-                let leaf = tree.select(rng);
+                let from = paths.len();
+                let leaf = tree.select(rng, &mut paths);
                 let s = &tree.nodes[leaf as usize].state;
                 let seed = rng.next_u64();
                 if g.to_move(s).is_none() || g.turns(s) >= cut {
                     // Over (or at the cut) already: no rollout.
                     let s = s.clone();
-                    tree.back_up(leaf, &s);
+                    let path: Vec<Step> = paths.drain(from..).collect();
+                    tree.back_up(&path, &s);
                 } else {
-                    leaves.push(leaf);
+                    ends.push(paths.len());
                     games.push(Playout::new(s.clone(), Rng::from_seed(seed), 0));
                 }
             }
             play_all(&rollouts, &mut games, threads);
-            for (leaf, p) in leaves.iter().zip(&games) {
-                tree.back_up(*leaf, &p.state);
+            let mut from = 0;
+            for (&end, p) in ends.iter().zip(&games) {
+                tree.back_up(&paths[from..end], &p.state);
+                from = end;
             }
             done += round;
         }
         let root = &tree.nodes[0];
         let candidates: Vec<Candidate<G::Action>> = root
-            .children
+            .edges
             .iter()
-            .map(|&ch| {
-                let c = &tree.nodes[ch as usize];
-                Candidate {
-                    action: c.action.unwrap_or(legal[0]),
-                    visits: Some(c.visits as u64),
-                    value: Some(if c.visits == 0 {
-                        0.5
-                    } else {
-                        c.reward / c.visits as f64
-                    }),
-                    score: None,
-                }
+            .zip(&root.actions)
+            .map(|(e, &action)| Candidate {
+                action,
+                visits: Some(e.visits as u64),
+                value: Some(if e.visits == 0 {
+                    0.5
+                } else {
+                    e.reward / e.visits as f64
+                }),
+                score: None,
             })
             .collect();
         let most = candidates
