@@ -169,6 +169,47 @@ pub enum Citation {
         /// Why this assumption.
         assumed: String,
     },
+    /// The rule is not part of this game as its sources describe it (heads in njombwa): the
+    /// engine's field is off, and this says why.
+    NotApplicable {
+        /// Why the rule does not apply.
+        not_applicable: String,
+    },
+}
+
+impl Citation {
+    /// The kind as a word: `evidence`, `reconstructed`, `assumed` or `not_applicable`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Citation::Evidence { .. } => "evidence",
+            Citation::Reconstructed { .. } => "reconstructed",
+            Citation::Assumed { .. } => "assumed",
+            Citation::NotApplicable { .. } => "not_applicable",
+        }
+    }
+
+    /// The evidence ids it quotes or rests on.
+    pub fn evidence_ids(&self) -> Vec<&str> {
+        match self {
+            Citation::Evidence { evidence, .. } => vec![evidence.as_str()],
+            Citation::Reconstructed { evidence, .. } => {
+                evidence.iter().map(String::as_str).collect()
+            }
+            _ => vec![],
+        }
+    }
+
+    /// The reasoning (for every kind but `evidence`).
+    pub fn reasoning(&self) -> Option<&str> {
+        match self {
+            Citation::Evidence { .. } => None,
+            Citation::Reconstructed {
+                reconstructed: r, ..
+            }
+            | Citation::Assumed { assumed: r }
+            | Citation::NotApplicable { not_applicable: r } => Some(r),
+        }
+    }
 }
 
 /// A ruleset's archive record: its engine configuration (from the engine's catalogue) and a
@@ -189,6 +230,9 @@ pub struct RulesetRecord {
     /// Rule field (`capture.back`) to citation.
     #[serde(default)]
     pub rules: BTreeMap<String, Citation>,
+    /// The rule fields whose citation came from an ancestor (`inherit`), to that ancestor's id.
+    #[serde(skip)]
+    pub inherited: BTreeMap<String, String>,
     /// The description (Markdown body).
     #[serde(default, skip_deserializing)]
     pub description: String,

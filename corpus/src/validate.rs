@@ -122,6 +122,20 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
                             "rules.{field}: the words {quote:?} are not in {evidence}'s quotation"
                         ),
                     )),
+                    Some(e) if !r.sources.contains(&e.source) => p.push(at(
+                        c,
+                        id,
+                        format!(
+                            "rules.{field}: quotes {evidence}, of {:?}, which is not among this \
+                             ruleset's sources{}: quote its own sources, or make it a \
+                             `reconstructed` citation that names the source it borrows from",
+                            e.source,
+                            r.inherited
+                                .get(*field)
+                                .map(|a| format!(" (the citation is inherited from {a})"))
+                                .unwrap_or_default()
+                        ),
+                    )),
                     Some(_) => {}
                 },
                 Some(Citation::Reconstructed {
@@ -144,6 +158,15 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
                 Some(Citation::Assumed { assumed }) => {
                     if assumed.trim().len() < 20 {
                         p.push(at(c, id, format!("rules.{field}: say why it is assumed")));
+                    }
+                }
+                Some(Citation::NotApplicable { not_applicable }) => {
+                    if not_applicable.trim().len() < 20 {
+                        p.push(at(
+                            c,
+                            id,
+                            format!("rules.{field}: say why the rule does not apply"),
+                        ));
                     }
                 }
             }

@@ -190,6 +190,73 @@ fn a_rule_field_without_citation_fails() {
     assert!(!e.contains("rules.holes"), "{e}");
 }
 
+/// An `evidence` citation quotes only the ruleset's own sources, whether it is written in the
+/// record or inherited from its parent; a borrowed rule is a `reconstructed` citation.
+#[test]
+fn a_foreign_quotation_fails() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "sources/t.md",
+        "+++\nid = \"t\"\ntype = \"book\"\ntitle = \"U\"\n+++\nAnother source.\n",
+    );
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("e", "rulesets = [\"tsoro-ludii\"]"),
+    );
+    write(
+        d.path(),
+        "evidence/b.md",
+        &evidence("f", "rulesets = [\"tsoro-ludii-misoro\"]")
+            .replace("source = \"s\"", "source = \"t\""),
+    );
+    // The parent cites its own source s; the child follows only t, and quotes s for `holes`
+    // itself and inherits the parent's quotation for `layout`; `opening` borrows rightly.
+    write(
+        d.path(),
+        "rulesets/p.md",
+        "+++\nid = \"tsoro-ludii\"\ngame = \"g\"\nsources = [\"s\"]\n[rules.layout]\nevidence = \"e\"\nquote = \"words\"\n[rules.opening]\nevidence = \"e\"\nquote = \"words\"\n+++\nText.\n",
+    );
+    write(
+        d.path(),
+        "rulesets/c.md",
+        "+++\nid = \"tsoro-ludii-misoro\"\ngame = \"g\"\nsources = [\"t\"]\ninherit = \"tsoro-ludii\"\n[rules.holes]\nevidence = \"e\"\nquote = \"words\"\n[rules.first_player]\nevidence = \"f\"\nquote = \"here\"\n[rules.opening]\nreconstructed = \"Borrowed by analogy from source s, which t follows.\"\nevidence = [\"e\"]\n+++\nText.\n",
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("corpus/rulesets/c.md:2: rules.holes: quotes e, of \"s\", which is not among this ruleset's sources:"),
+        "{e}"
+    );
+    assert!(
+        e.contains("rules.layout: quotes e, of \"s\", which is not among this ruleset's sources (the citation is inherited from tsoro-ludii)"),
+        "{e}"
+    );
+    assert!(!e.contains("c.md:2: rules.first_player"), "{e}");
+    assert!(!e.contains("c.md:2: rules.opening"), "{e}");
+    assert!(!e.contains("p.md:2: rules.layout"), "{e}");
+}
+
+/// No ruleset of the real archive quotes a source it does not follow.
+#[test]
+fn every_quotation_is_of_the_rulesets_own_sources() {
+    let c = Corpus::load().unwrap();
+    for r in c.rulesets.values() {
+        for (field, cit) in &r.rules {
+            if let tsoro_corpus::Citation::Evidence { evidence, .. } = cit {
+                let src = &c.evidence[evidence].source;
+                assert!(r.sources.contains(src), "{}: {field} quotes {src}", r.id);
+            }
+        }
+    }
+    // Njombwa has no heads, and says so.
+    let n = &c.rulesets["njombwa-sanderson-gambit"];
+    assert_eq!(n.rules["heads.holes"].kind(), "not_applicable");
+    assert_eq!(n.inherited["heads.holes"], "njombwa-sanderson-two-counters");
+    assert!(n.rules["capture.resow"].evidence_ids() == ["sanderson-1913-njombwa-rules"]);
+}
+
 #[test]
 fn citations_out() {
     let c = Corpus::load().unwrap();

@@ -209,13 +209,13 @@ pub struct ParamInfo {
 pub struct RuleCitation {
     /// The rule field (`capture.back`).
     pub field: String,
-    /// `evidence`, `reconstructed` or `assumed`.
+    /// `evidence`, `reconstructed`, `assumed` or `not_applicable`.
     pub kind: String,
     /// The evidence quoted (for `evidence`) or rested on (for `reconstructed`).
     pub evidence: Vec<String>,
     /// The words that attest it (for `evidence`).
     pub quote: Option<String>,
-    /// Why (for `reconstructed` and `assumed`).
+    /// Why (for `reconstructed`, `assumed` and `not_applicable`).
     pub reasoning: Option<String>,
 }
 
