@@ -70,8 +70,14 @@ pub fn bibtex(s: &Source) -> String {
     if let Some(y) = s.year {
         fields.push(("year", y.to_string()));
     }
+    if let Some(y) = s.original_year {
+        fields.push(("origdate", y.to_string()));
+    }
     if let Some(u) = &s.url {
         fields.push(("url", u.clone()));
+    }
+    if let Some(a) = &s.accessed {
+        fields.push(("urldate", a.clone()));
     }
     let body: Vec<String> = fields
         .iter()
@@ -115,13 +121,26 @@ pub fn csl(s: &Source) -> Value {
     if let Some(y) = s.year {
         o.insert("issued".into(), json!({"date-parts": [[y]]}));
     }
+    if let Some(y) = s.original_year {
+        o.insert("original-date".into(), json!({"date-parts": [[y]]}));
+    }
+    if let Some(a) = &s.accessed {
+        let parts: Vec<i64> = a.split('-').filter_map(|p| p.parse().ok()).collect();
+        o.insert("accessed".into(), json!({"date-parts": [parts]}));
+    }
     item
 }
 
-/// An evidence record as a CSL citation: the source's item with the page locator.
+/// An evidence record as a CSL citation: the source's item with the page locator (none for a
+/// web page or database, which the item's URL and accessed date locate).
 pub fn evidence_citation(e: &Evidence, source: &Source) -> Value {
+    let mut item = json!({"id": source.id, "itemData": csl(source)});
+    if let Some(p) = &e.pages {
+        item["locator"] = json!(p);
+        item["label"] = json!("page");
+    }
     json!({
-        "citationItems": [{"id": source.id, "locator": e.pages, "label": "page", "itemData": csl(source)}],
+        "citationItems": [item],
         "properties": {"noteIndex": 0},
     })
 }

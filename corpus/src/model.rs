@@ -50,12 +50,19 @@ pub struct Source {
     /// Issue.
     #[serde(default)]
     pub issue: Option<String>,
-    /// Page range (`64-66`).
+    /// Page range (`64-68`): it covers every page the archive's evidence cites.
     #[serde(default)]
     pub pages: Option<String>,
     /// Year of publication.
     #[serde(default)]
     pub year: Option<i32>,
+    /// Year of the original publication, for a republication (`1964` for the 2023 web text).
+    #[serde(default)]
+    pub original_year: Option<i32>,
+    /// When a web page or database was read (`2026-11-22`, ISO 8601): web and database
+    /// sources have no pages, so this and the URL locate what the archive quotes.
+    #[serde(default)]
+    pub accessed: Option<String>,
     /// Publisher.
     #[serde(default)]
     pub publisher: Option<String>,
@@ -111,8 +118,10 @@ pub struct Evidence {
     pub source: String,
     /// The game described.
     pub game: String,
-    /// Page or pages (`64-65`).
-    pub pages: String,
+    /// Page or pages (`64-65`) in a printed source; none for a web page or database record,
+    /// which its source's URL and accessed date locate instead.
+    #[serde(default)]
+    pub pages: Option<String>,
     /// How the page was established, when it is inferred.
     #[serde(default)]
     pub page_note: Option<String>,

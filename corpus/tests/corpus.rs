@@ -238,6 +238,69 @@ fn a_foreign_quotation_fails() {
     assert!(!e.contains("p.md:2: rules.layout"), "{e}");
 }
 
+/// A printed source's evidence has pages within the source's range; a web page or database
+/// has no page locator, but a URL and an accessed date.
+#[test]
+fn page_locators_fit_their_sources() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "sources/s.md",
+        "+++\nid = \"s\"\ntype = \"book\"\ntitle = \"T\"\npages = \"64-66\"\n+++\nA source.\n",
+    );
+    write(
+        d.path(),
+        "sources/w.md",
+        "+++\nid = \"w\"\ntype = \"webpage\"\ntitle = \"W\"\n+++\nA page.\n",
+    );
+    let na = "not_executable = \"a test\"";
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("a", na).replace("pages = \"1\"", "pages = \"67-68\""),
+    );
+    write(
+        d.path(),
+        "evidence/b.md",
+        &evidence("b", na)
+            .replace("source = \"s\"", "source = \"w\"")
+            .replace("pages = \"1\"", "pages = \"n/a\""),
+    );
+    write(
+        d.path(),
+        "evidence/c.md",
+        &evidence("c", na).replace("pages = \"1\"\n", ""),
+    );
+    write(
+        d.path(),
+        "evidence/d.md",
+        &evidence("d", na).replace("pages = \"1\"", "pages = \"65\""),
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("evidence/a.md:2: pages: 67-68 lies outside s's page range 64-66"),
+        "{e}"
+    );
+    assert!(
+        e.contains("evidence/b.md:2: pages: \"n/a\", but w is a web page or database"),
+        "{e}"
+    );
+    assert!(
+        e.contains("evidence/c.md:2: pages: s is printed: give the page"),
+        "{e}"
+    );
+    assert!(!e.contains("evidence/d.md"), "{e}");
+    assert!(
+        e.contains("sources/w.md:2: a web page or database needs its url"),
+        "{e}"
+    );
+    assert!(
+        e.contains("sources/w.md:2: a web page or database needs the date it was accessed"),
+        "{e}"
+    );
+}
+
 /// No ruleset of the real archive quotes a source it does not follow.
 #[test]
 fn every_quotation_is_of_the_rulesets_own_sources() {
@@ -264,7 +327,7 @@ fn citations_out() {
     let bib = cite::bibtex(s);
     assert!(bib.starts_with("@article{matthews-1964,"), "{bib}");
     assert!(bib.contains("author = {Matthews, J. B.}"));
-    assert!(bib.contains("pages = {64--66}"));
+    assert!(bib.contains("pages = {64--68}"));
     assert!(
         bib.contains("journal = {NADA: The Southern Rhodesia Native Affairs Department Annual}")
     );
@@ -296,6 +359,17 @@ fn citations_out() {
     }
     for e in c.evidence.values() {
         let cit = cite::evidence_citation(e, &c.sources[&e.source]);
-        assert_eq!(cit["citationItems"][0]["locator"], e.pages.as_str());
+        let item = &cit["citationItems"][0];
+        match &e.pages {
+            Some(p) => assert_eq!(item["locator"], p.as_str()),
+            None => {
+                assert!(item.get("locator").is_none());
+                assert!(item["itemData"]["URL"].is_string(), "{}", e.id);
+                assert!(item["itemData"]["accessed"].is_object(), "{}", e.id);
+            }
+        }
     }
+    let o = cite::csl(&c.sources["matthews-1964-online"]);
+    assert_eq!(o["original-date"]["date-parts"][0][0], 1964);
+    assert!(cite::bibtex(&c.sources["matthews-1964-online"]).contains("origdate = {1964}"));
 }

@@ -209,7 +209,24 @@ async fn games_and_sources_as_json_and_csv() {
     assert_eq!(&m[3], "Notes on Some African Stone Games");
     assert_eq!(&m[4], "1964");
     let s = json_of(&app, "/api/v1/sources/matthews-1964").await;
-    assert_eq!(s["pages"], "64-66");
+    // The range covers every page the archive cites; the other reading is a variant.
+    assert_eq!(s["pages"], "64-68");
+    assert!(
+        s["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["field"] == "pages" && v["value"] == "64-66"),
+        "{s}"
+    );
+    // A web source: its address, when it was read, and (a republication) the original year.
+    let w = json_of(&app, "/api/v1/sources/matthews-1964-online").await;
+    assert_eq!(
+        w["accessed"],
+        json!(c.sources["matthews-1964-online"].accessed)
+    );
+    assert_eq!(w["original_year"], 1964);
+    assert!(w["web"].is_string());
     let quoted: BTreeSet<String> = s["evidence"]
         .as_array()
         .unwrap()
@@ -381,6 +398,16 @@ async fn evidence_filters_search_pages_and_csv() {
     assert_eq!(
         e["citation"]["citationItems"][0]["locator"],
         json!(rec.pages)
+    );
+    // A database record has no page locator.
+    let d = json_of(&app, "/api/v1/evidence/ludii-dlp-1882-rules").await;
+    assert_eq!(d["pages"], Value::Null, "{d}");
+    let item = &d["citation"]["citationItems"][0];
+    assert!(item.get("locator").is_none(), "{d}");
+    assert_eq!(item["itemData"]["URL"], "https://ludii.games");
+    assert!(
+        item["itemData"]["accessed"]["date-parts"][0][0].is_i64(),
+        "{d}"
     );
     let supported: BTreeSet<String> = e["rulesets"]
         .as_array()

@@ -185,6 +185,8 @@ fn source_item(s: &Source) -> SourceItem {
         publisher: s.publisher.clone(),
         place: s.place.clone(),
         web: s.url.clone(),
+        accessed: s.accessed.clone(),
+        original_year: s.original_year,
         url: format!("/api/v1/sources/{}", s.id),
         citation: format!("/api/v1/sources/{}/citation", s.id),
     }
@@ -334,6 +336,8 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
                 "publisher",
                 "place",
                 "web",
+                "accessed",
+                "original_year",
             ],
             items.into_iter().map(|s| {
                 vec![
@@ -349,6 +353,8 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
                     opt(&s.publisher),
                     opt(&s.place),
                     opt(&s.web),
+                    opt(&s.accessed),
+                    s.original_year.map(|y| y.to_string()).unwrap_or_default(),
                 ]
             }),
         ),
@@ -605,7 +611,7 @@ pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQu
                     e.id,
                     e.source,
                     e.game,
-                    e.pages,
+                    e.pages.unwrap_or_default(),
                     e.location,
                     e.date_from.to_string(),
                     e.date_to.to_string(),

@@ -80,6 +80,10 @@ pub struct SourceItem {
     pub place: Option<String>,
     /// Its address on the web.
     pub web: Option<String>,
+    /// When the web page or database was read (ISO 8601 date).
+    pub accessed: Option<String>,
+    /// Year of the original publication, for a republication.
+    pub original_year: Option<i32>,
     /// Its URL in this API.
     pub url: String,
     /// Its citation (BibTeX; `?format=csl-json` for CSL-JSON).
@@ -116,8 +120,9 @@ pub struct EvidenceItem {
     pub source: String,
     /// The game described.
     pub game: String,
-    /// Page or pages.
-    pub pages: String,
+    /// Page or pages in a printed source; none for a web page or database record (its
+    /// source's `web` address and `accessed` date locate it).
+    pub pages: Option<String>,
     /// The place described.
     pub location: String,
     /// The period described, in years.
