@@ -485,6 +485,26 @@ fn board_b_moves_go_to_the_one_empty_point() {
 }
 
 #[test]
+fn yemutatu_board_a_without_diagonals() {
+    let g = game(
+        "tsoro-yemutatu-matthews-a",
+        &[("diagonals", serde_json::json!("without"))],
+    );
+    assert_eq!(g.board().len(), 9);
+    assert_eq!(g.board().lines.len(), 6);
+    // A diagonal is no line here: A's third stone on c3 does not win.
+    let a = mask(&g, &["a1", "b2"]);
+    let b = mask(&g, &["a2", "b1"]);
+    let mut s = g.setup([a, b], [1, 1], Player::A);
+    g.apply_unchecked(&mut s, place("c3"));
+    assert_eq!(s.outcome(), None);
+    let with = game("tsoro-yemutatu-matthews-a", &[]);
+    let mut s = with.setup([a, b], [1, 1], Player::A);
+    with.apply_unchecked(&mut s, place("c3"));
+    assert_eq!(s.outcome().unwrap().winner, Some(Player::A));
+}
+
+#[test]
 fn yemutatu_solved_exactly() {
     // Board A (3x3 with diagonals): a draw with best play, whatever the first placement.
     let a = game("tsoro-yemutatu-matthews-a", &[]);
