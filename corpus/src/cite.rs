@@ -144,3 +144,70 @@ pub fn evidence_citation(e: &Evidence, source: &Source) -> Value {
         "properties": {"noteIndex": 0},
     })
 }
+
+/// The source as a plain-text reference: authors, year (with the original year of a
+/// republication), title, container, volume(issue), pages, publisher, URL and accessed date.
+pub fn plain(s: &Source) -> String {
+    let mut out = String::new();
+    let names: Vec<String> = s
+        .authors
+        .iter()
+        .map(|p| {
+            if p.given.is_empty() {
+                p.family.clone()
+            } else {
+                format!("{}, {}", p.family, p.given)
+            }
+        })
+        .collect();
+    if !names.is_empty() {
+        out.push_str(&names.join(" and "));
+        out.push_str(". ");
+    }
+    match (s.year, s.original_year) {
+        (Some(y), Some(o)) => out.push_str(&format!("{y} [{o}]. ")),
+        (Some(y), None) => out.push_str(&format!("{y}. ")),
+        _ => {}
+    }
+    out.push_str(&format!("{}.", s.title.trim_end_matches('.')));
+    if let Some(c) = &s.container {
+        out.push_str(&format!(" {c}"));
+        match (&s.volume, &s.issue) {
+            (Some(v), Some(i)) => out.push_str(&format!(" {v}({i})")),
+            (Some(v), None) => out.push_str(&format!(" {v}")),
+            _ => {}
+        }
+        out.push_str(if s.pages.is_some() { ":" } else { "." });
+    }
+    if let Some(p) = &s.pages {
+        out.push_str(&format!(" {p}."));
+    }
+    if let Some(p) = &s.publisher {
+        match &s.place {
+            Some(pl) => out.push_str(&format!(" {pl}: {p}.")),
+            None => out.push_str(&format!(" {p}.")),
+        }
+    }
+    if let Some(u) = &s.url {
+        out.push_str(&format!(" {u}"));
+        if let Some(a) = &s.accessed {
+            out.push_str(&format!(" (accessed {a})"));
+        }
+        out.push('.');
+    }
+    out
+}
+
+/// Every source as one BibTeX file.
+pub fn bibliography_bibtex<'a>(sources: impl IntoIterator<Item = &'a Source>) -> String {
+    sources
+        .into_iter()
+        .map(bibtex)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every source as one CSL-JSON array.
+pub fn bibliography_csl<'a>(sources: impl IntoIterator<Item = &'a Source>) -> Value {
+    Value::Array(sources.into_iter().map(csl).collect())
+}

@@ -13,6 +13,7 @@ pub mod cite;
 pub mod error;
 pub mod frontmatter;
 pub mod model;
+pub mod package;
 mod validate;
 
 pub use error::{CorpusError, Problem};

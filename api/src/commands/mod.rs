@@ -1,5 +1,7 @@
-//! The command-line subcommands that need no database: replay, simulate, compare, rulesets.
+//! The command-line subcommands that need no database: replay, simulate, compare, rulesets,
+//! export.
 
+pub mod export;
 pub mod nhodo;
 pub mod replay;
 pub mod rulesets;
