@@ -67,9 +67,11 @@ impl Table {
         format!("{DIR}/{}.csv", self.name)
     }
 
-    /// The CSV text (header, then rows).
+    /// The CSV text (header, then rows; RFC 4180, CRLF line ends).
     pub fn csv(&self) -> Result<Vec<u8>, csv::Error> {
-        let mut w = csv::Writer::from_writer(vec![]);
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(vec![]);
         w.write_record(self.columns.iter().map(|c| c.name))?;
         for r in &self.rows {
             w.write_record(r)?;
