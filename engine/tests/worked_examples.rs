@@ -349,6 +349,34 @@ fn play_forced(g: &SowingGame, s: &mut SowingState) -> Vec<(Player, Action, u32)
     }
 }
 
+/// Njombwa's gambit on larger boards, where Sanderson gives no numbers: 29/2/1 by default, or
+/// his pattern kept (every man of a side at two a hole but three in the end hole).
+#[test]
+fn sanderson_gambit_on_larger_boards() {
+    let g = game(
+        "njombwa-sanderson-gambit",
+        &[("holes", serde_json::json!(9))],
+    );
+    let s = g.initial_state();
+    assert_eq!(s.board().i[..3], [29, 2, 1]);
+    assert_eq!(s.board().i.iter().sum::<u8>(), 32);
+    for (holes, reserve) in [(9u8, 33u8), (10, 37)] {
+        let g = game(
+            "njombwa-sanderson-gambit",
+            &[
+                ("holes", serde_json::json!(holes)),
+                ("reserve", serde_json::json!(reserve)),
+            ],
+        );
+        let s = g.initial_state();
+        let b = s.board();
+        assert_eq!(b.i[..3], [reserve, 2, 1]);
+        let side: u32 = b.i.iter().chain(&b.ii).map(|&x| x as u32).sum();
+        assert_eq!(side, 2 * 2 * holes as u32, "two men a hole");
+        assert_eq!(b.iv[holes as usize - 1], reserve, "B's side mirrors A's");
+    }
+}
+
 /// Sanderson's gambit: the pairs march until A's tenth move takes B's single and B's reply
 /// takes A's two; then A spreads his 29 "arriving at the sixth hole from the right in the
 /// front row", relays on, and B does the same.
