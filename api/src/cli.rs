@@ -40,6 +40,14 @@ pub enum Command {
         #[arg(long, default_value = "openapi/openapi.json")]
         out: PathBuf,
     },
+    /// Write the whole archive offline: the Frictionless data package (`datapackage.json` and
+    /// `archive/*.csv`, as `GET /api/v1/datapackage.json` serves it) and the bibliography
+    /// (`citations.bib`, `citations.json`).
+    Export {
+        /// The directory to write to (created if need be).
+        #[arg(long)]
+        archive: PathBuf,
+    },
     /// List the compiled-in rulesets and their parameters.
     Rulesets {
         /// Print JSON.

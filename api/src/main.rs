@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::simulate::run_compare(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Rulesets { json } => commands::rulesets::run(json),
+        Command::Export { archive } => commands::export::run(&archive),
         Command::Openapi { out } => {
             let text = tsoro_api::openapi::json();
             let written = if out.as_os_str() == "-" {

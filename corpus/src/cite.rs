@@ -70,8 +70,14 @@ pub fn bibtex(s: &Source) -> String {
     if let Some(y) = s.year {
         fields.push(("year", y.to_string()));
     }
+    if let Some(y) = s.original_year {
+        fields.push(("origdate", y.to_string()));
+    }
     if let Some(u) = &s.url {
         fields.push(("url", u.clone()));
+    }
+    if let Some(a) = &s.accessed {
+        fields.push(("urldate", a.clone()));
     }
     let body: Vec<String> = fields
         .iter()
@@ -115,13 +121,93 @@ pub fn csl(s: &Source) -> Value {
     if let Some(y) = s.year {
         o.insert("issued".into(), json!({"date-parts": [[y]]}));
     }
+    if let Some(y) = s.original_year {
+        o.insert("original-date".into(), json!({"date-parts": [[y]]}));
+    }
+    if let Some(a) = &s.accessed {
+        let parts: Vec<i64> = a.split('-').filter_map(|p| p.parse().ok()).collect();
+        o.insert("accessed".into(), json!({"date-parts": [parts]}));
+    }
     item
 }
 
-/// An evidence record as a CSL citation: the source's item with the page locator.
+/// An evidence record as a CSL citation: the source's item with the page locator (none for a
+/// web page or database, which the item's URL and accessed date locate).
 pub fn evidence_citation(e: &Evidence, source: &Source) -> Value {
+    let mut item = json!({"id": source.id, "itemData": csl(source)});
+    if let Some(p) = &e.pages {
+        item["locator"] = json!(p);
+        item["label"] = json!("page");
+    }
     json!({
-        "citationItems": [{"id": source.id, "locator": e.pages, "label": "page", "itemData": csl(source)}],
+        "citationItems": [item],
         "properties": {"noteIndex": 0},
     })
+}
+
+/// The source as a plain-text reference: authors, year (with the original year of a
+/// republication), title, container, volume(issue), pages, publisher, URL and accessed date.
+pub fn plain(s: &Source) -> String {
+    let mut out = String::new();
+    let names: Vec<String> = s
+        .authors
+        .iter()
+        .map(|p| {
+            if p.given.is_empty() {
+                p.family.clone()
+            } else {
+                format!("{}, {}", p.family, p.given)
+            }
+        })
+        .collect();
+    if !names.is_empty() {
+        out.push_str(&names.join(" and "));
+        out.push_str(". ");
+    }
+    match (s.year, s.original_year) {
+        (Some(y), Some(o)) => out.push_str(&format!("{y} [{o}]. ")),
+        (Some(y), None) => out.push_str(&format!("{y}. ")),
+        _ => {}
+    }
+    out.push_str(&format!("{}.", s.title.trim_end_matches('.')));
+    if let Some(c) = &s.container {
+        out.push_str(&format!(" {c}"));
+        match (&s.volume, &s.issue) {
+            (Some(v), Some(i)) => out.push_str(&format!(" {v}({i})")),
+            (Some(v), None) => out.push_str(&format!(" {v}")),
+            _ => {}
+        }
+        out.push_str(if s.pages.is_some() { ":" } else { "." });
+    }
+    if let Some(p) = &s.pages {
+        out.push_str(&format!(" {p}."));
+    }
+    if let Some(p) = &s.publisher {
+        match &s.place {
+            Some(pl) => out.push_str(&format!(" {pl}: {p}.")),
+            None => out.push_str(&format!(" {p}.")),
+        }
+    }
+    if let Some(u) = &s.url {
+        out.push_str(&format!(" {u}"));
+        if let Some(a) = &s.accessed {
+            out.push_str(&format!(" (accessed {a})"));
+        }
+        out.push('.');
+    }
+    out
+}
+
+/// Every source as one BibTeX file.
+pub fn bibliography_bibtex<'a>(sources: impl IntoIterator<Item = &'a Source>) -> String {
+    sources
+        .into_iter()
+        .map(bibtex)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every source as one CSL-JSON array.
+pub fn bibliography_csl<'a>(sources: impl IntoIterator<Item = &'a Source>) -> Value {
+    Value::Array(sources.into_iter().map(csl).collect())
 }

@@ -13,6 +13,7 @@ pub mod cite;
 pub mod error;
 pub mod frontmatter;
 pub mod model;
+pub mod package;
 mod validate;
 
 pub use error::{CorpusError, Problem};
@@ -139,7 +140,11 @@ impl Corpus {
                 };
                 let me = self.rulesets.get_mut(&id).expect("listed above");
                 for (field, c) in &p.rules {
-                    me.rules.entry(field.clone()).or_insert_with(|| c.clone());
+                    if !me.rules.contains_key(field) {
+                        me.rules.insert(field.clone(), c.clone());
+                        let from = p.inherited.get(field).unwrap_or(&parent);
+                        me.inherited.insert(field.clone(), from.clone());
+                    }
                 }
                 chain.push(parent);
                 next = p.inherit.clone();

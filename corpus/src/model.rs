@@ -50,12 +50,19 @@ pub struct Source {
     /// Issue.
     #[serde(default)]
     pub issue: Option<String>,
-    /// Page range (`64-66`).
+    /// Page range (`64-68`): it covers every page the archive's evidence cites.
     #[serde(default)]
     pub pages: Option<String>,
     /// Year of publication.
     #[serde(default)]
     pub year: Option<i32>,
+    /// Year of the original publication, for a republication (`1964` for the 2023 web text).
+    #[serde(default)]
+    pub original_year: Option<i32>,
+    /// When a web page or database was read (`2026-11-22`, ISO 8601): web and database
+    /// sources have no pages, so this and the URL locate what the archive quotes.
+    #[serde(default)]
+    pub accessed: Option<String>,
     /// Publisher.
     #[serde(default)]
     pub publisher: Option<String>,
@@ -111,8 +118,10 @@ pub struct Evidence {
     pub source: String,
     /// The game described.
     pub game: String,
-    /// Page or pages (`64-65`).
-    pub pages: String,
+    /// Page or pages (`64-65`) in a printed source; none for a web page or database record,
+    /// which its source's URL and accessed date locate instead.
+    #[serde(default)]
+    pub pages: Option<String>,
     /// How the page was established, when it is inferred.
     #[serde(default)]
     pub page_note: Option<String>,
@@ -169,6 +178,47 @@ pub enum Citation {
         /// Why this assumption.
         assumed: String,
     },
+    /// The rule is not part of this game as its sources describe it (heads in njombwa): the
+    /// engine's field is off, and this says why.
+    NotApplicable {
+        /// Why the rule does not apply.
+        not_applicable: String,
+    },
+}
+
+impl Citation {
+    /// The kind as a word: `evidence`, `reconstructed`, `assumed` or `not_applicable`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Citation::Evidence { .. } => "evidence",
+            Citation::Reconstructed { .. } => "reconstructed",
+            Citation::Assumed { .. } => "assumed",
+            Citation::NotApplicable { .. } => "not_applicable",
+        }
+    }
+
+    /// The evidence ids it quotes or rests on.
+    pub fn evidence_ids(&self) -> Vec<&str> {
+        match self {
+            Citation::Evidence { evidence, .. } => vec![evidence.as_str()],
+            Citation::Reconstructed { evidence, .. } => {
+                evidence.iter().map(String::as_str).collect()
+            }
+            _ => vec![],
+        }
+    }
+
+    /// The reasoning (for every kind but `evidence`).
+    pub fn reasoning(&self) -> Option<&str> {
+        match self {
+            Citation::Evidence { .. } => None,
+            Citation::Reconstructed {
+                reconstructed: r, ..
+            }
+            | Citation::Assumed { assumed: r }
+            | Citation::NotApplicable { not_applicable: r } => Some(r),
+        }
+    }
 }
 
 /// A ruleset's archive record: its engine configuration (from the engine's catalogue) and a
@@ -189,6 +239,9 @@ pub struct RulesetRecord {
     /// Rule field (`capture.back`) to citation.
     #[serde(default)]
     pub rules: BTreeMap<String, Citation>,
+    /// The rule fields whose citation came from an ancestor (`inherit`), to that ancestor's id.
+    #[serde(skip)]
+    pub inherited: BTreeMap<String, String>,
     /// The description (Markdown body).
     #[serde(default, skip_deserializing)]
     pub description: String,

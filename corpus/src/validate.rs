@@ -25,6 +25,36 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
         }
     }
     for (id, s) in &c.sources {
+        if is_web(&s.kind) {
+            if s.url.is_none() {
+                p.push(at(c, id, "a web page or database needs its url".into()));
+            }
+            if s.accessed.is_none() {
+                p.push(at(
+                    c,
+                    id,
+                    "a web page or database needs the date it was accessed".into(),
+                ));
+            }
+        }
+        if let Some(a) = &s.accessed
+            && !is_iso_date(a)
+        {
+            p.push(at(
+                c,
+                id,
+                format!("accessed: {a:?} is not a date YYYY-MM-DD"),
+            ));
+        }
+        if let Some(r) = &s.pages
+            && page_range(r).is_none()
+        {
+            p.push(at(
+                c,
+                id,
+                format!("pages: {r:?} is not a page or range (64-68)"),
+            ));
+        }
         for d in &s.derived_from {
             if !c.sources.contains_key(d) {
                 p.push(at(c, id, format!("derived_from: no source {d:?}")));
@@ -32,8 +62,9 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
         }
     }
     for (id, e) in &c.evidence {
-        if !c.sources.contains_key(&e.source) {
-            p.push(at(c, id, format!("source: no source {:?}", e.source)));
+        match c.sources.get(&e.source) {
+            None => p.push(at(c, id, format!("source: no source {:?}", e.source))),
+            Some(s) => p.extend(check_pages(e, s).map(|m| at(c, id, m))),
         }
         if !c.games.contains_key(&e.game) {
             p.push(at(c, id, format!("game: no game {:?}", e.game)));
@@ -122,6 +153,20 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
                             "rules.{field}: the words {quote:?} are not in {evidence}'s quotation"
                         ),
                     )),
+                    Some(e) if !r.sources.contains(&e.source) => p.push(at(
+                        c,
+                        id,
+                        format!(
+                            "rules.{field}: quotes {evidence}, of {:?}, which is not among this \
+                             ruleset's sources{}: quote its own sources, or make it a \
+                             `reconstructed` citation that names the source it borrows from",
+                            e.source,
+                            r.inherited
+                                .get(*field)
+                                .map(|a| format!(" (the citation is inherited from {a})"))
+                                .unwrap_or_default()
+                        ),
+                    )),
                     Some(_) => {}
                 },
                 Some(Citation::Reconstructed {
@@ -146,6 +191,15 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
                         p.push(at(c, id, format!("rules.{field}: say why it is assumed")));
                     }
                 }
+                Some(Citation::NotApplicable { not_applicable }) => {
+                    if not_applicable.trim().len() < 20 {
+                        p.push(at(
+                            c,
+                            id,
+                            format!("rules.{field}: say why the rule does not apply"),
+                        ));
+                    }
+                }
             }
         }
         for field in r.rules.keys() {
@@ -159,6 +213,53 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
         }
     }
     p
+}
+
+/// Web pages and database records: located by URL and accessed date, never by page.
+fn is_web(kind: &str) -> bool {
+    matches!(kind, "webpage" | "dataset")
+}
+
+fn is_iso_date(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    matches!(parts.as_slice(), [y, m, d]
+        if y.len() == 4 && m.len() == 2 && d.len() == 2
+            && y.parse::<u16>().is_ok()
+            && m.parse::<u8>().is_ok_and(|m| (1..=12).contains(&m))
+            && d.parse::<u8>().is_ok_and(|d| (1..=31).contains(&d)))
+}
+
+/// A page (`64`) or range (`64-68`) as (first, last).
+pub(crate) fn page_range(s: &str) -> Option<(u32, u32)> {
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    (a <= b).then_some((a, b))
+}
+
+/// What is wrong with an evidence record's page locator, given its source.
+fn check_pages(e: &crate::model::Evidence, s: &crate::model::Source) -> Option<String> {
+    match (&e.pages, is_web(&s.kind)) {
+        (Some(p), true) => Some(format!(
+            "pages: {p:?}, but {} is a web page or database: give no page locator (its url \
+             and accessed date locate the passage)",
+            s.id
+        )),
+        (None, false) => Some(format!("pages: {} is printed: give the page", s.id)),
+        (Some(p), false) => {
+            let Some((a, b)) = page_range(p) else {
+                return Some(format!("pages: {p:?} is not a page or range (64-65)"));
+            };
+            let (lo, hi) = s.pages.as_deref().and_then(page_range)?;
+            (a < lo || b > hi).then(|| {
+                format!(
+                    "pages: {p} lies outside {}'s page range {lo}-{hi}: widen the source's \
+                     range (recording the other reading in its variants)",
+                    s.id
+                )
+            })
+        }
+        (None, true) => None,
+    }
 }
 
 /// Whitespace-folded text, for matching quoted words.

@@ -190,6 +190,136 @@ fn a_rule_field_without_citation_fails() {
     assert!(!e.contains("rules.holes"), "{e}");
 }
 
+/// An `evidence` citation quotes only the ruleset's own sources, whether it is written in the
+/// record or inherited from its parent; a borrowed rule is a `reconstructed` citation.
+#[test]
+fn a_foreign_quotation_fails() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "sources/t.md",
+        "+++\nid = \"t\"\ntype = \"book\"\ntitle = \"U\"\n+++\nAnother source.\n",
+    );
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("e", "rulesets = [\"tsoro-ludii\"]"),
+    );
+    write(
+        d.path(),
+        "evidence/b.md",
+        &evidence("f", "rulesets = [\"tsoro-ludii-misoro\"]")
+            .replace("source = \"s\"", "source = \"t\""),
+    );
+    // The parent cites its own source s; the child follows only t, and quotes s for `holes`
+    // itself and inherits the parent's quotation for `layout`; `opening` borrows rightly.
+    write(
+        d.path(),
+        "rulesets/p.md",
+        "+++\nid = \"tsoro-ludii\"\ngame = \"g\"\nsources = [\"s\"]\n[rules.layout]\nevidence = \"e\"\nquote = \"words\"\n[rules.opening]\nevidence = \"e\"\nquote = \"words\"\n+++\nText.\n",
+    );
+    write(
+        d.path(),
+        "rulesets/c.md",
+        "+++\nid = \"tsoro-ludii-misoro\"\ngame = \"g\"\nsources = [\"t\"]\ninherit = \"tsoro-ludii\"\n[rules.holes]\nevidence = \"e\"\nquote = \"words\"\n[rules.first_player]\nevidence = \"f\"\nquote = \"here\"\n[rules.opening]\nreconstructed = \"Borrowed by analogy from source s, which t follows.\"\nevidence = [\"e\"]\n+++\nText.\n",
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("corpus/rulesets/c.md:2: rules.holes: quotes e, of \"s\", which is not among this ruleset's sources:"),
+        "{e}"
+    );
+    assert!(
+        e.contains("rules.layout: quotes e, of \"s\", which is not among this ruleset's sources (the citation is inherited from tsoro-ludii)"),
+        "{e}"
+    );
+    assert!(!e.contains("c.md:2: rules.first_player"), "{e}");
+    assert!(!e.contains("c.md:2: rules.opening"), "{e}");
+    assert!(!e.contains("p.md:2: rules.layout"), "{e}");
+}
+
+/// A printed source's evidence has pages within the source's range; a web page or database
+/// has no page locator, but a URL and an accessed date.
+#[test]
+fn page_locators_fit_their_sources() {
+    let d = tempfile::tempdir().unwrap();
+    base(d.path());
+    write(
+        d.path(),
+        "sources/s.md",
+        "+++\nid = \"s\"\ntype = \"book\"\ntitle = \"T\"\npages = \"64-66\"\n+++\nA source.\n",
+    );
+    write(
+        d.path(),
+        "sources/w.md",
+        "+++\nid = \"w\"\ntype = \"webpage\"\ntitle = \"W\"\n+++\nA page.\n",
+    );
+    let na = "not_executable = \"a test\"";
+    write(
+        d.path(),
+        "evidence/a.md",
+        &evidence("a", na).replace("pages = \"1\"", "pages = \"67-68\""),
+    );
+    write(
+        d.path(),
+        "evidence/b.md",
+        &evidence("b", na)
+            .replace("source = \"s\"", "source = \"w\"")
+            .replace("pages = \"1\"", "pages = \"n/a\""),
+    );
+    write(
+        d.path(),
+        "evidence/c.md",
+        &evidence("c", na).replace("pages = \"1\"\n", ""),
+    );
+    write(
+        d.path(),
+        "evidence/d.md",
+        &evidence("d", na).replace("pages = \"1\"", "pages = \"65\""),
+    );
+    let e = errors(d.path());
+    assert!(
+        e.contains("evidence/a.md:2: pages: 67-68 lies outside s's page range 64-66"),
+        "{e}"
+    );
+    assert!(
+        e.contains("evidence/b.md:2: pages: \"n/a\", but w is a web page or database"),
+        "{e}"
+    );
+    assert!(
+        e.contains("evidence/c.md:2: pages: s is printed: give the page"),
+        "{e}"
+    );
+    assert!(!e.contains("evidence/d.md"), "{e}");
+    assert!(
+        e.contains("sources/w.md:2: a web page or database needs its url"),
+        "{e}"
+    );
+    assert!(
+        e.contains("sources/w.md:2: a web page or database needs the date it was accessed"),
+        "{e}"
+    );
+}
+
+/// No ruleset of the real archive quotes a source it does not follow.
+#[test]
+fn every_quotation_is_of_the_rulesets_own_sources() {
+    let c = Corpus::load().unwrap();
+    for r in c.rulesets.values() {
+        for (field, cit) in &r.rules {
+            if let tsoro_corpus::Citation::Evidence { evidence, .. } = cit {
+                let src = &c.evidence[evidence].source;
+                assert!(r.sources.contains(src), "{}: {field} quotes {src}", r.id);
+            }
+        }
+    }
+    // Njombwa has no heads, and says so.
+    let n = &c.rulesets["njombwa-sanderson-gambit"];
+    assert_eq!(n.rules["heads.holes"].kind(), "not_applicable");
+    assert_eq!(n.inherited["heads.holes"], "njombwa-sanderson-two-counters");
+    assert!(n.rules["capture.resow"].evidence_ids() == ["sanderson-1913-njombwa-rules"]);
+}
+
 #[test]
 fn citations_out() {
     let c = Corpus::load().unwrap();
@@ -197,7 +327,7 @@ fn citations_out() {
     let bib = cite::bibtex(s);
     assert!(bib.starts_with("@article{matthews-1964,"), "{bib}");
     assert!(bib.contains("author = {Matthews, J. B.}"));
-    assert!(bib.contains("pages = {64--66}"));
+    assert!(bib.contains("pages = {64--68}"));
     assert!(
         bib.contains("journal = {NADA: The Southern Rhodesia Native Affairs Department Annual}")
     );
@@ -229,6 +359,17 @@ fn citations_out() {
     }
     for e in c.evidence.values() {
         let cit = cite::evidence_citation(e, &c.sources[&e.source]);
-        assert_eq!(cit["citationItems"][0]["locator"], e.pages.as_str());
+        let item = &cit["citationItems"][0];
+        match &e.pages {
+            Some(p) => assert_eq!(item["locator"], p.as_str()),
+            None => {
+                assert!(item.get("locator").is_none());
+                assert!(item["itemData"]["URL"].is_string(), "{}", e.id);
+                assert!(item["itemData"]["accessed"].is_object(), "{}", e.id);
+            }
+        }
     }
+    let o = cite::csl(&c.sources["matthews-1964-online"]);
+    assert_eq!(o["original-date"]["date-parts"][0][0], 1964);
+    assert!(cite::bibtex(&c.sources["matthews-1964-online"]).contains("origdate = {1964}"));
 }

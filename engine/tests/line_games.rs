@@ -162,6 +162,128 @@ fn a_line_can_be_broken_and_made_again() {
     assert_eq!(s.takes_owed(), 1);
 }
 
+fn moves_of(l: &[MorrisAction]) -> BTreeSet<String> {
+    l.iter()
+        .filter(|a| matches!(a, MorrisAction::Move(..)))
+        .map(|a| a.to_string())
+        .collect()
+}
+
+/// Matthews, stage 1: "When a line has been formed a player may move away one of its
+/// component stones on his next go in order subsequently to complete the same line again by
+/// moving it back." With stones still in hand.
+#[test]
+fn stage_one_a_stone_leaves_a_line_just_formed_and_comes_back_to_take_again() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let a = mask(&g, &["a1", "d1"]);
+    let b = mask(&g, &["c3", "e5"]);
+    let mut s = g.setup([a, b], [10, 10], Player::A);
+    // No line formed yet: placing only.
+    assert!(moves_of(&legal(&g, &s)).is_empty());
+    g.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.takes_owed(), 1, "a1-d1-g1 takes");
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("c3")));
+    // B, who formed no line, only places.
+    assert!(moves_of(&legal(&g, &s)).is_empty());
+    g.apply_unchecked(&mut s, place("b6"));
+    // A's next go: any stone of the line may step to an empty neighbour (the corners also
+    // along their diagonals), besides placing.
+    let moves = moves_of(&legal(&g, &s));
+    let expected: BTreeSet<String> = [
+        "move a1-a4",
+        "move a1-b2",
+        "move d1-d2",
+        "move g1-f2",
+        "move g1-g4",
+    ]
+    .iter()
+    .map(|m| m.to_string())
+    .collect();
+    assert_eq!(moves, expected);
+    assert!(legal(&g, &s).contains(&place("f2")));
+    g.apply_unchecked(&mut s, mv("g1", "g4"));
+    assert_eq!(
+        s.to_move(),
+        Some(Player::B),
+        "leaving the line takes nothing"
+    );
+    assert_eq!(s.hand(Player::A), 9, "a move spends no stone from the hand");
+    assert!(s.away(Player::A).is_some());
+    g.apply_unchecked(&mut s, place("f6"));
+    // Only the way back is a move now.
+    assert_eq!(
+        moves_of(&legal(&g, &s)),
+        BTreeSet::from(["move g4-g1".to_string()])
+    );
+    let rep = g.apply_unchecked(&mut s, mv("g4", "g1"));
+    assert_eq!(rep.captures, 1, "the same line again takes again");
+    assert_eq!(s.takes_owed(), 1);
+    assert_eq!(s.away(Player::A), None);
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("e5")));
+    assert_eq!(
+        g.count(&s, Player::B),
+        12 - 2,
+        "a take for the line and one for the line remade"
+    );
+}
+
+#[test]
+fn stage_one_the_move_away_is_only_on_the_next_go() {
+    let g = game("tsoro-yemutwelve-matthews", &[]);
+    let a = mask(&g, &["a1", "d1"]);
+    let b = mask(&g, &["c3", "e5"]);
+    let mut s = g.setup([a, b], [10, 10], Player::A);
+    g.apply_unchecked(&mut s, place("g1"));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("c3")));
+    g.apply_unchecked(&mut s, place("b6"));
+    // A places instead of moving away: the chance has passed.
+    g.apply_unchecked(&mut s, place("f2"));
+    g.apply_unchecked(&mut s, place("f6"));
+    assert!(moves_of(&legal(&g, &s)).is_empty());
+    // The way back is blocked when the point left is taken by the opponent meanwhile.
+    let mut s = g.setup([a, b], [10, 10], Player::A);
+    g.apply_unchecked(&mut s, place("g1"));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("c3")));
+    g.apply_unchecked(&mut s, place("b6"));
+    g.apply_unchecked(&mut s, mv("g1", "g4"));
+    g.apply_unchecked(&mut s, place("g1"));
+    assert!(moves_of(&legal(&g, &s)).is_empty());
+}
+
+#[test]
+fn stage_one_readings_no_take_on_return_and_placement_only() {
+    let g = game(
+        "tsoro-yemutwelve-matthews",
+        &[("return_takes", serde_json::json!(false))],
+    );
+    let a = mask(&g, &["a1", "d1"]);
+    let b = mask(&g, &["c3", "e5"]);
+    let mut s = g.setup([a, b], [10, 10], Player::A);
+    g.apply_unchecked(&mut s, place("g1"));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("c3")));
+    g.apply_unchecked(&mut s, place("b6"));
+    g.apply_unchecked(&mut s, mv("g1", "g4"));
+    g.apply_unchecked(&mut s, place("f6"));
+    let rep = g.apply_unchecked(&mut s, mv("g4", "g1"));
+    assert_eq!(rep.captures, 1, "the line is made again");
+    assert_eq!(s.takes_owed(), 0, "but takes nothing");
+    assert_eq!(s.to_move(), Some(Player::B));
+    for (id, params) in [
+        (
+            "tsoro-yemutwelve-matthews",
+            vec![("leave_line", serde_json::json!("off"))],
+        ),
+        ("tsoro-yemutwelve-ludii", vec![]),
+    ] {
+        let g = game(id, &params);
+        let mut s = g.setup([a, b], [10, 10], Player::A);
+        g.apply_unchecked(&mut s, place("g1"));
+        g.apply_unchecked(&mut s, MorrisAction::Take(sq("c3")));
+        g.apply_unchecked(&mut s, place("b6"));
+        assert!(moves_of(&legal(&g, &s)).is_empty(), "{id}");
+    }
+}
+
 #[test]
 fn stones_in_lines_are_protected_only_in_ludii_s_reading() {
     for (id, expect_all) in [
@@ -363,11 +485,36 @@ fn board_b_moves_go_to_the_one_empty_point() {
 }
 
 #[test]
+fn yemutatu_board_a_without_diagonals() {
+    let g = game(
+        "tsoro-yemutatu-matthews-a",
+        &[("diagonals", serde_json::json!("without"))],
+    );
+    assert_eq!(g.board().len(), 9);
+    assert_eq!(g.board().lines.len(), 6);
+    // A diagonal is no line here: A's third stone on c3 does not win.
+    let a = mask(&g, &["a1", "b2"]);
+    let b = mask(&g, &["a2", "b1"]);
+    let mut s = g.setup([a, b], [1, 1], Player::A);
+    g.apply_unchecked(&mut s, place("c3"));
+    assert_eq!(s.outcome(), None);
+    let with = game("tsoro-yemutatu-matthews-a", &[]);
+    let mut s = with.setup([a, b], [1, 1], Player::A);
+    with.apply_unchecked(&mut s, place("c3"));
+    assert_eq!(s.outcome().unwrap().winner, Some(Player::A));
+}
+
+#[test]
 fn yemutatu_solved_exactly() {
     // Board A (3x3 with diagonals): a draw with best play, whatever the first placement.
     let a = game("tsoro-yemutatu-matthews-a", &[]);
     let sol = Solution::solve(a.rules(), 1_000_000).unwrap();
-    assert_eq!(sol.positions(), 5538);
+    // 5,390 distinct positions: 4,974 where play goes on and 416 finished ones; the search
+    // reaches 148 of the finished ones twice (a last placement and a move leave the same
+    // stones with different bookkeeping).
+    assert_eq!((sol.open(), sol.finished()), (4974, 416));
+    assert_eq!(sol.open() + sol.finished(), 5390);
+    assert_eq!(sol.positions(), 5390 + 148);
     assert_eq!(sol.start_value(), Value::Draw);
     assert_eq!(sol.best_actions(&a.initial_state()).len(), 9);
     // Board B (seven-point triangle): a draw with best play, and Matthews' remark holds in
@@ -376,7 +523,9 @@ fn yemutatu_solved_exactly() {
     let b = game("tsoro-yemutatu-matthews-b", &[]);
     let sol = Solution::solve(b.rules(), 1_000_000).unwrap();
     assert_eq!(sol.start_value(), Value::Draw);
-    assert_eq!(sol.positions(), 833);
+    // 815 distinct positions (749 open, 66 finished); 18 finished ones reached twice.
+    assert_eq!((sol.open(), sol.finished()), (749, 66));
+    assert_eq!(sol.positions(), 815 + 18);
     assert_eq!(
         sol.best_actions(&b.initial_state()).len(),
         7,

@@ -270,15 +270,70 @@ fn variant_7_first_moves_take_four_then_five_three_two() {
     );
 }
 
-/// The numbering the other way round cannot give both players four: proof by the engine.
+/// Variant 7 read in the literal numbering (A opens at our ii,6, B at iii,3), over every
+/// point-symmetric layout with two stones in each back-row hole and 0 to 3 in each front-row
+/// hole (the lost Diagram B; additional takes left out, as they come after the first take).
+/// What the engine finds: no such layout lets both first moves take four by a plain two-stone
+/// sowing (A's sowing drops a stone into the hole whose mirror B's reply would need), but some
+/// let both take four after relays. So the literal numbering is not impossible; the reversed
+/// numbering stays the best-supported reading for the reasons the archive records (the tactics
+/// note's blocking stone in iii,8, Variant 1's swoop, Ludii's layout for Tracey's game, and
+/// Sanderson's "third way" start, where the same front-row pattern takes four at once).
 #[test]
-fn variant_7_literal_numbering_cannot_take_four_each() {
-    // ii,6 in our numbering, sown right to left, ends at ii,4. For A to take four, B's iii,4 and
-    // iv,4 must hold four; B's mirror holes then differ by the stone A sowed into ii,5.
-    for x in 0..=4u8 {
-        let y = 4 - x;
-        assert_ne!((x + 1) + y, 4);
+fn variant_7_literal_numbering_takes_four_each_only_after_relays() {
+    let g = game("tsoro-matthews-basic", &[]);
+    let (mut direct, mut relayed, mut one_relay) = (0, 0, 0);
+    let mut first_relayed = None;
+    for code in 0..4u32.pow(8) {
+        let mut ii = [0u8; 8];
+        for (k, v) in ii.iter_mut().enumerate() {
+            *v = ((code >> (2 * k)) & 3) as u8;
+        }
+        if ii[5] < 2 {
+            continue; // A must be able to open at ii,6
+        }
+        // B's side is A's turned half round: iii,k holds what ii,9-k does.
+        let mut iii = ii;
+        iii.reverse();
+        let b = board([2; 8], ii, iii, [2; 8]);
+        let Ok(mut s) = g.setup(&b, Player::A) else {
+            continue;
+        };
+        if !legal(&g, &s).contains(&sow("ii,6")) {
+            continue;
+        }
+        let ra = g.apply(&mut s, sow("ii,6")).unwrap();
+        if ra.captured != 4 || s.to_move() != Some(Player::B) {
+            continue;
+        }
+        if !legal(&g, &s).contains(&sow("iii,3")) {
+            continue;
+        }
+        let rb = g.apply(&mut s, sow("iii,3")).unwrap();
+        if rb.captured != 4 {
+            continue;
+        }
+        if ra.laps == 1 && rb.laps == 1 {
+            direct += 1;
+        } else {
+            relayed += 1;
+            if ra.laps == 2 && rb.laps == 2 {
+                one_relay += 1;
+                first_relayed.get_or_insert((ii, ra.laps, rb.laps));
+            }
+        }
     }
+    assert_eq!(
+        direct, 0,
+        "no plain two-stone opening takes four on both sides"
+    );
+    assert!(relayed > 0, "but openings with relays do");
+    assert!(one_relay > 0, "some with a single relay on each side");
+    let (ii, la, lb) = first_relayed.unwrap();
+    eprintln!(
+        "e.g. front row {ii:?}: A in {la} laps, B in {lb} ({relayed} layouts in all, \
+         {one_relay} with one relay each)"
+    );
 }
 
 fn play_forced(g: &SowingGame, s: &mut SowingState) -> Vec<(Player, Action, u32)> {
@@ -291,6 +346,34 @@ fn play_forced(g: &SowingGame, s: &mut SowingState) -> Vec<(Player, Action, u32)
         let p = s.to_move().unwrap();
         let rep = g.apply(s, l[0]).unwrap();
         out.push((p, l[0], rep.captured));
+    }
+}
+
+/// Njombwa's gambit on larger boards, where Sanderson gives no numbers: 29/2/1 by default, or
+/// his pattern kept (every man of a side at two a hole but three in the end hole).
+#[test]
+fn sanderson_gambit_on_larger_boards() {
+    let g = game(
+        "njombwa-sanderson-gambit",
+        &[("holes", serde_json::json!(9))],
+    );
+    let s = g.initial_state();
+    assert_eq!(s.board().i[..3], [29, 2, 1]);
+    assert_eq!(s.board().i.iter().sum::<u8>(), 32);
+    for (holes, reserve) in [(9u8, 33u8), (10, 37)] {
+        let g = game(
+            "njombwa-sanderson-gambit",
+            &[
+                ("holes", serde_json::json!(holes)),
+                ("reserve", serde_json::json!(reserve)),
+            ],
+        );
+        let s = g.initial_state();
+        let b = s.board();
+        assert_eq!(b.i[..3], [reserve, 2, 1]);
+        let side: u32 = b.i.iter().chain(&b.ii).map(|&x| x as u32).sum();
+        assert_eq!(side, 2 * 2 * holes as u32, "two men a hole");
+        assert_eq!(b.iv[holes as usize - 1], reserve, "B's side mirrors A's");
     }
 }
 

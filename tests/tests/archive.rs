@@ -209,7 +209,24 @@ async fn games_and_sources_as_json_and_csv() {
     assert_eq!(&m[3], "Notes on Some African Stone Games");
     assert_eq!(&m[4], "1964");
     let s = json_of(&app, "/api/v1/sources/matthews-1964").await;
-    assert_eq!(s["pages"], "64-66");
+    // The range covers every page the archive cites; the other reading is a variant.
+    assert_eq!(s["pages"], "64-68");
+    assert!(
+        s["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["field"] == "pages" && v["value"] == "64-66"),
+        "{s}"
+    );
+    // A web source: its address, when it was read, and (a republication) the original year.
+    let w = json_of(&app, "/api/v1/sources/matthews-1964-online").await;
+    assert_eq!(
+        w["accessed"],
+        json!(c.sources["matthews-1964-online"].accessed)
+    );
+    assert_eq!(w["original_year"], 1964);
+    assert!(w["web"].is_string());
     let quoted: BTreeSet<String> = s["evidence"]
         .as_array()
         .unwrap()
@@ -257,6 +274,99 @@ async fn games_and_sources_as_json_and_csv() {
         StatusCode::NOT_FOUND,
     )
     .await;
+    // Without ?format=, Accept decides (by preference), and an unacceptable Accept is 406.
+    let accept = |a: &'static str| {
+        app.client
+            .get(format!(
+                "{}/api/v1/sources/matthews-1964/citation",
+                app.address
+            ))
+            .header(ACCEPT, a)
+            .send()
+    };
+    let r = accept("application/vnd.citationstyles.csl+json")
+        .await
+        .unwrap();
+    assert_eq!(
+        r.headers()[CONTENT_TYPE],
+        "application/vnd.citationstyles.csl+json"
+    );
+    assert_eq!(
+        r.json::<Value>().await.unwrap(),
+        tsoro_corpus::cite::csl(&c.sources["matthews-1964"])
+    );
+    let r = accept("application/vnd.citationstyles.csl+json;q=0.5, application/x-bibtex")
+        .await
+        .unwrap();
+    assert_eq!(
+        r.headers()[CONTENT_TYPE],
+        "application/x-bibtex; charset=utf-8"
+    );
+    let r = accept("text/html").await.unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_ACCEPTABLE);
+    assert_eq!(r.headers()[CONTENT_TYPE], "application/problem+json");
+}
+
+/// The whole archive as one data package: the descriptor, its tables at the paths it names
+/// (relative to its URL), the same bytes `tsoro export --archive` writes; the bibliography.
+#[tokio::test]
+async fn the_archive_as_a_data_package_and_a_bibliography() {
+    let app = spawn_app().await;
+    let c = corpus();
+    let offline = tsoro_corpus::package::files(&c).unwrap();
+    let desc = json_of(&app, "/api/v1/datapackage.json").await;
+    assert_eq!(
+        serde_json::to_vec_pretty(&desc).unwrap(),
+        offline[0].1,
+        "the offline datapackage.json"
+    );
+    assert_eq!(desc["profile"], "tabular-data-package");
+    for r in desc["resources"].as_array().unwrap() {
+        let path = format!("/api/v1/{}", r["path"].as_str().unwrap());
+        let resp = app.get(&path).await;
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        let body = resp.bytes().await.unwrap();
+        let file = offline
+            .iter()
+            .find(|(n, _)| n == r["path"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(body.as_ref(), file.1.as_slice(), "{path}");
+        let (header, rows) = csv_of(&app, &path).await;
+        let fields: Vec<&str> = r["schema"]["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(header, fields, "{path}");
+        if r["name"] == "sources" {
+            let m = rows.iter().find(|x| &x[0] == "matthews-1964").unwrap();
+            assert_eq!(&m[8], "1964", "integers stay integers");
+        }
+    }
+    let p = problem(&app, "/api/v1/archive/secrets.csv", StatusCode::NOT_FOUND).await;
+    assert!(
+        p["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("evidence.csv"),
+        "{p}"
+    );
+    let r = app.get("/api/v1/citations.bib").await;
+    assert_eq!(
+        r.headers()[CONTENT_TYPE],
+        "application/x-bibtex; charset=utf-8"
+    );
+    let bib = r.text().await.unwrap();
+    for id in c.sources.keys() {
+        assert!(bib.contains(&format!("{{{id},")), "{id}");
+    }
+    let csl = json_of(&app, "/api/v1/citations.json").await;
+    assert_eq!(csl.as_array().unwrap().len(), c.sources.len());
+    assert_eq!(
+        csl[0],
+        tsoro_corpus::cite::csl(c.sources.values().next().unwrap())
+    );
 }
 
 #[tokio::test]
@@ -381,6 +491,16 @@ async fn evidence_filters_search_pages_and_csv() {
     assert_eq!(
         e["citation"]["citationItems"][0]["locator"],
         json!(rec.pages)
+    );
+    // A database record has no page locator.
+    let d = json_of(&app, "/api/v1/evidence/ludii-dlp-1882-rules").await;
+    assert_eq!(d["pages"], Value::Null, "{d}");
+    let item = &d["citation"]["citationItems"][0];
+    assert!(item.get("locator").is_none(), "{d}");
+    assert_eq!(item["itemData"]["URL"], "https://ludii.games");
+    assert!(
+        item["itemData"]["accessed"]["date-parts"][0][0].is_i64(),
+        "{d}"
     );
     let supported: BTreeSet<String> = e["rulesets"]
         .as_array()

@@ -24,17 +24,15 @@ pub fn rule_citation(field: &str, kind: &str, c: &Value) -> RuleCitation {
         kind: kind.to_string(),
         evidence,
         quote: s("quote"),
-        reasoning: s("reconstructed").or_else(|| s("assumed")),
+        reasoning: s("reconstructed")
+            .or_else(|| s("assumed"))
+            .or_else(|| s("not_applicable")),
     }
 }
 
-/// The stored kind of a citation (`evidence`, `reconstructed`, `assumed`).
+/// The stored kind of a citation (`evidence`, `reconstructed`, `assumed`, `not_applicable`).
 pub fn citation_kind(c: &Citation) -> &'static str {
-    match c {
-        Citation::Evidence { .. } => "evidence",
-        Citation::Reconstructed { .. } => "reconstructed",
-        Citation::Assumed { .. } => "assumed",
-    }
+    c.kind()
 }
 
 /// A parameter as the API shows it, from its stored JSON (see `import::param_json`).

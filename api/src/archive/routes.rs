@@ -38,7 +38,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(get!("/api/v1/evidence/{id}", evidence))
         .service(get!("/api/v1/rulesets", rulesets))
         .service(get!("/api/v1/rulesets/{id}", ruleset))
-        .service(get!("/api/v1/rulesets/{a}/diff/{b}", diff));
+        .service(get!("/api/v1/rulesets/{a}/diff/{b}", diff))
+        .service(get!(
+            "/api/v1/datapackage.json",
+            super::package::datapackage
+        ))
+        .service(get!("/api/v1/archive/{table}", super::package::table))
+        .service(get!("/api/v1/citations.bib", super::package::citations_bib))
+        .service(get!(
+            "/api/v1/citations.json",
+            super::package::citations_json
+        ));
 }
 
 type Resp = Result<HttpResponse, Problem>;
@@ -58,7 +68,8 @@ pub struct FormatQuery {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct CitationQuery {
-    /// `bibtex` (default) or `csl-json`.
+    /// `bibtex` or `csl-json`; without it, `Accept` decides (`application/x-bibtex` or
+    /// `application/vnd.citationstyles.csl+json`), BibTeX by default.
     pub format: Option<String>,
 }
 
@@ -185,6 +196,8 @@ fn source_item(s: &Source) -> SourceItem {
         publisher: s.publisher.clone(),
         place: s.place.clone(),
         web: s.url.clone(),
+        accessed: s.accessed.clone(),
+        original_year: s.original_year,
         url: format!("/api/v1/sources/{}", s.id),
         citation: format!("/api/v1/sources/{}/citation", s.id),
     }
@@ -334,6 +347,8 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
                 "publisher",
                 "place",
                 "web",
+                "accessed",
+                "original_year",
             ],
             items.into_iter().map(|s| {
                 vec![
@@ -349,6 +364,8 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
                     opt(&s.publisher),
                     opt(&s.place),
                     opt(&s.web),
+                    opt(&s.accessed),
+                    s.original_year.map(|y| y.to_string()).unwrap_or_default(),
                 ]
             }),
         ),
@@ -410,22 +427,26 @@ pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp 
         (status = 200, description = "The citation", content((String = "application/x-bibtex"), (Object = "application/vnd.citationstyles.csl+json"))),
         (status = 400, description = "An unknown format", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
         (status = 404, description = "No such source", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 406, description = "`Accept` names neither citation format", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
     ))]
-/// A source's citation, as BibTeX or CSL-JSON.
+/// A source's citation, as BibTeX or CSL-JSON (by `?format=`, else by `Accept`).
 pub async fn citation(
     req: HttpRequest,
     state: St,
     id: web::Path<String>,
     q: web::Query<CitationQuery>,
 ) -> Resp {
-    let format = q.format.as_deref().unwrap_or("bibtex");
-    if !matches!(format, "bibtex" | "csl-json") {
-        return Err(
-            Problem::bad_request(format!("unknown citation format {format:?}"))
-                .with_error("format", "one of: bibtex, csl-json")
-                .at(req.path()),
-        );
-    }
+    let format = match q.format.as_deref() {
+        Some(f @ ("bibtex" | "csl-json")) => f,
+        Some(other) => {
+            return Err(
+                Problem::bad_request(format!("unknown citation format {other:?}"))
+                    .with_error("format", "one of: bibtex, csl-json")
+                    .at(req.path()),
+            );
+        }
+        None => citation_format_of(&req)?,
+    };
     let (s, _) = load_source(&req, &state.pool, &id).await?;
     Ok(match format {
         "bibtex" => respond::cached(
@@ -438,6 +459,49 @@ pub async fn citation(
             "application/vnd.citationstyles.csl+json",
             serde_json::to_vec(&cite::csl(&s)).map_err(Problem::internal)?,
         ),
+    })
+}
+
+/// The citation format `Accept` asks for: the most preferred (by `q`) of
+/// `application/x-bibtex` and `application/vnd.citationstyles.csl+json`; BibTeX for `*/*`,
+/// `text/*`, `application/*` or no `Accept`; 406 when nothing acceptable is offered.
+fn citation_format_of(req: &HttpRequest) -> Result<&'static str, Problem> {
+    let Some(accept) = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return Ok("bibtex");
+    };
+    let mut best: Option<(f32, &'static str)> = None;
+    for range in accept.split(',') {
+        let mut parts = range.split(';').map(str::trim);
+        let media = parts.next().unwrap_or("").to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.strip_prefix("q="))
+            .find_map(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let format = match media.as_str() {
+            "application/x-bibtex" | "text/x-bibtex" => "bibtex",
+            "application/vnd.citationstyles.csl+json" | "application/json" => "csl-json",
+            "*/*" | "text/*" | "application/*" => "bibtex",
+            _ => continue,
+        };
+        if q > 0.0 && best.is_none_or(|(b, _)| q > b) {
+            best = Some((q, format));
+        }
+    }
+    best.map(|(_, f)| f).ok_or_else(|| {
+        Problem::new(
+            actix_web::http::StatusCode::NOT_ACCEPTABLE,
+            "not-acceptable",
+            format!("no citation format matches Accept: {accept}"),
+        )
+        .with_error(
+            "Accept",
+            "application/x-bibtex or application/vnd.citationstyles.csl+json",
+        )
+        .at(req.path())
     })
 }
 
@@ -605,7 +669,7 @@ pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQu
                     e.id,
                     e.source,
                     e.game,
-                    e.pages,
+                    e.pages.unwrap_or_default(),
                     e.location,
                     e.date_from.to_string(),
                     e.date_to.to_string(),

@@ -80,6 +80,10 @@ pub struct SourceItem {
     pub place: Option<String>,
     /// Its address on the web.
     pub web: Option<String>,
+    /// When the web page or database was read (ISO 8601 date).
+    pub accessed: Option<String>,
+    /// Year of the original publication, for a republication.
+    pub original_year: Option<i32>,
     /// Its URL in this API.
     pub url: String,
     /// Its citation (BibTeX; `?format=csl-json` for CSL-JSON).
@@ -116,8 +120,9 @@ pub struct EvidenceItem {
     pub source: String,
     /// The game described.
     pub game: String,
-    /// Page or pages.
-    pub pages: String,
+    /// Page or pages in a printed source; none for a web page or database record (its
+    /// source's `web` address and `accessed` date locate it).
+    pub pages: Option<String>,
     /// The place described.
     pub location: String,
     /// The period described, in years.
@@ -209,13 +214,13 @@ pub struct ParamInfo {
 pub struct RuleCitation {
     /// The rule field (`capture.back`).
     pub field: String,
-    /// `evidence`, `reconstructed` or `assumed`.
+    /// `evidence`, `reconstructed`, `assumed` or `not_applicable`.
     pub kind: String,
     /// The evidence quoted (for `evidence`) or rested on (for `reconstructed`).
     pub evidence: Vec<String>,
     /// The words that attest it (for `evidence`).
     pub quote: Option<String>,
-    /// Why (for `reconstructed` and `assumed`).
+    /// Why (for `reconstructed`, `assumed` and `not_applicable`).
     pub reasoning: Option<String>,
 }
 

@@ -1,6 +1,7 @@
 //! The command-line subcommands that need no database: replay, simulate, compare, search,
-//! rulesets.
+//! rulesets, export.
 
+pub mod export;
 pub mod nhodo;
 pub mod replay;
 pub mod rulesets;

@@ -36,6 +36,9 @@
 //!    a   b   c
 //! ```
 //!
+//! Without the diagonals (`square_plain`, a reading of the lost Diagram D offered as a
+//! parameter): 9 points, 6 lines.
+//!
 //! **Tsoro yemutatu, board B** (`triangle`, a reconstruction of Matthews' missing Diagram D): a
 //! triangle divided by its median and by a line parallel to its base through the midpoints of
 //! its sides. 7 points (the apex, three on the middle line, three on the base), 5 lines.
@@ -112,6 +115,8 @@ pub enum BoardKind {
     Twelve,
     /// 3x3 points with both diagonals: 9 points.
     Square,
+    /// 3x3 points without diagonals (rows and columns only): 9 points.
+    SquarePlain,
     /// A triangle divided by its median and a line parallel to its base: 7 points.
     Triangle,
 }
@@ -132,6 +137,20 @@ pub struct Board {
     /// The lines through each point.
     pub lines_through: Vec<Vec<u32>>,
 }
+
+/// The 3x3 square's points.
+const SQUARE_POINTS: [&str; 9] = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
+/// Its lines: rows and columns, then the two diagonals.
+const SQUARE_LINES: [[&str; 3]; 8] = [
+    ["a1", "b1", "c1"],
+    ["a2", "b2", "c2"],
+    ["a3", "b3", "c3"],
+    ["a1", "a2", "a3"],
+    ["b1", "b2", "b3"],
+    ["c1", "c2", "c3"],
+    ["a1", "b2", "c3"],
+    ["c1", "b2", "a3"],
+];
 
 fn sq(name: &str) -> Square {
     name.parse().expect("board tables name valid squares")
@@ -172,19 +191,8 @@ impl Board {
                     ["a7", "b6", "c5"],
                 ],
             ),
-            BoardKind::Square => (
-                &["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"],
-                &[
-                    ["a1", "b1", "c1"],
-                    ["a2", "b2", "c2"],
-                    ["a3", "b3", "c3"],
-                    ["a1", "a2", "a3"],
-                    ["b1", "b2", "b3"],
-                    ["c1", "c2", "c3"],
-                    ["a1", "b2", "c3"],
-                    ["c1", "b2", "a3"],
-                ],
-            ),
+            BoardKind::Square => (&SQUARE_POINTS, &SQUARE_LINES),
+            BoardKind::SquarePlain => (&SQUARE_POINTS, &SQUARE_LINES[..6]),
             BoardKind::Triangle => (
                 &["a1", "c1", "e1", "b2", "c2", "d2", "c3"],
                 &[

@@ -12,6 +12,8 @@ pub const RULE_FIELDS: &[&str] = &[
     "first_player",
     "placement.cancel",
     "placement.until",
+    "placement.leave_line",
+    "placement.return_takes",
     "movement.step",
     "movement.flying_at",
     "lines.effect",
@@ -59,7 +61,7 @@ fn first() -> Player {
 }
 
 /// The placement stage.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Placement {
     /// A stone may be placed on an opponent's single stone, cancelling both (Dig Dig); the
@@ -69,6 +71,37 @@ pub struct Placement {
     /// When placement ends.
     #[serde(default)]
     pub until: Until,
+    /// Whether, while he still has stones in hand, a player may on his next go move a stone of
+    /// a line he has just formed away from it, and on a later go move it back to remake the
+    /// line (tsoro yemutwelve, stage 1). Default off.
+    #[serde(default)]
+    pub leave_line: LeaveLine,
+    /// Whether remaking a line by moving its stone back takes, like any completed line.
+    /// Default true.
+    #[serde(default = "yes")]
+    pub return_takes: bool,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement {
+            cancel: false,
+            until: Until::default(),
+            leave_line: LeaveLine::default(),
+            return_takes: true,
+        }
+    }
+}
+
+/// How far a stone may leave a line just formed, during placement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaveLine {
+    /// Placement only places.
+    #[default]
+    Off,
+    /// One step along a line to an empty neighbour (as stones move in stage 2).
+    Adjacent,
 }
 
 /// When the placement stage ends.
@@ -267,6 +300,12 @@ impl MorrisConfig {
                 ));
             }
             _ => {}
+        }
+        if unlimited && self.placement.leave_line != LeaveLine::Off {
+            return Err(ConfigError::new(
+                "placement.leave_line",
+                "leaving a line during placement needs stones in hand (stones > 0)",
+            ));
         }
         if !unlimited && !(3..=12).contains(&self.stones) {
             return Err(ConfigError::new("stones", "3 to 12 stones each, or 0"));

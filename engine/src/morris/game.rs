@@ -3,7 +3,7 @@
 
 use super::action::MorrisAction;
 use super::board::{Board, Square, bits};
-use super::config::{FullBoard, LineEffect, MorrisRules, NoMoves, PerMove, Step, Until};
+use super::config::{FullBoard, LeaveLine, LineEffect, MorrisRules, NoMoves, PerMove, Step, Until};
 use crate::game::{ActionList, Report};
 use crate::outcome::{EndReason, Outcome};
 use crate::player::Player;
@@ -27,6 +27,12 @@ pub struct MorrisState {
     outcome: Option<Outcome>,
     /// Positions since the last placement or take (movement stage, when repetition counts).
     history: Vec<u64>,
+    /// Stage 1 (`placement.leave_line`): each player's stones in the lines he formed on his
+    /// last go, which he may move away on his next.
+    fresh: [u32; 2],
+    /// Stage 1: each player's stone moved away from a line, as (point it left, point it is on)
+    /// indices, which he may move back.
+    away: [Option<(u8, u8)>; 2],
 }
 
 impl MorrisState {
@@ -45,6 +51,15 @@ impl MorrisState {
     /// The player to move, `None` once the game is over.
     pub fn to_move(&self) -> Option<Player> {
         self.outcome.is_none().then_some(self.to_move)
+    }
+    /// Stage 1: the stones of `p` he may move away from a line just formed, as a mask.
+    pub fn fresh(&self, p: Player) -> u32 {
+        self.fresh[p.index()]
+    }
+    /// Stage 1: the stone of `p` moved away from a line, as (point it left, point it is on)
+    /// indices.
+    pub fn away(&self, p: Player) -> Option<(usize, usize)> {
+        self.away[p.index()].map(|(a, b)| (a as usize, b as usize))
     }
     /// Takes the player to move still owes himself.
     pub fn takes_owed(&self) -> u8 {
@@ -66,7 +81,8 @@ impl MorrisState {
     }
 
     /// A compact key of the position (stones of each player, cancelled points, hands, player
-    /// to move and takes owed), without the turn count: for solvers and repetition.
+    /// to move and takes owed), without the turn count: for solvers and repetition. It leaves
+    /// out the stage-1 memory of `placement.leave_line` (solvers run on rulesets without it).
     pub fn key(&self) -> u128 {
         self.stones[0] as u128
             | (self.stones[1] as u128) << 32
@@ -167,6 +183,8 @@ impl MorrisGame {
             turns: 0,
             outcome: None,
             history: Vec::new(),
+            fresh: [0, 0],
+            away: [None, None],
         }
     }
 
@@ -253,6 +271,7 @@ impl MorrisGame {
             for i in bits(targets) {
                 out.push(MorrisAction::Place(b.square(i)));
             }
+            self.stage_one_moves(s, p, out);
             return;
         }
         let anywhere = self.rules.config.movement.step == Step::Anywhere || self.flying(s, p);
@@ -264,6 +283,29 @@ impl MorrisGame {
             };
             for t in bits(to) {
                 out.push(MorrisAction::Move(b.square(from), b.square(t)));
+            }
+        }
+    }
+
+    /// Stage 1 (`placement.leave_line`): a stone of a line `p` formed on his last go may step
+    /// away, and a stone moved away may go back to the point it left.
+    fn stage_one_moves(&self, s: &MorrisState, p: Player, out: &mut ActionList<MorrisAction>) {
+        if self.rules.config.placement.leave_line == LeaveLine::Off {
+            return;
+        }
+        let b = self.board();
+        let empty = b.all() & !self.occupied(s);
+        let mine = s.stones[p.index()];
+        for from in bits(s.fresh[p.index()] & mine) {
+            for t in bits(b.adjacent[from] & empty) {
+                out.push(MorrisAction::Move(b.square(from), b.square(t)));
+            }
+        }
+        if let Some((left, on)) = s.away[p.index()] {
+            let (left, on) = (left as usize, on as usize);
+            let back = MorrisAction::Move(b.square(on), b.square(left));
+            if mine & (1 << on) != 0 && empty & (1 << left) != 0 && !out.contains(&back) {
+                out.push(back);
             }
         }
     }
@@ -323,6 +365,7 @@ impl MorrisGame {
             }
             MorrisAction::Take(q) => {
                 s.stones[1 - me] &= !bit(q);
+                forget(s, 1 - me, bit(q));
                 s.takes -= 1;
                 s.history.clear();
                 rep.captured = 1;
@@ -351,8 +394,10 @@ impl MorrisGame {
                     s.hand[me] -= 1;
                 }
                 s.history.clear();
+                s.fresh[me] = 0;
                 if s.stones[1 - me] & m != 0 {
                     s.stones[1 - me] &= !m;
+                    forget(s, 1 - me, m);
                     s.cancelled |= m;
                     log(MorrisEvent::Cancel {
                         player: p,
@@ -371,13 +416,27 @@ impl MorrisGame {
             MorrisAction::Move(from, to) => {
                 let flying = self.flying(s, p);
                 let m = bit(to);
+                let mut may_take = !flying || c.lines.flying_takes;
+                if self.placing(s, p) {
+                    // Stage 1: moving a stone back, or away from a line just formed.
+                    let (f, t) = (b.index_of(from), b.index_of(to));
+                    let pair = f.zip(t).map(|(f, t)| (f as u8, t as u8));
+                    if pair.is_some_and(|(f, t)| s.away[me] == Some((t, f))) {
+                        s.away[me] = None;
+                        may_take = c.placement.return_takes;
+                    } else {
+                        s.away[me] = pair;
+                    }
+                    s.history.clear();
+                }
+                s.fresh[me] = 0;
                 s.stones[me] = (s.stones[me] & !bit(from)) | m;
                 log(MorrisEvent::Move {
                     player: p,
                     from,
                     to,
                 });
-                self.after_line(s, m, !flying || c.lines.flying_takes, &mut rep, ev);
+                self.after_line(s, m, may_take, &mut rep, ev);
             }
         }
         rep
@@ -410,6 +469,9 @@ impl MorrisGame {
                     points: b.squares(l).collect(),
                 });
             }
+        }
+        if c.placement.leave_line != LeaveLine::Off && self.placing(s, p) {
+            s.fresh[p.index()] = made.iter().fold(0, |a, l| a | l);
         }
         rep.captures = made.len() as u32;
         if !made.is_empty() {
@@ -518,7 +580,7 @@ impl MorrisGame {
                 "movement"
             }
         };
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "board": {
                 "A": b.squares(s.stones[0]).collect::<Vec<_>>(),
                 "B": b.squares(s.stones[1]).collect::<Vec<_>>(),
@@ -529,6 +591,28 @@ impl MorrisGame {
             "to_move": s.to_move(),
             "takes_owed": s.takes,
             "legal": legal.as_slice(),
-        })
+        });
+        if self.rules.config.placement.leave_line != LeaveLine::Off {
+            v["stage_1"] = serde_json::json!({
+                "may_leave": {
+                    "A": b.squares(s.fresh[0] & s.stones[0]).collect::<Vec<_>>(),
+                    "B": b.squares(s.fresh[1] & s.stones[1]).collect::<Vec<_>>(),
+                },
+                "away": {
+                    "A": s.away[0].map(|(l, o)| [b.square(l as usize), b.square(o as usize)]),
+                    "B": s.away[1].map(|(l, o)| [b.square(l as usize), b.square(o as usize)]),
+                },
+            });
+        }
+        v
+    }
+}
+
+/// Forgets the stage-1 memory of player index `who` about the stone(s) at `m` (taken or
+/// cancelled).
+fn forget(s: &mut MorrisState, who: usize, m: u32) {
+    s.fresh[who] &= !m;
+    if s.away[who].is_some_and(|(_, on)| m & (1 << on) != 0) {
+        s.away[who] = None;
     }
 }

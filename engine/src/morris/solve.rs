@@ -148,9 +148,28 @@ impl Solution {
         })
     }
 
-    /// Reachable positions (counting each player to move and stage apart).
+    /// Reachable positions (counting each player to move and stage apart), the finished ones
+    /// as often as they are reached with different bookkeeping (see [`Self::finished`]).
     pub fn positions(&self) -> usize {
         self.states.len()
+    }
+
+    /// Reachable positions where the game goes on.
+    pub fn open(&self) -> usize {
+        self.states.iter().filter(|s| s.outcome().is_none()).count()
+    }
+
+    /// Distinct finished positions (the stones of each player). A line made by the last
+    /// placement and one made by a move can leave the same stones with different bookkeeping
+    /// (placement over or not), which [`Self::positions`] counts apart.
+    pub fn finished(&self) -> usize {
+        let boards: std::collections::HashSet<(u32, u32)> = self
+            .states
+            .iter()
+            .filter(|s| s.outcome().is_some())
+            .map(|s| (s.stones(Player::A), s.stones(Player::B)))
+            .collect();
+        boards.len()
     }
 
     /// The value of the start position for the player who moves first.

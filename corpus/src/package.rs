@@ -1,0 +1,590 @@
+//! The whole archive as a Frictionless (tabular) data package: one CSV per table, each column
+//! described once here and used both to write the rows and to describe them in
+//! `datapackage.json`.
+//!
+//! Lists inside a cell are joined by [`SEP`] (documented in each such column's description);
+//! integers are written as integers; an empty cell is a missing value.
+
+use crate::Corpus;
+use crate::cite;
+use crate::model::{Citation, Source};
+use serde_json::{Value, json};
+
+/// The separator of the values of a list column (`a; b`).
+pub const SEP: &str = "; ";
+
+/// The licence of the archive's data (its records, summaries and reasoning). Quotations stay
+/// their authors' and are quoted, with their citations, for scholarship.
+pub const LICENSE: (&str, &str, &str) = (
+    "CC-BY-4.0",
+    "https://creativecommons.org/licenses/by/4.0/",
+    "Creative Commons Attribution 4.0 International (the archive's records, summaries and \
+     reasoning; quotations remain their authors' and are quoted with their citations)",
+);
+
+/// Where the tables lie, relative to `datapackage.json`.
+pub const DIR: &str = "archive";
+
+/// A column: its name, Frictionless type and description.
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    /// The CSV header.
+    pub name: &'static str,
+    /// Frictionless type: `string`, `integer`, `date`, `object`.
+    pub kind: &'static str,
+    /// What it holds.
+    pub description: &'static str,
+}
+
+const fn col(name: &'static str, kind: &'static str, description: &'static str) -> Column {
+    Column {
+        name,
+        kind,
+        description,
+    }
+}
+
+/// One table of the package.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Resource name and file stem (`evidence` is `archive/evidence.csv`).
+    pub name: &'static str,
+    /// What a row is.
+    pub description: &'static str,
+    /// Its columns.
+    pub columns: &'static [Column],
+    /// The columns that identify a row.
+    pub primary_key: &'static [&'static str],
+    /// (column, table, its column) references.
+    pub foreign_keys: &'static [(&'static str, &'static str, &'static str)],
+    /// The rows, one string per column (`""` when missing).
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// The path of its CSV, relative to `datapackage.json`.
+    pub fn path(&self) -> String {
+        format!("{DIR}/{}.csv", self.name)
+    }
+
+    /// The CSV text (header, then rows; RFC 4180, CRLF line ends).
+    pub fn csv(&self) -> Result<Vec<u8>, csv::Error> {
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(vec![]);
+        w.write_record(self.columns.iter().map(|c| c.name))?;
+        for r in &self.rows {
+            w.write_record(r)?;
+        }
+        w.into_inner().map_err(|e| e.into_error().into())
+    }
+
+    /// The resource of `datapackage.json`.
+    pub fn resource(&self) -> Value {
+        let fields: Vec<Value> = self
+            .columns
+            .iter()
+            .map(|c| {
+                let mut f = json!({"name": c.name, "type": c.kind, "description": c.description});
+                if self.primary_key.contains(&c.name) {
+                    f["constraints"] = json!({"required": true});
+                }
+                if c.name == "confidence" {
+                    f["constraints"] = json!({"required": true, "minimum": 0, "maximum": 100});
+                }
+                f
+            })
+            .collect();
+        let foreign: Vec<Value> = self
+            .foreign_keys
+            .iter()
+            .map(|(f, t, c)| json!({"fields": f, "reference": {"resource": t, "fields": c}}))
+            .collect();
+        json!({
+            "name": self.name,
+            "path": self.path(),
+            "profile": "tabular-data-resource",
+            "format": "csv",
+            "mediatype": "text/csv",
+            "encoding": "utf-8",
+            "description": self.description,
+            "schema": {
+                "fields": fields,
+                "primaryKey": self.primary_key,
+                "foreignKeys": foreign,
+                "missingValues": [""],
+            },
+        })
+    }
+}
+
+fn opt(s: &Option<String>) -> String {
+    s.clone().unwrap_or_default()
+}
+
+fn int<T: ToString>(n: Option<T>) -> String {
+    n.map(|n| n.to_string()).unwrap_or_default()
+}
+
+fn list<S: AsRef<str>>(v: &[S]) -> String {
+    v.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(SEP)
+}
+
+const SOURCES: &[Column] = &[
+    col("id", "string", "Stable id of the source (`matthews-1964`)."),
+    col(
+        "type",
+        "string",
+        "CSL item type: `article-journal`, `book`, `webpage` or `dataset`.",
+    ),
+    col(
+        "authors",
+        "string",
+        "Authors as `Family, Given`, joined by `; `.",
+    ),
+    col("title", "string", "Title."),
+    col("container", "string", "The journal, book or site it is in."),
+    col("volume", "string", "Volume."),
+    col("issue", "string", "Issue."),
+    col(
+        "pages",
+        "string",
+        "Page range of a printed source (`64-68`); it covers every page the archive cites.",
+    ),
+    col("year", "integer", "Year of publication."),
+    col(
+        "original_year",
+        "integer",
+        "Year of the original publication, for a republication.",
+    ),
+    col("publisher", "string", "Publisher."),
+    col("place", "string", "Place of publication."),
+    col("url", "string", "Address on the web."),
+    col(
+        "accessed",
+        "date",
+        "When the web page or database was read (web and database sources have no pages).",
+    ),
+    col(
+        "derived_from",
+        "string",
+        "Ids of sources it reproduces or derives from, joined by `; `.",
+    ),
+    col(
+        "citation",
+        "string",
+        "The source's citation, as plain text.",
+    ),
+    col(
+        "summary",
+        "string",
+        "What it is, in the project's words (Markdown).",
+    ),
+];
+
+const SOURCE_VARIANTS: &[Column] = &[
+    col("source", "string", "The source (id in `sources`)."),
+    col(
+        "field",
+        "string",
+        "The field written differently (`title`, `author`, `pages`, `container`).",
+    ),
+    col("value", "string", "How it is written there."),
+    col("where", "string", "Where (a source id or a description)."),
+];
+
+const GAMES: &[Column] = &[
+    col("id", "string", "Stable id of the game (`tsoro`)."),
+    col(
+        "names",
+        "string",
+        "Its names, the archive's first, joined by `; `.",
+    ),
+    col(
+        "family",
+        "string",
+        "Family (`four-row sowing`, `morris`, `three-in-a-row`, `dexterity`).",
+    ),
+    col("region", "string", "Where it was recorded."),
+    col("people", "string", "Who plays it."),
+    col(
+        "players_evidence",
+        "string",
+        "Evidence ids saying who plays it, joined by `; `.",
+    ),
+    col(
+        "materials",
+        "string",
+        "What it is played with, joined by `; `.",
+    ),
+    col(
+        "summary",
+        "string",
+        "The game in the project's words (Markdown).",
+    ),
+];
+
+const EVIDENCE: &[Column] = &[
+    col(
+        "id",
+        "string",
+        "Stable id of the passage (`matthews-1964-tsoro-b`).",
+    ),
+    col("source", "string", "The source quoted (id in `sources`)."),
+    col("game", "string", "The game described (id in `games`)."),
+    col(
+        "pages",
+        "string",
+        "Page or pages in a printed source; empty for a web page or database record (its source's `url` and `accessed` locate it).",
+    ),
+    col(
+        "page_note",
+        "string",
+        "How the page was established, when it is inferred.",
+    ),
+    col("location", "string", "The place described."),
+    col(
+        "date_from",
+        "integer",
+        "First year of the period described.",
+    ),
+    col("date_to", "integer", "Last year of the period described."),
+    col(
+        "kind",
+        "string",
+        "`ethnography`, `compilation`, `rules summary` or `database`.",
+    ),
+    col(
+        "observed",
+        "string",
+        "Who was observed (ages, genders), where recorded.",
+    ),
+    col(
+        "confidence",
+        "integer",
+        "Confidence, 0 to 100, that the passage describes the game as played.",
+    ),
+    col("quote", "string", "The passage, verbatim."),
+    col(
+        "xref",
+        "string",
+        "Matching records elsewhere (`DLP.Evidence.1882`), joined by `; `.",
+    ),
+    col(
+        "rulesets",
+        "string",
+        "Ids of the rulesets it supports, joined by `; `.",
+    ),
+    col(
+        "not_executable",
+        "string",
+        "Why it supports no executable ruleset, if so.",
+    ),
+    col(
+        "summary",
+        "string",
+        "The passage in the project's words (Markdown).",
+    ),
+];
+
+const RULESETS: &[Column] = &[
+    col(
+        "id",
+        "string",
+        "The engine's ruleset id (`tsoro-matthews-v7`).",
+    ),
+    col("title", "string", "Title."),
+    col("game", "string", "The game (id in `games`)."),
+    col(
+        "engine",
+        "string",
+        "The engine it runs on: `sowing`, `morris` or `nhodo`.",
+    ),
+    col(
+        "sources",
+        "string",
+        "Ids of the sources it follows, joined by `; `.",
+    ),
+    col(
+        "inherit",
+        "string",
+        "The ruleset whose citations it takes for the rules it does not cite itself.",
+    ),
+    col(
+        "config",
+        "object",
+        "The engine configuration at default parameters (JSON).",
+    ),
+    col(
+        "description",
+        "string",
+        "The ruleset in the project's words (Markdown).",
+    ),
+];
+
+const RULE_CITATIONS: &[Column] = &[
+    col("ruleset", "string", "The ruleset (id in `rulesets`)."),
+    col(
+        "field",
+        "string",
+        "The rule field (`capture.back`), one row per field of the ruleset's engine.",
+    ),
+    col(
+        "kind",
+        "string",
+        "`evidence` (quoted words of the ruleset's own sources), `reconstructed` (rebuilt, with reasoning), `assumed` (the sources are silent) or `not_applicable` (the rule is not part of this game).",
+    ),
+    col(
+        "evidence",
+        "string",
+        "Evidence ids quoted (`evidence`) or rested on (`reconstructed`), joined by `; `.",
+    ),
+    col(
+        "quote",
+        "string",
+        "The words that attest the rule (`evidence`).",
+    ),
+    col(
+        "reasoning",
+        "string",
+        "Why (`reconstructed`, `assumed`, `not_applicable`).",
+    ),
+    col(
+        "inherited_from",
+        "string",
+        "The ancestor ruleset the citation is inherited from, when it is.",
+    ),
+];
+
+/// The tables of the archive.
+pub fn tables(c: &Corpus) -> Vec<Table> {
+    let sources = c
+        .sources
+        .values()
+        .map(|s| {
+            vec![
+                s.id.clone(),
+                s.kind.clone(),
+                list(&authors(s)),
+                s.title.clone(),
+                opt(&s.container),
+                opt(&s.volume),
+                opt(&s.issue),
+                opt(&s.pages),
+                int(s.year),
+                int(s.original_year),
+                opt(&s.publisher),
+                opt(&s.place),
+                opt(&s.url),
+                opt(&s.accessed),
+                list(&s.derived_from),
+                cite::plain(s),
+                s.summary.trim().to_string(),
+            ]
+        })
+        .collect();
+    let variants = c
+        .sources
+        .values()
+        .flat_map(|s| {
+            s.variants.iter().map(|v| {
+                vec![
+                    s.id.clone(),
+                    v.field.clone(),
+                    v.value.clone(),
+                    v.place.clone(),
+                ]
+            })
+        })
+        .collect();
+    let games = c
+        .games
+        .values()
+        .map(|g| {
+            vec![
+                g.id.clone(),
+                list(&g.names),
+                g.family.clone(),
+                g.region.clone(),
+                g.people.clone(),
+                list(&g.players_evidence),
+                list(&g.materials),
+                g.summary.trim().to_string(),
+            ]
+        })
+        .collect();
+    let evidence = c
+        .evidence
+        .values()
+        .map(|e| {
+            vec![
+                e.id.clone(),
+                e.source.clone(),
+                e.game.clone(),
+                opt(&e.pages),
+                opt(&e.page_note),
+                e.location.clone(),
+                e.date_from.to_string(),
+                e.date_to.to_string(),
+                e.kind.clone(),
+                opt(&e.observed),
+                e.confidence.to_string(),
+                e.quote.clone(),
+                list(&e.xref),
+                list(&e.rulesets),
+                opt(&e.not_executable),
+                e.summary.trim().to_string(),
+            ]
+        })
+        .collect();
+    let mut rulesets = vec![];
+    let mut citations = vec![];
+    for r in c.rulesets.values() {
+        let def = tsoro_engine::catalogue::get(&r.id).ok();
+        rulesets.push(vec![
+            r.id.clone(),
+            def.map(|d| d.title.clone()).unwrap_or_default(),
+            r.game.clone(),
+            def.map(|d| d.kind.as_str().to_string()).unwrap_or_default(),
+            list(&r.sources),
+            opt(&r.inherit),
+            def.map(|d| d.config.to_string()).unwrap_or_default(),
+            r.description.trim().to_string(),
+        ]);
+        for (field, cit) in &r.rules {
+            let quote = match cit {
+                Citation::Evidence { quote, .. } => quote.clone(),
+                _ => String::new(),
+            };
+            citations.push(vec![
+                r.id.clone(),
+                field.clone(),
+                cit.kind().to_string(),
+                list(&cit.evidence_ids()),
+                quote,
+                cit.reasoning().unwrap_or_default().to_string(),
+                r.inherited.get(field).cloned().unwrap_or_default(),
+            ]);
+        }
+    }
+    vec![
+        Table {
+            name: "sources",
+            description: "Bibliographic sources, one row each.",
+            columns: SOURCES,
+            primary_key: &["id"],
+            foreign_keys: &[],
+            rows: sources,
+        },
+        Table {
+            name: "source_variants",
+            description: "How other records write a source's fields (kept, never silently picked): one row per variant.",
+            columns: SOURCE_VARIANTS,
+            primary_key: &[],
+            foreign_keys: &[("source", "sources", "id")],
+            rows: variants,
+        },
+        Table {
+            name: "games",
+            description: "The games, one row each.",
+            columns: GAMES,
+            primary_key: &["id"],
+            foreign_keys: &[],
+            rows: games,
+        },
+        Table {
+            name: "evidence",
+            description: "Quoted passages of the sources, one row each, with page, place, period and confidence.",
+            columns: EVIDENCE,
+            primary_key: &["id"],
+            foreign_keys: &[("source", "sources", "id"), ("game", "games", "id")],
+            rows: evidence,
+        },
+        Table {
+            name: "rulesets",
+            description: "The executable rulesets, one row each.",
+            columns: RULESETS,
+            primary_key: &["id"],
+            foreign_keys: &[("game", "games", "id")],
+            rows: rulesets,
+        },
+        Table {
+            name: "rule_citations",
+            description: "How every rule of every ruleset is attested: one row per ruleset and rule field.",
+            columns: RULE_CITATIONS,
+            primary_key: &["ruleset", "field"],
+            foreign_keys: &[("ruleset", "rulesets", "id")],
+            rows: citations,
+        },
+    ]
+}
+
+fn authors(s: &Source) -> Vec<String> {
+    s.authors
+        .iter()
+        .map(|p| {
+            if p.given.is_empty() {
+                p.family.clone()
+            } else {
+                format!("{}, {}", p.family, p.given)
+            }
+        })
+        .collect()
+}
+
+/// `datapackage.json` for these tables.
+pub fn descriptor(c: &Corpus, tables: &[Table]) -> Value {
+    let (name, path, title) = LICENSE;
+    json!({
+        "profile": "tabular-data-package",
+        "name": "tsoro-archive",
+        "title": "The tsoro archive: stone games of Zimbabwe and Malawi, their sources and rulesets",
+        "description": "Every source, game, quoted passage (evidence) and executable ruleset of the archive, and a citation for every rule of every ruleset. Quotations are verbatim with their source and page; summaries and reasoning are the project's own words.",
+        "version": env!("CARGO_PKG_VERSION"),
+        "licenses": [{"name": name, "path": path, "title": title}],
+        "sources": c.sources.values().map(|s| {
+            let mut o = json!({"title": cite::plain(s)});
+            if let Some(u) = &s.url {
+                o["path"] = json!(u);
+            }
+            o
+        }).collect::<Vec<_>>(),
+        "resources": tables.iter().map(Table::resource).collect::<Vec<_>>(),
+    })
+}
+
+/// Every file of the package: (`datapackage.json`, `archive/NAME.csv`, and the whole
+/// bibliography as `citations.bib` and `citations.json` (CSL-JSON), bytes).
+pub fn files(c: &Corpus) -> Result<Vec<(String, Vec<u8>)>, csv::Error> {
+    let tables = tables(c);
+    let mut out = vec![(
+        "datapackage.json".to_string(),
+        serde_json::to_vec_pretty(&descriptor(c, &tables)).unwrap_or_default(),
+    )];
+    for t in &tables {
+        out.push((t.path(), t.csv()?));
+    }
+    out.push((
+        "citations.bib".into(),
+        cite::bibliography_bibtex(c.sources.values()).into_bytes(),
+    ));
+    out.push((
+        "citations.json".into(),
+        serde_json::to_vec_pretty(&cite::bibliography_csl(c.sources.values())).unwrap_or_default(),
+    ));
+    Ok(out)
+}
+
+/// Writes [`files`] under `dir` (created if need be); returns the paths written.
+pub fn write_dir(c: &Corpus, dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut written = vec![];
+    for (name, bytes) in files(c).map_err(std::io::Error::other)? {
+        let p = dir.join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&p, bytes)?;
+        written.push(p);
+    }
+    Ok(written)
+}
