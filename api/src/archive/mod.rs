@@ -6,6 +6,7 @@
 
 pub mod detail;
 pub mod import;
+pub mod read;
 pub mod respond;
 pub mod routes;
 pub mod schema;
