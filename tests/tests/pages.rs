@@ -65,7 +65,7 @@ async fn the_archive_pages_show_the_records() {
     assert!(!model.contains("data-hole"), "nhodo has no board");
 
     let diff = page(&app, "/rulesets/tsoro-matthews-basic/diff/tsoro-ludii").await;
-    assert!(diff.contains("<code>layout</code>") || diff.contains("<code>end.no_moves</code>"));
+    assert!(diff.contains("<code>sowing.endless</code>"));
     assert!(diff.contains("class=\"diff\""));
 
     let e = page(&app, "/evidence/matthews-1964-tsoro-b").await;
