@@ -52,8 +52,16 @@
     return !agent || state.to_move === $("seat").value;
   }
 
-  function describe(ev) {
-    const e = ev.event || Object.keys(ev)[0];
+  // Sowing events are {"event": "lap", ...}; line-game events {"move": {...}}.
+  function norm(ev) {
+    if (ev.event) return ev;
+    const k = Object.keys(ev)[0];
+    return Object.assign({ event: k }, ev[k]);
+  }
+
+  function describe(raw) {
+    const ev = norm(raw);
+    const e = ev.event;
     switch (e) {
       case "lap": return "a lap from " + ev.from + " (" + ev.stones + " stones) ends at " + ev.last;
       case "capture": return "capture at " + ev.at + " takes " + ev.taken.map((t) => t[0] + " (" + t[1] + ")").join(", ");
@@ -73,7 +81,7 @@
       const el = document.querySelector('[data-hole="' + name + '"],[data-point="' + name + '"]');
       if (el) el.classList.add(cls);
     };
-    for (const ev of events) {
+    for (const ev of events.map(norm)) {
       if (ev.from) mark(ev.from, "lifted");
       if (ev.last) mark(ev.last, "last");
       if (ev.at) mark(ev.at, "last");

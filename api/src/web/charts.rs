@@ -3,6 +3,7 @@
 //! that states its numbers, for screen readers.
 
 use std::fmt::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One bar: a label, a value and its 95% interval.
 #[derive(Clone, Debug)]
@@ -22,20 +23,25 @@ fn esc(s: &str) -> String {
 
 const WIDTH: f64 = 640.0;
 const LEFT: f64 = 170.0;
-const RIGHT: f64 = 20.0;
+const RIGHT: f64 = 70.0;
 const ROW: f64 = 34.0;
 
+/// Numbers the charts, so that the ids of their titles are unique on a page.
+static CHARTS: AtomicUsize = AtomicUsize::new(0);
+
 fn open(s: &mut String, class: &str, height: f64, title: &str, desc: &str) {
+    let n = CHARTS.fetch_add(1, Ordering::Relaxed);
     let _ = write!(
         s,
-        r#"<svg class="chart {class}" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="{class}-t {class}-d" xmlns="http://www.w3.org/2000/svg"><title id="{class}-t">{}</title><desc id="{class}-d">{}</desc>"#,
+        r#"<svg class="chart {class}" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="chart{n}-t chart{n}-d" xmlns="http://www.w3.org/2000/svg"><title id="chart{n}-t">{}</title><desc id="chart{n}-d">{}</desc>"#,
         esc(title),
         esc(desc)
     );
 }
 
-/// Bars between `lo` and `hi` on a horizontal axis, with whiskers for the intervals and a
-/// reference line at `reference`; values printed as percentages when `percent`.
+/// Bars from zero on a horizontal axis from `lo` to `hi`, with whiskers for the intervals, a
+/// reference line at `reference`, and the values at the right (as percentages when
+/// `percent`).
 fn bars(
     class: &str,
     title: &str,
@@ -92,7 +98,7 @@ fn bars(
     );
     for (i, r) in rows.iter().enumerate() {
         let y = 14.0 + ROW * i as f64;
-        let (x0, x1) = (x(reference.max(lo)), x(r.value));
+        let (x0, x1) = (x(0.0), x(r.value));
         let _ = write!(
             s,
             r#"<text class="label" x="{:.1}" y="{:.1}">{}</text><rect class="bar" x="{:.1}" y="{y:.1}" width="{:.1}" height="18"/><line class="whisker" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}"/><text class="value" x="{:.1}" y="{:.1}">{}</text>"#,
@@ -105,7 +111,7 @@ fn bars(
             y + 9.0,
             x(r.high),
             y + 9.0,
-            (x(r.high) + 6.0).min(WIDTH - 60.0),
+            WIDTH - RIGHT + 8.0,
             y + 14.0,
             fmt(r.value)
         );
@@ -149,7 +155,7 @@ pub fn histogram(title: &str, x_label: &str, counts: &[(u64, u64)]) -> String {
     let top = bins.iter().copied().max().unwrap_or(1).max(1);
     let total: u64 = bins.iter().sum();
     let (height, left, bottom) = (260.0, 50.0, 40.0);
-    let plot_w = WIDTH - left - RIGHT;
+    let plot_w = WIDTH - left - 20.0;
     let plot_h = height - bottom - 14.0;
     let bw = plot_w / nbins as f64;
     let desc = format!(
@@ -177,9 +183,9 @@ pub fn histogram(title: &str, x_label: &str, counts: &[(u64, u64)]) -> String {
     let _ = write!(
         s,
         r#"<line class="axis" x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text class="tick" x="{left}" y="{:.1}">{min}</text><text class="tick" x="{:.1}" y="{:.1}">{max}</text><text class="axis-label" x="{:.1}" y="{:.1}">{}</text><text class="tick" x="{:.1}" y="20">{top}</text>"#,
-        WIDTH - RIGHT,
+        WIDTH - 20.0,
         y + 16.0,
-        WIDTH - RIGHT - 10.0,
+        WIDTH - 30.0,
         y + 16.0,
         left + plot_w / 2.0,
         height - 4.0,

@@ -31,13 +31,53 @@ pub fn all() -> Vec<Demo> {
             actions: vec![json!({"sow": "i,1"}), json!({"sow": "iv,8"})],
         },
         Demo {
-            title: "Variant 7: four stones at once, then more takes (Matthews)",
+            title: "Variant 7: four stones at once, then five more takes (Matthews)",
             ruleset: "tsoro-matthews-v7",
-            caption: "From the reconstructed start of Variant 7, A's only move ii,3 captures four stones at once and earns additional takes from other holes of B's.",
+            caption: "From the reconstructed start of Variant 7, A's only move ii,3 captures four stones at once and earns five additional takes from B's holes; B's answer iii,6 does the same to A.",
             evidence: "matthews-1964-tsoro-v7",
-            actions: vec![json!({"sow": "ii,3"})],
+            actions: sow_and_take(&[
+                "ii,3", "iv,7", "iv,6", "iv,5", "iv,4", "iv,3", "iii,6", "i,2", "i,3", "i,4",
+                "i,5", "i,6",
+            ]),
+        },
+        Demo {
+            title: "The 29/2/1 gambit (Sanderson)",
+            ruleset: "njombwa-sanderson-gambit",
+            caption: "Both players march their pair along the back row and back along the front until the first takes one man and the second takes two; then each spreads his 29 from the end hole, relaying as in Bau.",
+            evidence: "sanderson-1913-njombwa-gambit",
+            actions: sows(&[
+                "i,2", "iv,7", "i,3", "iv,6", "i,4", "iv,5", "i,5", "iv,4", "i,6", "iv,3", "i,7",
+                "iv,2", "i,8", "iv,1", "ii,8", "iii,1", "ii,7", "iii,2", "ii,6", "iii,3", "i,1",
+                "iv,8",
+            ]),
+        },
+        Demo {
+            title: "The one-counter start (Sanderson)",
+            ruleset: "njombwa-sanderson-one-counter",
+            caption: "Each player's first move is the stylised one: the man at the right-hand end of his back row joins the end hole of the front row and is spread, relaying, to the last hole but one of the back row; that pair goes to the end hole and two men of the front row leave the board.",
+            evidence: "sanderson-1913-njombwa-one-counter",
+            actions: sows(&["i,8", "iv,1"]),
         },
     ]
+}
+
+fn sows(holes: &[&str]) -> Vec<Value> {
+    holes.iter().map(|h| json!({"sow": h})).collect()
+}
+
+/// A sowing followed by takes, twice (Variant 7's opening): the 1st and 7th are sowings.
+fn sow_and_take(holes: &[&str]) -> Vec<Value> {
+    holes
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            if i % 6 == 0 {
+                json!({"sow": h})
+            } else {
+                json!({"take": h})
+            }
+        })
+        .collect()
 }
 
 /// The demonstrations of one ruleset.
