@@ -91,10 +91,11 @@ fn choose_in<G: Game + 'static>(
 ) -> Result<Value, MoveError> {
     let mut s = g.initial_state();
     for (index, raw) in actions.iter().enumerate() {
-        let a: G::Action = serde_json::from_value(raw.clone()).map_err(|e| MoveError::BadAction {
-            index,
-            message: format!("{raw} is not an action: {e}"),
-        })?;
+        let a: G::Action =
+            serde_json::from_value(raw.clone()).map_err(|e| MoveError::BadAction {
+                index,
+                message: format!("{raw} is not an action: {e}"),
+            })?;
         let mut legal = ActionList::new();
         g.legal_actions(&s, &mut legal);
         if !legal.contains(&a) {
@@ -123,9 +124,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 fn parse_agent(text: &str) -> Result<AgentSpec, Problem> {
-    let agent: AgentSpec = text.parse().map_err(|e: tsoro_engine::agents::UnknownAgent| {
-        Problem::unprocessable(e.to_string()).with_error("agent", format!("one of: {KNOWN_AGENTS}"))
-    })?;
+    let agent: AgentSpec = text
+        .parse()
+        .map_err(|e: tsoro_engine::agents::UnknownAgent| {
+            Problem::unprocessable(e.to_string())
+                .with_error("agent", format!("one of: {KNOWN_AGENTS}"))
+        })?;
     let too_strong = match agent {
         AgentSpec::AlphaBeta { depth, .. } => depth > MAX_DEPTH,
         AgentSpec::Mcts { iterations, .. } => iterations > MAX_ITERATIONS,
@@ -137,7 +141,9 @@ fn parse_agent(text: &str) -> Result<AgentSpec, Problem> {
         ))
         .with_error(
             "agent",
-            format!("alphabeta depth at most {MAX_DEPTH}, mcts at most {MAX_ITERATIONS} iterations"),
+            format!(
+                "alphabeta depth at most {MAX_DEPTH}, mcts at most {MAX_ITERATIONS} iterations"
+            ),
         ));
     }
     Ok(agent)

@@ -158,15 +158,25 @@ pub fn author_date_short(s: &Source) -> String {
         [one, two] => format!("{} and {}", one.family, two.family),
         [one, ..] => format!("{} et al.", one.family),
     };
-    let year = s.year.map(|y| y.to_string()).unwrap_or_else(|| "n.d.".into());
+    let year = s
+        .year
+        .map(|y| y.to_string())
+        .unwrap_or_else(|| "n.d.".into());
     format!("{who} {year}")
 }
 
 /// The source as an author-date reference in plain text: `Matthews, J. B. (1964). Notes on
 /// Some African Stone Games. NADA ..., 9(1), 64-66.`
 pub fn author_date(s: &Source) -> String {
-    let year = s.year.map(|y| y.to_string()).unwrap_or_else(|| "n.d.".into());
-    let mut out = format!("{} ({year}). {}.", creators(s), s.title.trim_end_matches('.'));
+    let year = s
+        .year
+        .map(|y| y.to_string())
+        .unwrap_or_else(|| "n.d.".into());
+    let mut out = format!(
+        "{} ({year}). {}.",
+        creators(s),
+        s.title.trim_end_matches('.')
+    );
     if let Some(c) = &s.container {
         out.push(' ');
         out.push_str(c);

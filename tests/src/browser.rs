@@ -125,10 +125,7 @@ impl Browser {
             if self.js(script).await == Value::Bool(true) {
                 return;
             }
-            assert!(
-                Instant::now() < deadline,
-                "waited {secs} s for: {script}"
-            );
+            assert!(Instant::now() < deadline, "waited {secs} s for: {script}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }

@@ -14,8 +14,10 @@ use tsoro_tests::{TestApp, spawn_app, spawn_app_with_jobs};
 /// fragments it links to on other pages (`/rulesets/x#rule-layout`).
 async fn links(b: &Browser) -> Vec<String> {
     let v = b
-        .js("return Array.from(document.querySelectorAll('a[href]')).map(a => a.href)
-              .filter(h => h.startsWith(location.origin));")
+        .js(
+            "return Array.from(document.querySelectorAll('a[href]')).map(a => a.href)
+              .filter(h => h.startsWith(location.origin));",
+        )
         .await;
     v.as_array()
         .unwrap()
@@ -32,7 +34,9 @@ async fn check_page(b: &Browser, url: &str) -> String {
     let title = title.as_str().unwrap().to_string();
     assert!(!title.starts_with("404"), "{url}: {title}");
     assert!(!title.starts_with("500"), "{url}: {title}");
-    let h1 = b.js("return document.querySelector('h1') ? document.querySelector('h1').textContent : ''").await;
+    let h1 = b
+        .js("return document.querySelector('h1') ? document.querySelector('h1').textContent : ''")
+        .await;
     assert!(!h1.as_str().unwrap().is_empty(), "{url} has a heading");
     let fits = b
         .js("return document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -57,7 +61,14 @@ async fn every_page_renders_and_every_link_resolves() {
     };
     let app = spawn_app().await;
     let mut pages: Vec<String> = vec!["/".into(), "/simulations/new".into()];
-    for g in ["tsoro", "njombwa", "tsoro-yemutwelve", "dig-dig", "tsoro-yemutatu", "nhodo"] {
+    for g in [
+        "tsoro",
+        "njombwa",
+        "tsoro-yemutwelve",
+        "dig-dig",
+        "tsoro-yemutatu",
+        "nhodo",
+    ] {
         pages.push(format!("/games/{g}"));
     }
     for id in tsoro_engine::catalogue::ids() {
@@ -110,7 +121,10 @@ async fn every_page_renders_and_every_link_resolves() {
         assert_eq!(r.status().as_u16(), 200, "the link {l} is broken");
         if let Some(f) = frag.filter(|f| !f.is_empty()) {
             let body = r.text().await.unwrap();
-            assert!(body.contains(&format!("id=\"{f}\"")), "{l}: no element #{f}");
+            assert!(
+                body.contains(&format!("id=\"{f}\"")),
+                "{l}: no element #{f}"
+            );
         }
     }
     assert!(to_check.len() > 100, "{} links checked", to_check.len());
@@ -170,7 +184,9 @@ async fn click_to_the_end(b: &Browser, max_clicks: usize) -> usize {
         let before = moves_made(b).await;
         let mut targets = b
             .client
-            .find_all(Locator::Css("[data-hole][data-legal], [data-point][data-legal]"))
+            .find_all(Locator::Css(
+                "[data-hole][data-legal], [data-point][data-legal]",
+            ))
             .await
             .unwrap();
         if targets.is_empty() {
@@ -185,7 +201,9 @@ async fn click_to_the_end(b: &Browser, max_clicks: usize) -> usize {
             tokio::time::sleep(Duration::from_millis(30)).await;
             continue;
         }
-        pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let el = targets[(pick >> 33) as usize % targets.len()].clone();
         el.click().await.expect("click a hole");
         // A stone chosen to move (line games) waits for its destination.
@@ -210,20 +228,35 @@ async fn a_game_is_played_to_its_end_by_clicking_holes() {
     let app = spawn_app().await;
 
     // Two people at one screen, on the line game's board.
-    b.goto(&format!("{}/rulesets/tsoro-yemutatu-matthews-a/play", app.address))
-        .await;
-    b.wait_until("return document.querySelectorAll('[data-point][data-legal]').length > 0", 10)
-        .await;
+    b.goto(&format!(
+        "{}/rulesets/tsoro-yemutatu-matthews-a/play",
+        app.address
+    ))
+    .await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-point][data-legal]').length > 0",
+        10,
+    )
+    .await;
     let moves = click_to_the_end(&b, 600).await;
     assert!(moves >= 5, "{moves} moves");
     b.screenshot("play-yemutatu-over").await;
-    let status = b.js("return document.getElementById('status').textContent").await;
-    assert!(status.as_str().unwrap().starts_with("Game over"), "{status}");
+    let status = b
+        .js("return document.getElementById('status').textContent")
+        .await;
+    assert!(
+        status.as_str().unwrap().starts_with("Game over"),
+        "{status}"
+    );
 
     // Against the greedy agent, on tsoro's four rows.
-    b.goto(&format!("{}/rulesets/tsoro-ludii/play", app.address)).await;
-    b.wait_until("return document.querySelectorAll('[data-hole][data-legal]').length > 0", 10)
+    b.goto(&format!("{}/rulesets/tsoro-ludii/play", app.address))
         .await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+        10,
+    )
+    .await;
     let agent = b.client.find(Locator::Id("agent")).await.unwrap();
     agent.select_by_value("greedy").await.unwrap();
     b.screenshot("play-tsoro-start").await;
@@ -245,7 +278,10 @@ async fn a_game_is_played_to_its_end_by_clicking_holes() {
     .unwrap();
     assert_eq!(recorded.len(), moves);
     let out: Value = app
-        .post("/api/v1/rulesets/tsoro-ludii/replay", &json!({"actions": recorded}))
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/replay",
+            &json!({"actions": recorded}),
+        )
         .await
         .json()
         .await
@@ -255,12 +291,24 @@ async fn a_game_is_played_to_its_end_by_clicking_holes() {
     assert_eq!(shown_counts(&b).await, state_counts(states.last().unwrap()));
 
     // Step back: the board shows the position before the last move.
-    b.client.find(Locator::Id("back")).await.unwrap().click().await.unwrap();
+    b.client
+        .find(Locator::Id("back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     assert_eq!(
         shown_counts(&b).await,
         state_counts(&states[states.len() - 2])
     );
-    b.client.find(Locator::Id("to-start")).await.unwrap().click().await.unwrap();
+    b.client
+        .find(Locator::Id("to-start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     assert_eq!(shown_counts(&b).await, state_counts(&states[0]));
 
     // A demonstration: Ludii's relay example, stepped through.
@@ -270,10 +318,21 @@ async fn a_game_is_played_to_its_end_by_clicking_holes() {
         .await
         .unwrap();
     demo.click().await.unwrap();
-    b.wait_until("return document.getElementById('position').textContent === '0 / 2'", 10)
+    b.wait_until(
+        "return document.getElementById('position').textContent === '0 / 2'",
+        10,
+    )
+    .await;
+    b.client
+        .find(Locator::Id("forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let events = b
+        .js("return document.getElementById('events').textContent")
         .await;
-    b.client.find(Locator::Id("forward")).await.unwrap().click().await.unwrap();
-    let events = b.js("return document.getElementById('events').textContent").await;
     let events = events.as_str().unwrap();
     for last in ["ends at i,3", "ends at i,6", "ends at ii,8"] {
         assert!(events.contains(last), "{events}");
@@ -283,8 +342,11 @@ async fn a_game_is_played_to_its_end_by_clicking_holes() {
 }
 
 async fn start_from_form(b: &Browser, app: &TestApp, compare: Option<&str>) {
-    b.goto(&format!("{}/simulations/new?ruleset=tsoro-ludii", app.address))
-        .await;
+    b.goto(&format!(
+        "{}/simulations/new?ruleset=tsoro-ludii",
+        app.address
+    ))
+    .await;
     let games = b.client.find(Locator::Id("games")).await.unwrap();
     games.clear().await.unwrap();
     games.send_keys("300").await.unwrap();
@@ -327,11 +389,13 @@ async fn a_simulation_started_from_the_form_shows_its_plot() {
         .js("return document.querySelector('svg.chart.rates desc').textContent")
         .await;
     assert!(desc.as_str().unwrap().contains("First mover"), "{desc}");
-    let cmd = b.js("return document.getElementById('command').textContent").await;
+    let cmd = b
+        .js("return document.getElementById('command').textContent")
+        .await;
     assert!(
-        cmd.as_str()
-            .unwrap()
-            .starts_with("tsoro simulate --ruleset tsoro-ludii --agents random,greedy --games 300 --seed 1"),
+        cmd.as_str().unwrap().starts_with(
+            "tsoro simulate --ruleset tsoro-ludii --agents random,greedy --games 300 --seed 1"
+        ),
         "{cmd}"
     );
     b.screenshot("simulation-done").await;

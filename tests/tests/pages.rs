@@ -49,7 +49,10 @@ async fn the_archive_pages_show_the_records() {
     }
     assert!(r.contains("if his last stone drops into a hole which is already occupied"));
     assert!(r.contains("href=\"/evidence/matthews-1964-tsoro-a\""));
-    assert!(r.contains("Diagram A is lost."), "a reconstruction's reasoning");
+    assert!(
+        r.contains("Diagram A is lost."),
+        "a reconstruction's reasoning"
+    );
     assert!(r.contains("class=\"tag assumed\""));
     // The start board: two stones in every back-row hole, none in front.
     assert!(r.contains("data-hole=\"i,1\" data-count=\"2\""));
@@ -60,7 +63,10 @@ async fn the_archive_pages_show_the_records() {
     assert!(r.contains("href=\"/simulations/new?ruleset=tsoro-matthews-basic\""));
 
     let line = page(&app, "/rulesets/dig-dig-matthews").await;
-    assert!(line.contains("data-point=\"d5\""), "a point of the twelve board");
+    assert!(
+        line.contains("data-point=\"d5\""),
+        "a point of the twelve board"
+    );
     let model = page(&app, "/rulesets/nhodo-matthews").await;
     assert!(!model.contains("data-hole"), "nhodo has no board");
 
@@ -75,7 +81,10 @@ async fn the_archive_pages_show_the_records() {
     assert!(e.contains("href=\"/rulesets/tsoro-matthews-basic\""));
 
     let s = page(&app, "/sources/sanderson-1913").await;
-    assert!(s.contains("@article{sanderson-1913") || s.contains("@"), "BibTeX shown");
+    assert!(
+        s.contains("@article{sanderson-1913") || s.contains("@"),
+        "BibTeX shown"
+    );
     assert!(s.contains("href=\"/evidence/sanderson-1913-njombwa-rules\""));
     assert!(s.contains("href=\"/rulesets/njombwa-sanderson-gambit\""));
 
@@ -107,7 +116,12 @@ async fn the_archive_pages_show_the_records() {
 
     let css = app.get("/assets/site.css").await;
     assert_eq!(css.status().as_u16(), 200);
-    assert!(css.headers()["content-type"].to_str().unwrap().starts_with("text/css"));
+    assert!(
+        css.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/css")
+    );
     assert_eq!(app.get("/assets/nothing.js").await.status().as_u16(), 404);
 }
 
@@ -118,7 +132,10 @@ async fn the_play_and_simulation_pages_render() {
     assert!(p.contains("data-point=\"b2\""));
     assert!(p.contains("/assets/play.js"));
     let p = page(&app, "/rulesets/tsoro-ludii/play?holes=10").await;
-    assert!(p.contains("data-hole=\"i,10\""), "the parameter sets the board");
+    assert!(
+        p.contains("data-hole=\"i,10\""),
+        "the parameter sets the board"
+    );
     let n = page(&app, "/simulations/new?ruleset=tsoro-ludii").await;
     assert!(n.contains("<option value=\"tsoro-ludii\" selected>"));
     assert!(!n.contains("value=\"nhodo-matthews\""), "nhodo runs no job");
@@ -196,7 +213,10 @@ async fn an_agent_answers_with_a_legal_move() {
     let (s, _) = bad(json!({"agent": "random", "colour": "red"})).await;
     assert_eq!(s, 400);
     let r = app
-        .post("/api/v1/rulesets/chess/agent-move", &json!({"agent": "random"}))
+        .post(
+            "/api/v1/rulesets/chess/agent-move",
+            &json!({"agent": "random"}),
+        )
         .await;
     assert_eq!(r.status().as_u16(), 404);
 }

@@ -22,7 +22,6 @@ pub fn from_record<T: serde::de::DeserializeOwned>(
     Ok((t, text))
 }
 
-
 pub fn game_item(g: &Game) -> GameItem {
     GameItem {
         id: g.id.clone(),
@@ -103,16 +102,15 @@ async fn links(
         .collect())
 }
 
-
 /// A source and its summary, if there is one with this id.
 pub async fn load_source(pool: &PgPool, id: &str) -> Result<Option<(Source, String)>, Problem> {
     let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources WHERE id = $1")
         .bind(id)
         .fetch_optional(pool)
         .await?;
-    row.map(|(record,)| from_record(record, "summary")).transpose()
+    row.map(|(record,)| from_record(record, "summary"))
+        .transpose()
 }
-
 
 pub type RulesetRow = (String, String, String, String, Vec<String>);
 
@@ -131,7 +129,6 @@ pub const RULESET_COLUMNS: &str = "r.id, r.title, r.game_id, r.version, \
     array(SELECT s.source_id FROM archive_ruleset_sources s WHERE s.ruleset_id = r.id \
           ORDER BY s.position) AS sources";
 
-
 pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
     let rows: Vec<(String, String, Value)> = sqlx::query_as(
         "SELECT field, kind, citation FROM archive_rule_citations WHERE ruleset_id = $1 \
@@ -145,7 +142,6 @@ pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Pro
         .map(|(f, k, c)| rule_citation(f, k, c))
         .collect())
 }
-
 
 /// Every game, by id.
 pub async fn all_games(pool: &PgPool) -> Result<Vec<(GameItem, String)>, Problem> {

@@ -1,7 +1,10 @@
 //! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
 //! (filtered, searched, paged), rulesets and the differences between two.
 
-use super::read::{self, evidence_item, from_record, opt, ruleset_item, RulesetRow, RULESET_COLUMNS, game_item, source_item};
+use super::read::{
+    self, RULESET_COLUMNS, RulesetRow, evidence_item, from_record, game_item, opt, ruleset_item,
+    source_item,
+};
 use super::respond::{self, Format, format_of};
 use super::schema::*;
 use crate::app::AppState;

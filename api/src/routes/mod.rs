@@ -14,14 +14,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     crate::agent_move::configure(cfg);
     crate::web::configure(cfg);
     cfg.service(
-            utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
-                .url("/api-docs/openapi.json", crate::openapi::ApiDoc::openapi()),
-        )
-        .service(web::resource("/docs").route(web::get().to(|| async {
-            HttpResponse::PermanentRedirect()
-                .insert_header(("Location", "/docs/"))
-                .finish()
-        })));
+        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+            .url("/api-docs/openapi.json", crate::openapi::ApiDoc::openapi()),
+    )
+    .service(web::resource("/docs").route(web::get().to(|| async {
+        HttpResponse::PermanentRedirect()
+            .insert_header(("Location", "/docs/"))
+            .finish()
+    })));
 }
 
 /// 405 for a known path with a method it does not take.

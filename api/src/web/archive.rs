@@ -47,6 +47,9 @@ struct Reading {
     rulesets: Vec<(String, String)>,
 }
 
+/// A rule's readings: value -> [(ruleset, citation kind)].
+type ReadingsOf = BTreeMap<String, Vec<(String, String)>>;
+
 struct Disagreement {
     field: String,
     anchor: String,
@@ -109,8 +112,7 @@ async fn game(state: St, id: web::Path<String>) -> Page {
             (a.min(e.date_from), b.max(e.date_to))
         });
     let mut rulesets = vec![];
-    // field -> value -> [(ruleset, kind)]
-    let mut readings: BTreeMap<&str, BTreeMap<String, Vec<(String, String)>>> = BTreeMap::new();
+    let mut readings: BTreeMap<&str, ReadingsOf> = BTreeMap::new();
     let mut field_order: Vec<&'static str> = vec![];
     for link in &detail.rulesets {
         let Some(r) = read::ruleset_detail(pool, &link.id).await? else {
@@ -210,7 +212,9 @@ struct RulesetPage {
 }
 
 fn rule_line(field: &str, value: &serde_json::Value, c: Option<&RuleCitation>) -> RuleLine {
-    let kind = c.map(|c| c.kind.clone()).unwrap_or_else(|| "uncited".into());
+    let kind = c
+        .map(|c| c.kind.clone())
+        .unwrap_or_else(|| "uncited".into());
     RuleLine {
         field: field.to_string(),
         anchor: anchor(field),
@@ -275,7 +279,10 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         .collect();
     let mut related = vec![];
     if let Some(parent) = &r.inherit {
-        related.push((parent.clone(), "the ruleset it takes uncited rules from".into()));
+        related.push((
+            parent.clone(),
+            "the ruleset it takes uncited rules from".into(),
+        ));
     }
     for other in read::all_rulesets(pool).await? {
         if other.id == r.ruleset.id || related.iter().any(|(o, _)| *o == other.id) {

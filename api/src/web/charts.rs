@@ -22,7 +22,6 @@ fn esc(s: &str) -> String {
 }
 
 const WIDTH: f64 = 640.0;
-const LEFT: f64 = 170.0;
 const RIGHT: f64 = 70.0;
 const ROW: f64 = 34.0;
 
@@ -71,8 +70,15 @@ fn bars(
         .collect::<Vec<_>>()
         .join("; ");
     let height = 40.0 + ROW * rows.len() as f64;
+    // Room for the longest label (about 6.6 units a character at 12 px).
+    let longest = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let left = (16.0 + 6.6 * longest as f64).clamp(120.0, 330.0);
     let span = (hi - lo).max(1e-9);
-    let x = |v: f64| LEFT + (v.clamp(lo, hi) - lo) / span * (WIDTH - LEFT - RIGHT);
+    let x = |v: f64| left + (v.clamp(lo, hi) - lo) / span * (WIDTH - left - RIGHT);
     let mut s = String::new();
     open(&mut s, class, height, title, &desc);
     for i in 0..=4 {
@@ -102,7 +108,7 @@ fn bars(
         let _ = write!(
             s,
             r#"<text class="label" x="{:.1}" y="{:.1}">{}</text><rect class="bar" x="{:.1}" y="{y:.1}" width="{:.1}" height="18"/><line class="whisker" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}"/><text class="value" x="{:.1}" y="{:.1}">{}</text>"#,
-            LEFT - 8.0,
+            left - 8.0,
             y + 14.0,
             esc(&r.label),
             x0.min(x1),

@@ -77,8 +77,7 @@ pub async fn source_refs(
 
 /// Whether a ruleset has a board to play (nhodo is a model without one).
 pub fn playable(id: &str) -> bool {
-    tsoro_engine::catalogue::get(id)
-        .is_ok_and(|d| d.kind != tsoro_engine::catalogue::Kind::Nhodo)
+    tsoro_engine::catalogue::get(id).is_ok_and(|d| d.kind != tsoro_engine::catalogue::Kind::Nhodo)
 }
 
 async fn home(state: web::Data<AppState>) -> Page {
@@ -92,7 +91,13 @@ async fn home(state: web::Data<AppState>) -> Page {
             rulesets: rulesets.iter().filter(|r| r.game == g.id).count(),
             facts: format!("{}; {}, {}", capitalise(&g.family), g.people, g.region),
             line: super::excerpt(summary.split(". ").next().unwrap_or_default(), 200),
-            other_names: g.names.iter().skip(1).cloned().collect::<Vec<_>>().join(", "),
+            other_names: g
+                .names
+                .iter()
+                .skip(1)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
             id: g.id,
             name: g.name,
         })

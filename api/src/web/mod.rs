@@ -91,7 +91,9 @@ pub fn html<T: Template>(t: &T) -> Page {
 
 /// 404 as a page.
 pub fn missing(what: &str, id: &str) -> PageError {
-    PageError(Problem::not_found(format!("There is no {what} {id:?} in the archive.")))
+    PageError(Problem::not_found(format!(
+        "There is no {what} {id:?} in the archive."
+    )))
 }
 
 /// A period of years in words: `1913`, `1950–1964`.

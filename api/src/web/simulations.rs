@@ -75,7 +75,10 @@ async fn new(req: HttpRequest, limits: web::Data<crate::jobs::JobSettings>) -> P
         })
         .collect();
     html(&NewPage {
-        rulesets: defs.iter().map(|d| (d.id.clone(), d.title.clone())).collect(),
+        rulesets: defs
+            .iter()
+            .map(|d| (d.id.clone(), d.title.clone()))
+            .collect(),
         chosen,
         agents: AGENTS,
         params_json: Value::Object(params).to_string().replace("</", "<\\/"),
@@ -97,7 +100,7 @@ struct SimulationPage {
     percent: u32,
     finished: bool,
     command: String,
-    charts: Vec<String>,
+    charts: Vec<Chart>,
     /// (name, value) rows.
     figures: Vec<(String, String)>,
     ludii: Vec<(String, String)>,
@@ -158,7 +161,13 @@ fn length_counts(job: &JobRow, key: &str) -> Vec<(u64, u64)> {
         .unwrap_or_default()
 }
 
-fn results(job: &JobRow, st: &Stats) -> (Vec<String>, Vec<(String, String)>, Vec<(String, String)>) {
+/// A chart's caption and its SVG.
+type Chart = (String, String);
+
+/// Named figures: (name, value in words).
+type Figures = Vec<(String, String)>;
+
+fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
     let mut rows = vec![
         bar(
             "First mover",
@@ -166,8 +175,18 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<String>, Vec<(String, String)>, Vec
             st.first_mover.ci.low,
             st.first_mover.ci.high,
         ),
-        bar("Seat A", st.seat_a.rate, st.seat_a.ci.low, st.seat_a.ci.high),
-        bar("Seat B", st.seat_b.rate, st.seat_b.ci.low, st.seat_b.ci.high),
+        bar(
+            "Seat A",
+            st.seat_a.rate,
+            st.seat_a.ci.low,
+            st.seat_a.ci.high,
+        ),
+        bar(
+            "Seat B",
+            st.seat_b.rate,
+            st.seat_b.ci.low,
+            st.seat_b.ci.high,
+        ),
     ];
     for (i, a) in st.agents.iter().enumerate() {
         rows.push(bar(
@@ -177,18 +196,18 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<String>, Vec<(String, String)>, Vec
             a.ci.high,
         ));
     }
-    rows.push(bar("Draws", st.draws.rate, st.draws.ci.low, st.draws.ci.high));
-    let mut charts = vec![charts::rates(
-        "Win rates with their 95% intervals",
-        &rows,
-    )];
+    rows.push(bar(
+        "Draws",
+        st.draws.rate,
+        st.draws.ci.low,
+        st.draws.ci.high,
+    ));
+    let title = "Win rates with their 95% intervals";
+    let mut charts = vec![(title.to_string(), charts::rates(title, &rows))];
     let turns = length_counts(job, "turns");
     if !turns.is_empty() {
-        charts.push(charts::histogram(
-            "How long the games lasted",
-            "turns",
-            &turns,
-        ));
+        let title = "How long the games lasted (turns)";
+        charts.push((title.to_string(), charts::histogram(title, "turns", &turns)));
     }
     let figures = vec![
         ("Games".into(), st.games.to_string()),
@@ -196,8 +215,13 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<String>, Vec<(String, String)>, Vec
             "Length in turns".into(),
             format!(
                 "mean {:.1} (sd {:.1}), median {}, 10th–90th percentile {}–{}, from {} to {}",
-                st.turns.mean, st.turns.sd, st.turns.median, st.turns.p10, st.turns.p90,
-                st.turns.min, st.turns.max
+                st.turns.mean,
+                st.turns.sd,
+                st.turns.median,
+                st.turns.p10,
+                st.turns.p90,
+                st.turns.min,
+                st.turns.max
             ),
         ),
         (
@@ -239,7 +263,10 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<String>, Vec<(String, String)>, Vec
         ("Timeouts".into(), format!("{:.4}", l.timeouts)),
         ("DurationTurns".into(), format!("{:.2}", l.duration_turns)),
         ("DurationMoves".into(), format!("{:.2}", l.duration_moves)),
-        ("BranchingFactor".into(), format!("{:.3}", l.branching_factor)),
+        (
+            "BranchingFactor".into(),
+            format!("{:.3}", l.branching_factor),
+        ),
         ("DecisionMoves".into(), format!("{:.4}", l.decision_moves)),
     ];
     (charts, figures, ludii)
@@ -331,7 +358,7 @@ struct ComparisonPage {
     status: String,
     finished: bool,
     runs: Vec<RunLine>,
-    charts: Vec<String>,
+    charts: Vec<Chart>,
     /// (against, measure, difference, interval, p-value).
     table: Vec<(String, String, String, String, String)>,
 }
@@ -364,16 +391,48 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
         let mut tu = vec![];
         for (j, s) in jobs.iter().zip(&stats).skip(1) {
             let c = compare(s, first);
-            let label = format!("{} − {}", j.ruleset, jobs[0].ruleset);
-            fm.push(bar(&label, c.first_mover.diff, c.first_mover.ci.low, c.first_mover.ci.high));
+            let label = j.ruleset.clone();
+            fm.push(bar(
+                &label,
+                c.first_mover.diff,
+                c.first_mover.ci.low,
+                c.first_mover.ci.high,
+            ));
             dr.push(bar(&label, c.draws.diff, c.draws.ci.low, c.draws.ci.high));
             tu.push(bar(&label, c.turns.diff, c.turns.ci.low, c.turns.ci.high));
             for (measure, d, low, high, p, percent) in [
-                ("first-mover win rate", c.first_mover.diff, c.first_mover.ci.low, c.first_mover.ci.high, c.first_mover.p_value, true),
-                ("draw rate", c.draws.diff, c.draws.ci.low, c.draws.ci.high, c.draws.p_value, true),
-                ("mean length (turns)", c.turns.diff, c.turns.ci.low, c.turns.ci.high, c.turns.p_value, false),
+                (
+                    "first-mover win rate",
+                    c.first_mover.diff,
+                    c.first_mover.ci.low,
+                    c.first_mover.ci.high,
+                    c.first_mover.p_value,
+                    true,
+                ),
+                (
+                    "draw rate",
+                    c.draws.diff,
+                    c.draws.ci.low,
+                    c.draws.ci.high,
+                    c.draws.p_value,
+                    true,
+                ),
+                (
+                    "mean length (turns)",
+                    c.turns.diff,
+                    c.turns.ci.low,
+                    c.turns.ci.high,
+                    c.turns.p_value,
+                    false,
+                ),
             ] {
-                let f = |v: f64| if percent { format!("{:+.1} points", v * 100.0) } else { format!("{v:+.2}") };
+                let f = |v: f64| {
+                    if percent {
+                        format!("{:+.1} points", v * 100.0)
+                    } else {
+                        format!("{v:+.2}")
+                    }
+                };
                 table.push((
                     j.ruleset.clone(),
                     measure.to_string(),
@@ -383,29 +442,29 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
                 ));
             }
         }
-        charts.push(charts::rates(
-            "First-mover win rate of each run, with 95% intervals",
-            &jobs
-                .iter()
-                .zip(&stats)
-                .map(|(j, s)| bar(&j.ruleset, s.first_mover.rate, s.first_mover.ci.low, s.first_mover.ci.high))
-                .collect::<Vec<_>>(),
-        ));
-        charts.push(charts::differences(
-            "Difference in first-mover win rate from the first run, with 95% intervals",
-            &fm,
-            true,
-        ));
-        charts.push(charts::differences(
-            "Difference in draw rate from the first run, with 95% intervals",
-            &dr,
-            true,
-        ));
-        charts.push(charts::differences(
-            "Difference in mean length (turns) from the first run, with 95% intervals",
-            &tu,
-            false,
-        ));
+        let first = &jobs[0].ruleset;
+        let title = "First-mover win rate of each run, with 95% intervals".to_string();
+        let each: Vec<Bar> = jobs
+            .iter()
+            .zip(&stats)
+            .map(|(j, s)| {
+                bar(
+                    &j.ruleset,
+                    s.first_mover.rate,
+                    s.first_mover.ci.low,
+                    s.first_mover.ci.high,
+                )
+            })
+            .collect();
+        charts.push((title.clone(), charts::rates(&title, &each)));
+        for (what, rows, percent) in [
+            ("first-mover win rate", &fm, true),
+            ("draw rate", &dr, true),
+            ("mean length (turns)", &tu, false),
+        ] {
+            let title = format!("Difference in {what} from {first}, with 95% intervals");
+            charts.push((title.clone(), charts::differences(&title, rows, percent)));
+        }
     }
     let runs = jobs
         .iter()
@@ -417,9 +476,15 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
                 status: j.status.clone(),
                 games_done: j.games_done,
                 games: j.games,
-                first_mover: s.as_ref().map(|s| pct(s.first_mover.rate)).unwrap_or_default(),
+                first_mover: s
+                    .as_ref()
+                    .map(|s| pct(s.first_mover.rate))
+                    .unwrap_or_default(),
                 draws: s.as_ref().map(|s| pct(s.draws.rate)).unwrap_or_default(),
-                turns: s.as_ref().map(|s| format!("{:.1}", s.turns.mean)).unwrap_or_default(),
+                turns: s
+                    .as_ref()
+                    .map(|s| format!("{:.1}", s.turns.mean))
+                    .unwrap_or_default(),
             }
         })
         .collect();
