@@ -44,7 +44,7 @@
   async function refresh(toEnd) {
     out = await post(api + "/replay", { params: cfg.params, actions: actions });
     if (toEnd || at > actions.length) at = actions.length;
-    draw();
+    draw(toEnd);
   }
 
   function human(state) {
@@ -76,24 +76,42 @@
     }
   }
 
-  function highlight(events) {
-    const mark = (name, cls) => {
+  // Highlights what a move did; with `step`, one event (lap, capture, take) at a time.
+  let timers = [];
+  function highlight(events, step) {
+    timers.forEach(clearTimeout);
+    timers = [];
+    if (step && events.length > 1) {
+      events.forEach((ev, i) => {
+        timers.push(setTimeout(() => {
+          for (const el of cells()) el.classList.remove("lifted", "last", "captured", "line-made");
+          mark(events.slice(i, i + 1));
+          if (i === events.length - 1) timers.push(setTimeout(() => mark(events), 500));
+        }, 450 * i));
+      });
+    } else {
+      mark(events);
+    }
+  }
+
+  function mark(events) {
+    const put = (name, cls) => {
       const el = document.querySelector('[data-hole="' + name + '"],[data-point="' + name + '"]');
       if (el) el.classList.add(cls);
     };
     for (const ev of events.map(norm)) {
-      if (ev.from) mark(ev.from, "lifted");
-      if (ev.last) mark(ev.last, "last");
-      if (ev.at) mark(ev.at, "last");
-      if (ev.taken) ev.taken.forEach((t) => mark(t[0], "captured"));
-      if (ev.hole) mark(ev.hole, "captured");
-      if (ev.to) mark(ev.to, "last");
-      if (ev.point) mark(ev.point, "last");
-      if (ev.points) ev.points.forEach((p) => mark(p, "line-made"));
+      if (ev.from) put(ev.from, "lifted");
+      if (ev.last) put(ev.last, "last");
+      if (ev.at) put(ev.at, "last");
+      if (ev.taken) ev.taken.forEach((t) => put(t[0], "captured"));
+      if (ev.hole) put(ev.hole, "captured");
+      if (ev.to) put(ev.to, "last");
+      if (ev.point) put(ev.point, "last");
+      if (ev.points) ev.points.forEach((p) => put(p, "line-made"));
     }
   }
 
-  function draw() {
+  function draw(step) {
     const state = out.states[at];
     const last = at === out.states.length - 1;
     for (const el of cells()) {
@@ -119,7 +137,7 @@
       }
     }
     const events = at > 0 ? out.events[at - 1] || [] : [];
-    highlight(events);
+    highlight(events, step === true);
     $("events").textContent = at > 0 ? "Move " + at + ", " + words(actions[at - 1]) + ": " + (events.map(describe).join("; ") || "done") + "." : "";
     const legal = state.legal || [];
     const mine = last && !out.result.finished && human(state);
@@ -242,7 +260,7 @@
     b.addEventListener("click", () => play(JSON.parse(b.dataset.choice)));
   }
   $("back").addEventListener("click", () => { if (at > 0) { at--; from = null; draw(); } });
-  $("forward").addEventListener("click", () => { if (at < actions.length) { at++; from = null; draw(); } });
+  $("forward").addEventListener("click", () => { if (at < actions.length) { at++; from = null; draw(true); } });
   $("to-start").addEventListener("click", () => { at = 0; from = null; draw(); });
   $("to-end").addEventListener("click", () => { at = actions.length; from = null; draw(); });
   $("new-game").addEventListener("click", async () => {
