@@ -118,7 +118,7 @@
       el.classList.remove("lifted", "last", "captured", "line-made", "selected");
       el.removeAttribute("data-legal");
       el.removeAttribute("tabindex");
-      el.removeAttribute("role");
+      el.setAttribute("role", "img");
       if (el.dataset.hole) {
         const [row, h] = el.dataset.hole.split(",");
         const c = state.board[row][Number(h) - 1];

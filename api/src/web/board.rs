@@ -88,7 +88,7 @@ fn rows_svg(n: usize, state: &Value, label: &str) -> String {
                 .unwrap_or(0);
             let _ = write!(
                 s,
-                r#"<g class="hole" data-hole="{row},{h}" data-count="{c}" aria-label="{row},{h}: {c}"><circle cx="{x}" cy="{y}" r="17"/><text class="count" x="{x}" y="{ty}">{c}</text></g>"#,
+                r#"<g class="hole" data-hole="{row},{h}" data-count="{c}" role="img" aria-label="{row},{h}: {c}"><circle cx="{x}" cy="{y}" r="17"/><text class="count" x="{x}" y="{ty}">{c}</text></g>"#,
                 ty = y + 6
             );
         }
@@ -157,7 +157,7 @@ fn points_svg(kind: BoardKind, state: &Value, label: &str) -> String {
         let count = usize::from(!o.is_empty() && o != "cancelled");
         let _ = write!(
             s,
-            r#"<g class="point {o}" data-point="{name}" data-owner="{o}" data-count="{count}" aria-label="{name}: {}"><circle cx="{x}" cy="{y}" r="15"/><text class="count" x="{x}" y="{}">{}</text></g>"#,
+            r#"<g class="point {o}" data-point="{name}" data-owner="{o}" data-count="{count}" role="img" aria-label="{name}: {}"><circle cx="{x}" cy="{y}" r="15"/><text class="count" x="{x}" y="{}">{}</text></g>"#,
             if o.is_empty() { "empty" } else { o },
             y + 5,
             if o.is_empty() { "" } else { o },
