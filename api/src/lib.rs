@@ -1,5 +1,6 @@
 //! The tsoro service: an actix-web REST API over PostgreSQL, and the `tsoro` command line.
 
+pub mod agent_move;
 pub mod app;
 pub mod archive;
 pub mod cli;
@@ -12,3 +13,4 @@ pub mod problem;
 pub mod routes;
 pub mod run;
 pub mod telemetry;
+pub mod web;

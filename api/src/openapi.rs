@@ -69,6 +69,7 @@ pub struct FieldErrorDoc {
         crate::jobs::routes::comparison_csv,
         crate::jobs::routes::replay_game,
         crate::jobs::routes::legal,
+        crate::agent_move::agent_move,
     ),
     components(schemas(
         ProblemDoc,
@@ -93,11 +94,13 @@ pub struct FieldErrorDoc {
         crate::jobs::doc::SimulationRequestDoc,
         crate::jobs::doc::ComparisonRequestDoc,
         crate::jobs::doc::ReplayRequestDoc,
+        crate::agent_move::AgentMoveRequest,
+        crate::agent_move::AgentMoveResponse,
     )),
     tags(
         (name = "archive", description = "Games, sources, evidence and rulesets, each rule cited"),
         (name = "simulations", description = "Simulations and comparisons as durable jobs, and their exports"),
-        (name = "play", description = "Replaying a recorded game and the legal actions at a point of it"),
+        (name = "play", description = "Replaying a recorded game, the legal actions at a point of it, and an agent's move there"),
     )
 )]
 pub struct ApiDoc;

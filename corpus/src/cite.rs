@@ -1,4 +1,5 @@
-//! Citations out: sources as BibTeX and CSL-JSON, evidence as a CSL citation with its page.
+//! Citations out: sources as BibTeX, CSL-JSON and an author-date reference, evidence as a CSL
+//! citation with its page.
 
 use crate::model::{Evidence, Source};
 use serde_json::{Value, json};
@@ -210,4 +211,82 @@ pub fn bibliography_bibtex<'a>(sources: impl IntoIterator<Item = &'a Source>) ->
 /// Every source as one CSL-JSON array.
 pub fn bibliography_csl<'a>(sources: impl IntoIterator<Item = &'a Source>) -> Value {
     Value::Array(sources.into_iter().map(csl).collect())
+}
+
+/// Who a source is by, for an author-date reference: its authors (`Matthews, J. B.`), else its
+/// publisher, else its container.
+fn creators(s: &Source) -> String {
+    if !s.authors.is_empty() {
+        let names: Vec<String> = s
+            .authors
+            .iter()
+            .map(|p| {
+                if p.given.is_empty() {
+                    p.family.clone()
+                } else {
+                    format!("{}, {}", p.family, p.given)
+                }
+            })
+            .collect();
+        return names.join(" and ");
+    }
+    s.publisher
+        .clone()
+        .or_else(|| s.container.clone())
+        .unwrap_or_else(|| s.title.clone())
+}
+
+/// A short in-text citation: `Matthews 1964`, `Ludii Portal n.d.`.
+pub fn author_date_short(s: &Source) -> String {
+    let who = match s.authors.as_slice() {
+        [] => creators(s),
+        [one] => one.family.clone(),
+        [one, two] => format!("{} and {}", one.family, two.family),
+        [one, ..] => format!("{} et al.", one.family),
+    };
+    let year = s
+        .year
+        .map(|y| y.to_string())
+        .unwrap_or_else(|| "n.d.".into());
+    format!("{who} {year}")
+}
+
+/// The source as an author-date reference in plain text: `Matthews, J. B. (1964). Notes on
+/// Some African Stone Games. NADA ..., 9(1), 64-66.`
+pub fn author_date(s: &Source) -> String {
+    let year = s
+        .year
+        .map(|y| y.to_string())
+        .unwrap_or_else(|| "n.d.".into());
+    let mut out = format!(
+        "{} ({year}). {}.",
+        creators(s),
+        s.title.trim_end_matches('.')
+    );
+    if let Some(c) = &s.container {
+        out.push(' ');
+        out.push_str(c);
+        match (&s.volume, &s.issue) {
+            (Some(v), Some(i)) => out.push_str(&format!(", {v}({i})")),
+            (Some(v), None) => out.push_str(&format!(", {v}")),
+            _ => {}
+        }
+        if let Some(p) = &s.pages {
+            out.push_str(&format!(", {p}"));
+        }
+        out.push('.');
+    } else if let Some(p) = &s.pages {
+        out.push_str(&format!(" Pp. {p}."));
+    }
+    match (&s.place, &s.publisher) {
+        (Some(pl), Some(pu)) => out.push_str(&format!(" {pl}: {pu}.")),
+        (None, Some(pu)) if s.authors.is_empty() => {}
+        (None, Some(pu)) => out.push_str(&format!(" {pu}.")),
+        (Some(pl), None) => out.push_str(&format!(" {pl}.")),
+        (None, None) => {}
+    }
+    if let Some(u) = &s.url {
+        out.push_str(&format!(" {u}"));
+    }
+    out
 }

@@ -343,6 +343,17 @@ fn citations_out() {
     );
     assert_eq!(j["volume"], "9");
     assert_eq!(j["issue"], "1");
+    assert_eq!(
+        cite::author_date(s),
+        "Matthews, J. B. (1964). Notes on Some African Stone Games. NADA: The Southern \
+         Rhodesia Native Affairs Department Annual, 9(1), 64-66."
+    );
+    assert_eq!(cite::author_date_short(s), "Matthews 1964");
+    assert_eq!(
+        cite::author_date(&c.sources["russ-2000"]),
+        "Russ, L. (2000). The Complete Mancala Games Book: How to Play the World's Oldest \
+         Board Games. Pp. 99-100. New York: Marlowe & Company."
+    );
     let e = &c.evidence["matthews-1964-tsoro-b"];
     let cit = cite::evidence_citation(e, s);
     assert_eq!(cit["citationItems"][0]["locator"], "64-65");

@@ -7,6 +7,8 @@
 //! process stops that server and removes its directory when the test process exits. With
 //! `DATABASE_URL`, that server is used instead (its user must be allowed to create databases).
 
+pub mod browser;
+
 use sqlx::{Executor, PgPool};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -7,6 +7,8 @@
 pub mod detail;
 pub mod import;
 pub mod package;
+
+pub mod read;
 pub mod respond;
 pub mod routes;
 pub mod schema;

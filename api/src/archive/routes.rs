@@ -1,7 +1,10 @@
 //! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
 //! (filtered, searched, paged), rulesets and the differences between two.
 
-use super::detail::rule_citation;
+use super::read::{
+    self, RULESET_COLUMNS, RulesetRow, evidence_item, from_record, game_item, opt, ruleset_item,
+    source_item,
+};
 use super::respond::{self, Format, format_of};
 use super::schema::*;
 use crate::app::AppState;
@@ -12,7 +15,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::PgPool;
-use tsoro_corpus::{Evidence, Game, Source, cite, render_html};
+use tsoro_corpus::{Evidence, Game, Source, cite};
 use utoipa::IntoParams;
 
 /// Largest page of evidence.
@@ -117,20 +120,6 @@ pub struct RulesetQuery {
     pub format: Option<String>,
 }
 
-/// Takes the body key out of a stored record and reads the rest as the model.
-fn from_record<T: serde::de::DeserializeOwned>(
-    mut v: Value,
-    body: &str,
-) -> Result<(T, String), Problem> {
-    let text = v
-        .as_object_mut()
-        .and_then(|o| o.remove(body))
-        .and_then(|b| b.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let t = serde_json::from_value(v).map_err(Problem::internal)?;
-    Ok((t, text))
-}
-
 fn not_found(req: &HttpRequest, what: &str, id: &str) -> Problem {
     Problem::not_found(format!("no {what} {id:?}")).at(req.path())
 }
@@ -158,87 +147,6 @@ async fn check_filter(
     Err(Problem::bad_request(format!("{param}: no record {id:?}"))
         .with_error(param, format!("one of: {}", known.join(", ")))
         .at(req.path()))
-}
-
-fn game_item(g: &Game) -> GameItem {
-    GameItem {
-        id: g.id.clone(),
-        name: g.names.first().cloned().unwrap_or_default(),
-        names: g.names.clone(),
-        family: g.family.clone(),
-        region: g.region.clone(),
-        people: g.people.clone(),
-        url: format!("/api/v1/games/{}", g.id),
-    }
-}
-
-fn source_item(s: &Source) -> SourceItem {
-    SourceItem {
-        id: s.id.clone(),
-        kind: s.kind.clone(),
-        authors: s
-            .authors
-            .iter()
-            .map(|p| {
-                if p.given.is_empty() {
-                    p.family.clone()
-                } else {
-                    format!("{}, {}", p.family, p.given)
-                }
-            })
-            .collect(),
-        title: s.title.clone(),
-        year: s.year,
-        container: s.container.clone(),
-        volume: s.volume.clone(),
-        issue: s.issue.clone(),
-        pages: s.pages.clone(),
-        publisher: s.publisher.clone(),
-        place: s.place.clone(),
-        web: s.url.clone(),
-        accessed: s.accessed.clone(),
-        original_year: s.original_year,
-        url: format!("/api/v1/sources/{}", s.id),
-        citation: format!("/api/v1/sources/{}/citation", s.id),
-    }
-}
-
-fn evidence_item(e: &Evidence, rank: Option<f32>) -> EvidenceItem {
-    EvidenceItem {
-        id: e.id.clone(),
-        source: e.source.clone(),
-        game: e.game.clone(),
-        pages: e.pages.clone(),
-        location: e.location.clone(),
-        date_from: e.date_from,
-        date_to: e.date_to,
-        kind: e.kind.clone(),
-        confidence: e.confidence,
-        quote: e.quote.clone(),
-        rank,
-        url: format!("/api/v1/evidence/{}", e.id),
-    }
-}
-
-fn opt(v: &Option<String>) -> String {
-    v.clone().unwrap_or_default()
-}
-
-async fn links(
-    pool: &PgPool,
-    sql: &'static str,
-    id: &str,
-    base: &str,
-) -> Result<Vec<Link>, Problem> {
-    let rows: Vec<(String, String)> = sqlx::query_as(sql).bind(id).fetch_all(pool).await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, label)| Link {
-            url: format!("{base}/{id}"),
-            id,
-            label,
-        })
-        .collect())
 }
 
 #[utoipa::path(get, path = "/api/v1/games", tag = "archive", params(FormatQuery),
@@ -283,36 +191,10 @@ pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> R
     ))]
 /// One game, with its summary, evidence and rulesets.
 pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_games WHERE id = $1")
-        .bind(id.as_str())
-        .fetch_optional(&state.pool)
-        .await?;
-    let Some((record,)) = row else {
-        return Err(not_found(&req, "game", &id));
-    };
-    let (g, summary): (Game, String) = from_record(record, "summary")?;
-    let detail = GameDetail {
-        game: game_item(&g),
-        materials: g.materials.clone(),
-        players_evidence: g.players_evidence.clone(),
-        summary_html: render_html(&summary),
-        summary,
-        evidence: links(
-            &state.pool,
-            "SELECT id, location FROM archive_evidence WHERE game_id = $1 ORDER BY id",
-            &g.id,
-            "/api/v1/evidence",
-        )
-        .await?,
-        rulesets: links(
-            &state.pool,
-            "SELECT id, title FROM archive_rulesets WHERE game_id = $1 ORDER BY id",
-            &g.id,
-            "/api/v1/rulesets",
-        )
-        .await?,
-    };
-    respond::json(&req, &detail)
+    match read::game_detail(&state.pool, &id).await? {
+        Some(detail) => respond::json(&req, &detail),
+        None => Err(not_found(&req, "game", &id)),
+    }
 }
 
 #[utoipa::path(get, path = "/api/v1/sources", tag = "archive", params(FormatQuery),
@@ -372,21 +254,6 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
     }
 }
 
-async fn load_source(
-    req: &HttpRequest,
-    pool: &PgPool,
-    id: &str,
-) -> Result<(Source, String), Problem> {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
-    let Some((record,)) = row else {
-        return Err(not_found(req, "source", id));
-    };
-    from_record(record, "summary")
-}
-
 #[utoipa::path(get, path = "/api/v1/sources/{id}", tag = "archive",
     params(("id" = String, Path, description = "Source id (`matthews-1964`)")),
     responses(
@@ -395,30 +262,10 @@ async fn load_source(
     ))]
 /// One source, with the passages quoted from it and the rulesets that follow it.
 pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
-    let (s, summary) = load_source(&req, &state.pool, &id).await?;
-    let detail = SourceDetail {
-        source: source_item(&s),
-        derived_from: s.derived_from.clone(),
-        variants: serde_json::to_value(&s.variants).map_err(Problem::internal)?,
-        summary_html: render_html(&summary),
-        summary,
-        evidence: links(
-            &state.pool,
-            "SELECT id, location FROM archive_evidence WHERE source_id = $1 ORDER BY id",
-            &s.id,
-            "/api/v1/evidence",
-        )
-        .await?,
-        rulesets: links(
-            &state.pool,
-            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_ruleset_sources s \
-             ON s.ruleset_id = r.id WHERE s.source_id = $1 ORDER BY r.id",
-            &s.id,
-            "/api/v1/rulesets",
-        )
-        .await?,
-    };
-    respond::json(&req, &detail)
+    match read::source_detail(&state.pool, &id).await? {
+        Some((detail, _)) => respond::json(&req, &detail),
+        None => Err(not_found(&req, "source", &id)),
+    }
 }
 
 #[utoipa::path(get, path = "/api/v1/sources/{id}/citation", tag = "archive",
@@ -447,7 +294,9 @@ pub async fn citation(
         }
         None => citation_format_of(&req)?,
     };
-    let (s, _) = load_source(&req, &state.pool, &id).await?;
+    let (s, _) = read::load_source(&state.pool, &id)
+        .await?
+        .ok_or_else(|| not_found(&req, "source", &id))?;
     Ok(match format {
         "bibtex" => respond::cached(
             &req,
@@ -715,62 +564,11 @@ fn encode(s: &str) -> String {
     ))]
 /// One passage: its quote as HTML, summary, citation and the rulesets it supports.
 pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_evidence WHERE id = $1")
-        .bind(id.as_str())
-        .fetch_optional(&state.pool)
-        .await?;
-    let Some((record,)) = row else {
-        return Err(not_found(&req, "evidence", &id));
-    };
-    let (mut e, summary): (Evidence, String) = from_record(record, "summary")?;
-    let (source, _) = load_source(&req, &state.pool, &e.source).await?;
-    e.summary = summary.clone();
-    let quote_html = render_html(&format!(
-        "> {}",
-        e.quote
-            .trim()
-            .replace("\n\n", "\n>\n> ")
-            .replace('\n', "\n> ")
-    ));
-    let detail = EvidenceDetail {
-        evidence: evidence_item(&e, None),
-        page_note: e.page_note.clone(),
-        observed: e.observed.clone(),
-        xref: e.xref.clone(),
-        not_executable: e.not_executable.clone(),
-        quote_html,
-        summary_html: render_html(&summary),
-        summary,
-        source_url: format!("/api/v1/sources/{}", e.source),
-        citation: cite::evidence_citation(&e, &source),
-        rulesets: links(
-            &state.pool,
-            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_evidence_rulesets x \
-             ON x.ruleset_id = r.id WHERE x.evidence_id = $1 ORDER BY r.id",
-            &e.id,
-            "/api/v1/rulesets",
-        )
-        .await?,
-    };
-    respond::json(&req, &detail)
-}
-
-type RulesetRow = (String, String, String, String, Vec<String>);
-
-fn ruleset_item((id, title, game, version, sources): RulesetRow) -> RulesetItem {
-    RulesetItem {
-        url: format!("/api/v1/rulesets/{id}"),
-        id,
-        title,
-        game,
-        sources,
-        version,
+    match read::evidence_detail(&state.pool, &id).await? {
+        Some(detail) => respond::json(&req, &detail),
+        None => Err(not_found(&req, "evidence", &id)),
     }
 }
-
-const RULESET_COLUMNS: &str = "r.id, r.title, r.game_id, r.version, \
-    array(SELECT s.source_id FROM archive_ruleset_sources s WHERE s.ruleset_id = r.id \
-          ORDER BY s.position) AS sources";
 
 #[utoipa::path(get, path = "/api/v1/rulesets", tag = "archive", params(RulesetQuery),
     responses(
@@ -821,20 +619,6 @@ pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) 
     }
 }
 
-async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
-    let rows: Vec<(String, String, Value)> = sqlx::query_as(
-        "SELECT field, kind, citation FROM archive_rule_citations WHERE ruleset_id = $1 \
-         ORDER BY field",
-    )
-    .bind(id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|(f, k, c)| rule_citation(f, k, c))
-        .collect())
-}
-
 #[utoipa::path(get, path = "/api/v1/rulesets/{id}", tag = "archive",
     params(("id" = String, Path, description = "Ruleset id (`tsoro-matthews-basic`)")),
     responses(
@@ -844,12 +628,7 @@ async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem
 /// One ruleset: configuration, parameters, a citation per rule and its description.
 pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
     // Rendered at import time (`detail::ruleset_detail`): one primary-key read.
-    let row: Option<(String, String)> =
-        sqlx::query_as("SELECT detail, etag FROM archive_rulesets WHERE id = $1")
-            .bind(id.as_str())
-            .fetch_optional(&state.pool)
-            .await?;
-    match row {
+    match read::ruleset_stored(&state.pool, &id).await? {
         Some((detail, etag)) => Ok(respond::stored(&req, "application/json", detail, etag)),
         None => Err(not_found(&req, "ruleset", &id)),
     }
@@ -870,46 +649,9 @@ pub async fn diff(
 ) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
     let (a, b) = path.into_inner();
-    let mut sides = vec![];
-    for id in [&a, &b] {
-        let row: Option<(Value,)> =
-            sqlx::query_as("SELECT config FROM archive_rulesets WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&state.pool)
-                .await?;
-        let Some((config,)) = row else {
-            return Err(not_found(&req, "ruleset", id));
-        };
-        let kind = tsoro_engine::catalogue::get(id)
-            .map_err(|_| not_found(&req, "ruleset", id))?
-            .kind;
-        sides.push((config, kind, citations(&state.pool, id).await?));
-    }
-    let at = |cfg: &Value, f: &str| {
-        cfg.pointer(&format!("/{}", f.replace('.', "/")))
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
-    let mut fields: Vec<&str> = tsoro_engine::catalogue::rule_fields(sides[0].1).to_vec();
-    for f in tsoro_engine::catalogue::rule_fields(sides[1].1) {
-        if !fields.contains(f) {
-            fields.push(f);
-        }
-    }
-    let cite = |i: usize, f: &str| sides[i].2.iter().find(|c| c.field == f).cloned();
-    let differences: Vec<RuleDiffRow> = fields
-        .into_iter()
-        .filter_map(|f| {
-            let (va, vb) = (at(&sides[0].0, f), at(&sides[1].0, f));
-            (va != vb).then(|| RuleDiffRow {
-                field: f.to_string(),
-                a: va,
-                b: vb,
-                a_citation: cite(0, f),
-                b_citation: cite(1, f),
-            })
-        })
-        .collect();
+    let RulesetDiff { a, b, differences } = read::ruleset_diff(&state.pool, &a, &b)
+        .await?
+        .map_err(|id| not_found(&req, "ruleset", &id))?;
     match format {
         Format::Json => respond::json(&req, &RulesetDiff { a, b, differences }),
         Format::Csv => {

@@ -1,6 +1,6 @@
 //! What the archive's endpoints answer, as typed (and documented) JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -173,7 +173,7 @@ pub struct EvidenceDetail {
 }
 
 /// A ruleset in a list.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct RulesetItem {
     pub id: String,
     pub title: String,
@@ -192,7 +192,7 @@ pub struct RulesetList {
 }
 
 /// A parameter of a ruleset.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct ParamInfo {
     pub name: String,
     /// `int`, `bool` or `choice`.
@@ -210,7 +210,7 @@ pub struct ParamInfo {
 }
 
 /// How one rule is attested.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct RuleCitation {
     /// The rule field (`capture.back`).
     pub field: String,
@@ -225,7 +225,7 @@ pub struct RuleCitation {
 }
 
 /// A ruleset: configuration, parameters, a citation per rule, description.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct RulesetDetail {
     #[serde(flatten)]
     pub ruleset: RulesetItem,

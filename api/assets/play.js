@@ -1,0 +1,296 @@
+// The play page: replays the game on the server after every action and draws the position.
+// Holes are [data-hole="ROW,HOLE"], points [data-point="d5"]; legal targets get data-legal.
+(function () {
+  "use strict";
+  const cfg = JSON.parse(document.getElementById("play-config").textContent);
+  const api = "/api/v1/rulesets/" + encodeURIComponent(cfg.ruleset);
+  const $ = (id) => document.getElementById(id);
+  let actions = Array.isArray(cfg.moves) ? cfg.moves.slice() : [];
+  let out = null; // the last replay: {states, events, result}
+  let at = 0; // the position shown: out.states[at]
+  let from = null; // a morris stone chosen to move
+  let busy = false;
+  let seed = Math.floor(Math.random() * 1e9);
+
+  const targets = (a) => {
+    if (typeof a === "string") return [];
+    const k = Object.keys(a)[0];
+    const v = a[k];
+    if (k === "move") return [v[0]];
+    if (k === "relay") return [];
+    return [v];
+  };
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const cells = () => document.querySelectorAll("[data-hole],[data-point]");
+  const nameOf = (el) => el.dataset.hole || el.dataset.point;
+  const words = (a) => {
+    if (typeof a === "string") return a;
+    const k = Object.keys(a)[0];
+    const v = a[k];
+    return k + " " + (Array.isArray(v) ? v.join("–") : v);
+  };
+
+  async function post(url, body) {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.detail || r.statusText);
+    return j;
+  }
+
+  async function refresh(toEnd) {
+    out = await post(api + "/replay", { params: cfg.params, actions: actions });
+    if (toEnd || at > actions.length) at = actions.length;
+    draw(toEnd);
+  }
+
+  function human(state) {
+    const agent = $("agent").value;
+    return !agent || state.to_move === $("seat").value;
+  }
+
+  // Sowing events are {"event": "lap", ...}; line-game events {"move": {...}}.
+  function norm(ev) {
+    if (ev.event) return ev;
+    const k = Object.keys(ev)[0];
+    return Object.assign({ event: k }, ev[k]);
+  }
+
+  function describe(raw) {
+    const ev = norm(raw);
+    const e = ev.event;
+    switch (e) {
+      case "lap": return "a lap from " + ev.from + " (" + ev.stones + " stones) ends at " + ev.last;
+      case "capture": return "capture at " + ev.at + " takes " + ev.taken.map((t) => t[0] + " (" + t[1] + ")").join(", ");
+      case "take": return "takes " + ev.stones + " from " + ev.hole;
+      case "transfer": return ev.stones + " moved from " + ev.from + " to " + ev.to;
+      case "remove": return ev.stones + " removed from " + ev.hole;
+      case "place": return ev.player + " places at " + ev.point;
+      case "cancel": return ev.player + " cancels at " + ev.point;
+      case "move": return ev.player + " moves " + ev.from + "–" + ev.to;
+      case "line": return ev.player + " makes a line " + (ev.points || []).join("-");
+      default: return JSON.stringify(ev);
+    }
+  }
+
+  // Highlights what a move did; with `step`, one event (lap, capture, take) at a time.
+  let timers = [];
+  function highlight(events, step) {
+    timers.forEach(clearTimeout);
+    timers = [];
+    if (step && events.length > 1) {
+      events.forEach((ev, i) => {
+        timers.push(setTimeout(() => {
+          for (const el of cells()) el.classList.remove("lifted", "last", "captured", "line-made");
+          mark(events.slice(i, i + 1));
+          if (i === events.length - 1) timers.push(setTimeout(() => mark(events), 500));
+        }, 450 * i));
+      });
+    } else {
+      mark(events);
+    }
+  }
+
+  function mark(events) {
+    const put = (name, cls) => {
+      const el = document.querySelector('[data-hole="' + name + '"],[data-point="' + name + '"]');
+      if (el) el.classList.add(cls);
+    };
+    for (const ev of events.map(norm)) {
+      if (ev.from) put(ev.from, "lifted");
+      if (ev.last) put(ev.last, "last");
+      if (ev.at) put(ev.at, "last");
+      if (ev.taken) ev.taken.forEach((t) => put(t[0], "captured"));
+      if (ev.hole) put(ev.hole, "captured");
+      if (ev.to) put(ev.to, "last");
+      if (ev.point) put(ev.point, "last");
+      if (ev.points) ev.points.forEach((p) => put(p, "line-made"));
+    }
+  }
+
+  function draw(step) {
+    const state = out.states[at];
+    const last = at === out.states.length - 1;
+    for (const el of cells()) {
+      el.classList.remove("lifted", "last", "captured", "line-made", "selected");
+      el.removeAttribute("data-legal");
+      el.removeAttribute("tabindex");
+      el.setAttribute("role", "img");
+      if (el.dataset.hole) {
+        const [row, h] = el.dataset.hole.split(",");
+        const c = state.board[row][Number(h) - 1];
+        el.dataset.count = c;
+        el.querySelector("text").textContent = c;
+        el.setAttribute("aria-label", el.dataset.hole + ": " + c + (c === 1 ? " stone" : " stones"));
+      } else {
+        const p = el.dataset.point;
+        let owner = "";
+        for (const k of ["A", "B", "cancelled"]) if ((state.board[k] || []).includes(p)) owner = k;
+        el.dataset.owner = owner;
+        el.dataset.count = owner && owner !== "cancelled" ? 1 : 0;
+        el.setAttribute("class", "point " + owner);
+        el.querySelector("text").textContent = owner;
+        el.setAttribute("aria-label", p + ": " + (owner || "empty"));
+      }
+    }
+    const events = at > 0 ? out.events[at - 1] || [] : [];
+    highlight(events, step === true);
+    $("events").textContent = at > 0 ? "Move " + at + ", " + words(actions[at - 1]) + ": " + (events.map(describe).join("; ") || "done") + "." : "";
+    const legal = state.legal || [];
+    const mine = last && !out.result.finished && human(state);
+    for (const b of document.querySelectorAll("[data-choice]")) {
+      b.hidden = !(mine && legal.some((a) => same(a, JSON.parse(b.dataset.choice))));
+    }
+    if (mine) {
+      const names = new Set();
+      for (const a of legal) {
+        if (from && a.move && a.move[0] === from) names.add(a.move[1]);
+        else if (!from) targets(a).forEach((t) => names.add(t));
+      }
+      if (from) names.add(from);
+      for (const el of cells()) {
+        if (names.has(nameOf(el))) {
+          el.setAttribute("data-legal", "true");
+          el.setAttribute("tabindex", "0");
+          el.setAttribute("role", "button");
+        }
+      }
+      if (from) document.querySelector('[data-point="' + from + '"]').classList.add("selected");
+    }
+    const status = $("status");
+    if (last && out.result.finished) {
+      const r = out.result;
+      status.textContent = "Game over after " + r.turns + " turns: " + (r.winner ? r.winner + " wins" : "a draw") + " (" + r.reason + ").";
+      status.dataset.finished = "true";
+    } else {
+      status.dataset.finished = "false";
+      status.textContent = last ? (state.to_move + " to move" + (mine ? ": choose a highlighted " + (cfg.kind === "sowing" ? "hole" : "point") : ", thinking…")) : "Looking back at move " + at + " of " + actions.length + ".";
+    }
+    const score = [];
+    if (state.captured) score.push("Captured: A " + state.captured.A + ", B " + state.captured.B);
+    if (state.hand) score.push("In hand: A " + state.hand.A + ", B " + state.hand.B);
+    $("score").textContent = score.join(" · ");
+    $("position").textContent = at + " / " + actions.length;
+    $("back").disabled = at === 0;
+    $("to-start").disabled = at === 0;
+    $("forward").disabled = last;
+    $("to-end").disabled = last;
+    const list = $("moves");
+    list.replaceChildren(...actions.map((a, i) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = words(a);
+      b.className = "move" + (i + 1 === at ? " current" : "");
+      b.addEventListener("click", () => { at = i + 1; from = null; draw(); });
+      li.appendChild(b);
+      return li;
+    }));
+    $("link").href = location.pathname + "?" + new URLSearchParams(Object.assign({}, cfg.params, { moves: JSON.stringify(actions) }));
+  }
+
+  function maybeAgent() {
+    if (!out || busy) return;
+    const last = at === out.states.length - 1;
+    if (last && !out.result.finished && !human(out.states[at])) agentMove();
+  }
+
+  async function play(action) {
+    if (busy) return;
+    busy = true;
+    try {
+      actions = actions.slice(0, at);
+      actions.push(action);
+      from = null;
+      await refresh(true);
+    } catch (e) {
+      actions.pop();
+      $("status").textContent = "That move was refused: " + e.message;
+    } finally {
+      busy = false;
+    }
+    maybeAgent();
+  }
+
+  async function agentMove() {
+    busy = true;
+    let ok = false;
+    try {
+      const r = await post(api + "/agent-move", { params: cfg.params, actions: actions, agent: $("agent").value, seed: seed });
+      actions.push(r.action);
+      await refresh(true);
+      ok = true;
+    } catch (e) {
+      $("status").textContent = "The agent could not move: " + e.message;
+    } finally {
+      busy = false;
+    }
+    if (ok) maybeAgent();
+  }
+
+  function click(el) {
+    if (!el.hasAttribute("data-legal") || busy) return;
+    const name = nameOf(el);
+    const legal = out.states[at].legal || [];
+    if (from) {
+      if (name === from) { from = null; draw(); return; }
+      const m = legal.find((a) => a.move && a.move[0] === from && a.move[1] === name);
+      if (m) play(m);
+      return;
+    }
+    const direct = legal.filter((a) => !a.move && targets(a).includes(name));
+    const moves = legal.filter((a) => a.move && a.move[0] === name);
+    if (direct.length > 0) play(direct[0]);
+    else if (moves.length > 0) { from = name; draw(); }
+  }
+
+  $("board").addEventListener("click", (e) => {
+    const el = e.target.closest("[data-hole],[data-point]");
+    if (el) click(el);
+  });
+  $("board").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const el = e.target.closest("[data-hole],[data-point]");
+    if (el) { e.preventDefault(); click(el); }
+  });
+  for (const b of document.querySelectorAll("[data-choice]")) {
+    b.addEventListener("click", () => play(JSON.parse(b.dataset.choice)));
+  }
+  $("back").addEventListener("click", () => { if (at > 0) { at--; from = null; draw(); } });
+  $("forward").addEventListener("click", () => { if (at < actions.length) { at++; from = null; draw(true); } });
+  $("to-start").addEventListener("click", () => { at = 0; from = null; draw(); });
+  $("to-end").addEventListener("click", () => { at = actions.length; from = null; draw(); });
+  $("new-game").addEventListener("click", async () => {
+    actions = []; at = 0; from = null; seed = Math.floor(Math.random() * 1e9);
+    await refresh(true);
+    maybeAgent();
+  });
+  $("agent").addEventListener("change", () => { draw(); maybeAgent(); });
+  $("seat").addEventListener("change", () => { draw(); maybeAgent(); });
+  $("load").addEventListener("click", async () => {
+    $("load-error").textContent = "";
+    try {
+      let v = JSON.parse($("paste").value);
+      if (!Array.isArray(v)) v = v.actions || [];
+      const keep = actions;
+      actions = v;
+      try { await refresh(false); at = 0; draw(); } catch (e) { actions = keep; throw e; }
+    } catch (e) {
+      $("load-error").textContent = "Not a game of this ruleset: " + e.message;
+    }
+  });
+  for (const b of document.querySelectorAll("[data-demo]")) {
+    b.addEventListener("click", async () => {
+      $("agent").value = "";
+      actions = cfg.demos[Number(b.dataset.demo)].actions.slice();
+      await refresh(false);
+      at = 0;
+      draw();
+      $("status").textContent = "Demonstration: step forward to watch it.";
+    });
+  }
+  refresh(true).then(maybeAgent).catch((e) => { $("status").textContent = "Could not load the game: " + e.message; });
+})();

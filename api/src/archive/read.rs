@@ -1,0 +1,389 @@
+//! Reading the archive's records from PostgreSQL into the typed documents the API answers
+//! (and the web pages show), one function per document.
+
+use super::detail::rule_citation;
+use super::schema::*;
+use crate::problem::Problem;
+use serde_json::Value;
+use sqlx::PgPool;
+use tsoro_corpus::{Evidence, Game, Source, cite, render_html};
+
+/// Takes the body key out of a stored record and reads the rest as the model.
+pub fn from_record<T: serde::de::DeserializeOwned>(
+    mut v: Value,
+    body: &str,
+) -> Result<(T, String), Problem> {
+    let text = v
+        .as_object_mut()
+        .and_then(|o| o.remove(body))
+        .and_then(|b| b.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let t = serde_json::from_value(v).map_err(Problem::internal)?;
+    Ok((t, text))
+}
+
+pub fn game_item(g: &Game) -> GameItem {
+    GameItem {
+        id: g.id.clone(),
+        name: g.names.first().cloned().unwrap_or_default(),
+        names: g.names.clone(),
+        family: g.family.clone(),
+        region: g.region.clone(),
+        people: g.people.clone(),
+        url: format!("/api/v1/games/{}", g.id),
+    }
+}
+
+pub fn source_item(s: &Source) -> SourceItem {
+    SourceItem {
+        id: s.id.clone(),
+        kind: s.kind.clone(),
+        authors: s
+            .authors
+            .iter()
+            .map(|p| {
+                if p.given.is_empty() {
+                    p.family.clone()
+                } else {
+                    format!("{}, {}", p.family, p.given)
+                }
+            })
+            .collect(),
+        title: s.title.clone(),
+        year: s.year,
+        container: s.container.clone(),
+        volume: s.volume.clone(),
+        issue: s.issue.clone(),
+        pages: s.pages.clone(),
+        publisher: s.publisher.clone(),
+        place: s.place.clone(),
+        web: s.url.clone(),
+        accessed: s.accessed.clone(),
+        original_year: s.original_year,
+        url: format!("/api/v1/sources/{}", s.id),
+        citation: format!("/api/v1/sources/{}/citation", s.id),
+    }
+}
+
+pub fn evidence_item(e: &Evidence, rank: Option<f32>) -> EvidenceItem {
+    EvidenceItem {
+        id: e.id.clone(),
+        source: e.source.clone(),
+        game: e.game.clone(),
+        pages: e.pages.clone(),
+        location: e.location.clone(),
+        date_from: e.date_from,
+        date_to: e.date_to,
+        kind: e.kind.clone(),
+        confidence: e.confidence,
+        quote: e.quote.clone(),
+        rank,
+        url: format!("/api/v1/evidence/{}", e.id),
+    }
+}
+
+/// An optional text, empty when absent.
+pub fn opt(v: &Option<String>) -> String {
+    v.clone().unwrap_or_default()
+}
+
+async fn links(
+    pool: &PgPool,
+    sql: &'static str,
+    id: &str,
+    base: &str,
+) -> Result<Vec<Link>, Problem> {
+    let rows: Vec<(String, String)> = sqlx::query_as(sql).bind(id).fetch_all(pool).await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, label)| Link {
+            url: format!("{base}/{id}"),
+            id,
+            label,
+        })
+        .collect())
+}
+
+/// A source and its summary, if there is one with this id.
+pub async fn load_source(pool: &PgPool, id: &str) -> Result<Option<(Source, String)>, Problem> {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    row.map(|(record,)| from_record(record, "summary"))
+        .transpose()
+}
+
+pub type RulesetRow = (String, String, String, String, Vec<String>);
+
+pub fn ruleset_item((id, title, game, version, sources): RulesetRow) -> RulesetItem {
+    RulesetItem {
+        url: format!("/api/v1/rulesets/{id}"),
+        id,
+        title,
+        game,
+        sources,
+        version,
+    }
+}
+
+pub const RULESET_COLUMNS: &str = "r.id, r.title, r.game_id, r.version, \
+    array(SELECT s.source_id FROM archive_ruleset_sources s WHERE s.ruleset_id = r.id \
+          ORDER BY s.position) AS sources";
+
+pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
+    let rows: Vec<(String, String, Value)> = sqlx::query_as(
+        "SELECT field, kind, citation FROM archive_rule_citations WHERE ruleset_id = $1 \
+         ORDER BY field",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|(f, k, c)| rule_citation(f, k, c))
+        .collect())
+}
+
+/// Every game, by id.
+pub async fn all_games(pool: &PgPool) -> Result<Vec<(GameItem, String)>, Problem> {
+    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_games ORDER BY id")
+        .fetch_all(pool)
+        .await?;
+    rows.into_iter()
+        .map(|(r,)| from_record::<Game>(r, "summary").map(|(g, summary)| (game_item(&g), summary)))
+        .collect()
+}
+
+/// Every source, by id.
+pub async fn all_sources(pool: &PgPool) -> Result<Vec<SourceItem>, Problem> {
+    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources ORDER BY id")
+        .fetch_all(pool)
+        .await?;
+    rows.into_iter()
+        .map(|(r,)| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
+        .collect()
+}
+
+/// Every ruleset, by id.
+pub async fn all_rulesets(pool: &PgPool) -> Result<Vec<RulesetItem>, Problem> {
+    let sql = format!("SELECT {RULESET_COLUMNS} FROM archive_rulesets r ORDER BY r.id");
+    let rows: Vec<RulesetRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .fetch_all(pool)
+        .await?;
+    Ok(rows.into_iter().map(ruleset_item).collect())
+}
+
+/// One game, with its summary, evidence and rulesets.
+pub async fn game_detail(pool: &PgPool, id: &str) -> Result<Option<GameDetail>, Problem> {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_games WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    let Some((record,)) = row else {
+        return Ok(None);
+    };
+    let (g, summary): (Game, String) = from_record(record, "summary")?;
+    Ok(Some(GameDetail {
+        game: game_item(&g),
+        materials: g.materials.clone(),
+        players_evidence: g.players_evidence.clone(),
+        summary_html: render_html(&summary),
+        summary,
+        evidence: links(
+            pool,
+            "SELECT id, location FROM archive_evidence WHERE game_id = $1 ORDER BY id",
+            &g.id,
+            "/api/v1/evidence",
+        )
+        .await?,
+        rulesets: links(
+            pool,
+            "SELECT id, title FROM archive_rulesets WHERE game_id = $1 ORDER BY id",
+            &g.id,
+            "/api/v1/rulesets",
+        )
+        .await?,
+    }))
+}
+
+/// One source (its detail and the record itself), with the passages quoted from it and the
+/// rulesets that follow it.
+pub async fn source_detail(
+    pool: &PgPool,
+    id: &str,
+) -> Result<Option<(SourceDetail, Source)>, Problem> {
+    let Some((s, summary)) = load_source(pool, id).await? else {
+        return Ok(None);
+    };
+    let detail = SourceDetail {
+        source: source_item(&s),
+        derived_from: s.derived_from.clone(),
+        variants: serde_json::to_value(&s.variants).map_err(Problem::internal)?,
+        summary_html: render_html(&summary),
+        summary,
+        evidence: links(
+            pool,
+            "SELECT id, location FROM archive_evidence WHERE source_id = $1 ORDER BY id",
+            &s.id,
+            "/api/v1/evidence",
+        )
+        .await?,
+        rulesets: links(
+            pool,
+            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_ruleset_sources s \
+             ON s.ruleset_id = r.id WHERE s.source_id = $1 ORDER BY r.id",
+            &s.id,
+            "/api/v1/rulesets",
+        )
+        .await?,
+    };
+    Ok(Some((detail, s)))
+}
+
+/// One passage: its quote as HTML, summary, citation and the rulesets it supports.
+pub async fn evidence_detail(pool: &PgPool, id: &str) -> Result<Option<EvidenceDetail>, Problem> {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_evidence WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    let Some((record,)) = row else {
+        return Ok(None);
+    };
+    let (mut e, summary): (Evidence, String) = from_record(record, "summary")?;
+    let (source, _) = load_source(pool, &e.source)
+        .await?
+        .ok_or_else(|| Problem::internal(format!("evidence {} cites no stored source", e.id)))?;
+    e.summary = summary.clone();
+    let quote_html = render_html(&format!(
+        "> {}",
+        e.quote
+            .trim()
+            .replace("\n\n", "\n>\n> ")
+            .replace('\n', "\n> ")
+    ));
+    Ok(Some(EvidenceDetail {
+        evidence: evidence_item(&e, None),
+        page_note: e.page_note.clone(),
+        observed: e.observed.clone(),
+        xref: e.xref.clone(),
+        not_executable: e.not_executable.clone(),
+        quote_html,
+        summary_html: render_html(&summary),
+        summary,
+        source_url: format!("/api/v1/sources/{}", e.source),
+        citation: cite::evidence_citation(&e, &source),
+        rulesets: links(
+            pool,
+            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_evidence_rulesets x \
+             ON x.ruleset_id = r.id WHERE x.evidence_id = $1 ORDER BY r.id",
+            &e.id,
+            "/api/v1/rulesets",
+        )
+        .await?,
+    }))
+}
+
+/// One ruleset's stored detail document (rendered at import) and its ETag.
+pub async fn ruleset_stored(pool: &PgPool, id: &str) -> Result<Option<(String, String)>, Problem> {
+    Ok(
+        sqlx::query_as("SELECT detail, etag FROM archive_rulesets WHERE id = $1")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?,
+    )
+}
+
+/// One ruleset: configuration, parameters, a citation per rule and its description.
+pub async fn ruleset_detail(pool: &PgPool, id: &str) -> Result<Option<RulesetDetail>, Problem> {
+    ruleset_stored(pool, id)
+        .await?
+        .map(|(detail, _)| serde_json::from_str(&detail).map_err(Problem::internal))
+        .transpose()
+}
+
+/// Two rulesets rule by rule: the fields whose values differ at default parameters, each
+/// side with its citation; `Err(id)` names a ruleset that does not exist.
+pub async fn ruleset_diff(
+    pool: &PgPool,
+    a: &str,
+    b: &str,
+) -> Result<Result<RulesetDiff, String>, Problem> {
+    let mut sides = vec![];
+    for id in [a, b] {
+        let row: Option<(Value,)> =
+            sqlx::query_as("SELECT config FROM archive_rulesets WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?;
+        let Some((config,)) = row else {
+            return Ok(Err(id.to_string()));
+        };
+        let Ok(def) = tsoro_engine::catalogue::get(id) else {
+            return Ok(Err(id.to_string()));
+        };
+        sides.push((config, def.kind, citations(pool, id).await?));
+    }
+    let mut fields: Vec<&str> = tsoro_engine::catalogue::rule_fields(sides[0].1).to_vec();
+    for f in tsoro_engine::catalogue::rule_fields(sides[1].1) {
+        if !fields.contains(f) {
+            fields.push(f);
+        }
+    }
+    let cite = |i: usize, f: &str| sides[i].2.iter().find(|c| c.field == f).cloned();
+    let differences: Vec<RuleDiffRow> = fields
+        .into_iter()
+        .filter_map(|f| {
+            let (va, vb) = (rule_value(&sides[0].0, f), rule_value(&sides[1].0, f));
+            (va != vb).then(|| RuleDiffRow {
+                field: f.to_string(),
+                a: va,
+                b: vb,
+                a_citation: cite(0, f),
+                b_citation: cite(1, f),
+            })
+        })
+        .collect();
+    Ok(Ok(RulesetDiff {
+        a: a.to_string(),
+        b: b.to_string(),
+        differences,
+    }))
+}
+
+/// The passages of a game or a source, oldest period first.
+pub async fn evidence_items(
+    pool: &PgPool,
+    game: Option<&str>,
+    source: Option<&str>,
+) -> Result<Vec<EvidenceItem>, Problem> {
+    let rows: Vec<(Value,)> = sqlx::query_as(
+        "SELECT record FROM archive_evidence \
+         WHERE ($1::text IS NULL OR game_id = $1) AND ($2::text IS NULL OR source_id = $2) \
+         ORDER BY date_from, date_to, id",
+    )
+    .bind(game)
+    .bind(source)
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter()
+        .map(|(r,)| from_record::<Evidence>(r, "summary").map(|(e, _)| evidence_item(&e, None)))
+        .collect()
+}
+
+/// A ruleset's engine configuration at default parameters, as stored.
+pub async fn ruleset_config(pool: &PgPool, id: &str) -> Result<Option<Value>, Problem> {
+    let row: Option<(Value,)> = sqlx::query_as("SELECT config FROM archive_rulesets WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(row.map(|(c,)| c))
+}
+
+/// The value of a rule field (`capture.back`) in a configuration.
+pub fn rule_value(config: &Value, field: &str) -> Value {
+    config
+        .pointer(&format!("/{}", field.replace('.', "/")))
+        .cloned()
+        .unwrap_or(Value::Null)
+}

@@ -1,0 +1,25 @@
+//! The pages' styles and scripts, compiled into the binary (no CDN: the pages work offline).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+
+/// The style sheet.
+pub const SITE_CSS: &str = include_str!("../../assets/site.css");
+/// The play page's script.
+pub const PLAY_JS: &str = include_str!("../../assets/play.js");
+/// The simulation pages' script (the form, and live progress).
+pub const SIMULATE_JS: &str = include_str!("../../assets/simulate.js");
+
+/// Registers `/assets/{name}`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/assets/{name}").route(web::get().to(asset)));
+}
+
+async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
+    let (body, kind) = match name.as_str() {
+        "site.css" => (SITE_CSS, "text/css; charset=utf-8"),
+        "play.js" => (PLAY_JS, "text/javascript; charset=utf-8"),
+        "simulate.js" => (SIMULATE_JS, "text/javascript; charset=utf-8"),
+        _ => return crate::routes::not_found(req).await,
+    };
+    crate::archive::respond::cached(&req, kind, body.as_bytes().to_vec())
+}

@@ -1,0 +1,168 @@
+//! Boards drawn as SVG: the four rows of holes of the sowing games, and the points and lines
+//! of the line games. Every hole is an element with `data-hole="ROW,HOLE"` (every point with
+//! `data-point="d5"`) showing its count, so the play page's script can update and click it.
+
+use serde_json::Value;
+use std::fmt::Write;
+use tsoro_engine::catalogue::{self, Kind, Params};
+use tsoro_engine::morris::{Board, BoardKind};
+use tsoro_engine::replay::{ReplayRequest, replay};
+
+/// Rows from top to bottom as A sees the board: B's back and front rows, then A's.
+const ROWS: [&str; 4] = ["iv", "iii", "ii", "i"];
+const CELL: usize = 44;
+const MARGIN: usize = 40;
+
+/// What board a ruleset is played on.
+#[derive(Clone, Debug)]
+pub enum BoardShape {
+    /// Four rows of this many holes.
+    Rows(usize),
+    /// A line-game board.
+    Points(BoardKind),
+}
+
+/// The board of a ruleset with these parameters (`None` for a model without one).
+pub fn shape_of(id: &str, params: &Params) -> Option<BoardShape> {
+    let def = catalogue::get(id).ok()?;
+    let config = def.resolve(params).ok()?;
+    match def.kind {
+        Kind::Sowing => Some(BoardShape::Rows(config.get("holes")?.as_u64()? as usize)),
+        Kind::Morris => Some(BoardShape::Points(
+            serde_json::from_value(config.get("board")?.clone()).ok()?,
+        )),
+        Kind::Nhodo => None,
+    }
+}
+
+/// The start position of a ruleset (default parameters) as an SVG board.
+pub fn start_board_svg(id: &str) -> Option<String> {
+    let params = Params::new();
+    let shape = shape_of(id, &params)?;
+    let out = replay(&ReplayRequest {
+        ruleset: id.to_string(),
+        params,
+        actions: vec![],
+    })
+    .ok()?;
+    Some(board_svg(&shape, out.states.first()?, id))
+}
+
+/// A board in a state (as the replay endpoint gives it), with a title for screen readers.
+pub fn board_svg(shape: &BoardShape, state: &Value, label: &str) -> String {
+    match shape {
+        BoardShape::Rows(n) => rows_svg(*n, state, label),
+        BoardShape::Points(kind) => points_svg(*kind, state, label),
+    }
+}
+
+fn rows_svg(n: usize, state: &Value, label: &str) -> String {
+    let width = MARGIN + n * CELL + 8;
+    let height = 4 * CELL + 20;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg class="board rows" viewBox="0 0 {width} {height}" role="group" aria-label="{label}: four rows of {n} holes" xmlns="http://www.w3.org/2000/svg">"#
+    );
+    // The two sides.
+    let _ = write!(
+        s,
+        r#"<rect class="side side-b" x="{MARGIN}" y="2" width="{w}" height="{h}" rx="10"/><rect class="side side-a" x="{MARGIN}" y="{y}" width="{w}" height="{h}" rx="10"/>"#,
+        w = n * CELL,
+        h = 2 * CELL,
+        y = 2 * CELL + 14,
+    );
+    for (r, row) in ROWS.iter().enumerate() {
+        let y = 2 + r * CELL + CELL / 2 + if r >= 2 { 12 } else { 0 };
+        let _ = write!(
+            s,
+            r#"<text class="row-label" x="6" y="{}" aria-hidden="true">{row}</text>"#,
+            y + 5
+        );
+        let counts = state.pointer(&format!("/board/{row}"));
+        for h in 1..=n {
+            let x = MARGIN + (h - 1) * CELL + CELL / 2;
+            let c = counts
+                .and_then(|c| c.get(h - 1))
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let _ = write!(
+                s,
+                r#"<g class="hole" data-hole="{row},{h}" data-count="{c}" role="img" aria-label="{row},{h}: {c}"><circle cx="{x}" cy="{y}" r="17"/><text class="count" x="{x}" y="{ty}">{c}</text></g>"#,
+                ty = y + 6
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Where a point is drawn: (x, y) in the board's grid units, y up.
+fn grid(kind: BoardKind) -> (usize, usize) {
+    match kind {
+        BoardKind::Twelve => (7, 7),
+        BoardKind::Square | BoardKind::SquarePlain => (3, 3),
+        BoardKind::Triangle => (5, 3),
+    }
+}
+
+fn points_svg(kind: BoardKind, state: &Value, label: &str) -> String {
+    let b = Board::new(kind);
+    let (cols, rows) = grid(kind);
+    let unit = 56;
+    let pad = 30;
+    let (w, h) = ((cols - 1) * unit + 2 * pad, (rows - 1) * unit + 2 * pad);
+    let at = |sq: tsoro_engine::morris::Square| {
+        (
+            pad + sq.col() as usize * unit,
+            pad + (rows - 1 - sq.row() as usize) * unit,
+        )
+    };
+    let owner = |name: &str| -> &'static str {
+        for (key, class) in [("A", "A"), ("B", "B"), ("cancelled", "cancelled")] {
+            if state
+                .pointer(&format!("/board/{key}"))
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(name)))
+            {
+                return class;
+            }
+        }
+        ""
+    };
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg class="board points" viewBox="0 0 {w} {h}" role="group" aria-label="{label}: a board of {} points" xmlns="http://www.w3.org/2000/svg">"#,
+        b.points.len()
+    );
+    for &line in &b.lines {
+        let mut pts: Vec<(usize, usize)> = (0..b.points.len())
+            .filter(|i| line & (1 << i) != 0)
+            .map(|i| at(b.points[i]))
+            .collect();
+        pts.sort();
+        if let (Some(first), Some(last)) = (pts.first(), pts.last()) {
+            let _ = write!(
+                s,
+                r#"<line class="line" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+                first.0, first.1, last.0, last.1
+            );
+        }
+    }
+    for &sq in &b.points {
+        let (x, y) = at(sq);
+        let name = sq.to_string();
+        let o = owner(&name);
+        let count = usize::from(!o.is_empty() && o != "cancelled");
+        let _ = write!(
+            s,
+            r#"<g class="point {o}" data-point="{name}" data-owner="{o}" data-count="{count}" role="img" aria-label="{name}: {}"><circle cx="{x}" cy="{y}" r="15"/><text class="count" x="{x}" y="{}">{}</text></g>"#,
+            if o.is_empty() { "empty" } else { o },
+            y + 5,
+            if o.is_empty() { "" } else { o },
+        );
+    }
+    s.push_str("</svg>");
+    s
+}

@@ -1,0 +1,150 @@
+//! `/`: what the archive is, its games, rulesets and sources, and the latest simulations.
+
+use super::{Page, html};
+use crate::app::AppState;
+use crate::archive::read;
+use actix_web::web;
+use askama::Template;
+use std::collections::BTreeMap;
+use tsoro_corpus::cite;
+
+/// Registers `/`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/").route(web::get().to(home)));
+}
+
+struct GameLine {
+    id: String,
+    name: String,
+    other_names: String,
+    facts: String,
+    line: String,
+    rulesets: usize,
+}
+
+/// A source as a short in-text citation, for links.
+pub struct SourceRef {
+    pub id: String,
+    pub short: String,
+    pub reference: String,
+}
+
+struct RulesetLine {
+    id: String,
+    title: String,
+    game: String,
+    sources: Vec<SourceRef>,
+    playable: bool,
+}
+
+struct JobLine {
+    url: String,
+    short_id: String,
+    ruleset: String,
+    agents: String,
+    games: i64,
+    status: String,
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct Home {
+    games: Vec<GameLine>,
+    rulesets: Vec<RulesetLine>,
+    sources: Vec<SourceRef>,
+    jobs: Vec<JobLine>,
+}
+
+/// Every source as a reference, by id.
+pub async fn source_refs(
+    pool: &sqlx::PgPool,
+) -> Result<BTreeMap<String, SourceRef>, crate::problem::Problem> {
+    let mut out = BTreeMap::new();
+    for item in read::all_sources(pool).await? {
+        if let Some((s, _)) = read::load_source(pool, &item.id).await? {
+            out.insert(
+                s.id.clone(),
+                SourceRef {
+                    id: s.id.clone(),
+                    short: cite::author_date_short(&s),
+                    reference: cite::author_date(&s),
+                },
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a ruleset has a board to play (nhodo is a model without one).
+pub fn playable(id: &str) -> bool {
+    tsoro_engine::catalogue::get(id).is_ok_and(|d| d.kind != tsoro_engine::catalogue::Kind::Nhodo)
+}
+
+async fn home(state: web::Data<AppState>) -> Page {
+    let pool = &state.pool;
+    let rulesets = read::all_rulesets(pool).await?;
+    let refs = source_refs(pool).await?;
+    let games = read::all_games(pool)
+        .await?
+        .into_iter()
+        .map(|(g, summary)| GameLine {
+            rulesets: rulesets.iter().filter(|r| r.game == g.id).count(),
+            facts: format!("{}; {}, {}", capitalise(&g.family), g.people, g.region),
+            line: super::excerpt(summary.split(". ").next().unwrap_or_default(), 200),
+            other_names: g
+                .names
+                .iter()
+                .skip(1)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            id: g.id,
+            name: g.name,
+        })
+        .collect();
+    let lines = rulesets
+        .into_iter()
+        .map(|r| RulesetLine {
+            playable: playable(&r.id),
+            sources: r
+                .sources
+                .iter()
+                .filter_map(|s| refs.get(s))
+                .map(|s| SourceRef {
+                    id: s.id.clone(),
+                    short: s.short.clone(),
+                    reference: s.reference.clone(),
+                })
+                .collect(),
+            id: r.id,
+            title: r.title,
+            game: r.game,
+        })
+        .collect();
+    let jobs = crate::jobs::store::list_jobs(pool, None, None, 10)
+        .await?
+        .into_iter()
+        .map(|j| JobLine {
+            url: format!("/simulations/{}", j.id),
+            short_id: j.id.to_string()[..8].to_string(),
+            ruleset: j.ruleset,
+            agents: j.agents.join(" vs "),
+            games: j.games,
+            status: j.status,
+        })
+        .collect();
+    html(&Home {
+        games,
+        rulesets: lines,
+        sources: refs.into_values().collect(),
+        jobs,
+    })
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

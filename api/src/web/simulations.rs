@@ -1,0 +1,499 @@
+//! `/simulations/new` (the form), `/simulations/{id}` (live progress, then the results with
+//! their charts) and `/comparisons/{id}`, over the jobs API (`crate::jobs`).
+
+use super::charts::{self, Bar};
+use super::{Page, PageError, html, missing, value_text};
+use crate::app::AppState;
+use crate::jobs::export;
+use crate::jobs::store::{self, JobRow};
+use crate::problem::Problem;
+use actix_web::{HttpRequest, web};
+use askama::Template;
+use serde_json::{Value, json};
+use tsoro_engine::catalogue::{self, Kind};
+use tsoro_engine::stats::{Stats, compare};
+use uuid::Uuid;
+
+/// Registers the pages (`new` before `{id}`).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/simulations/new").route(web::get().to(new)))
+        .service(web::resource("/simulations/{id}").route(web::get().to(show)))
+        .service(web::resource("/comparisons/{id}").route(web::get().to(comparison)));
+}
+
+type St = web::Data<AppState>;
+
+/// The agents the form offers (any name the API takes may be typed too).
+pub const AGENTS: &[&str] = &[
+    "random",
+    "greedy",
+    "alphabeta:1",
+    "alphabeta:2",
+    "alphabeta:3",
+    "alphabeta:2:mobility",
+    "mcts:100",
+    "mcts:1000",
+];
+
+#[derive(Template)]
+#[template(path = "simulation_new.html")]
+struct NewPage {
+    /// (id, title) of every ruleset a job can run.
+    rulesets: Vec<(String, String)>,
+    chosen: String,
+    agents: &'static [&'static str],
+    /// Every ruleset's parameters, for the form's script.
+    params_json: String,
+    max_games: u64,
+}
+
+async fn new(req: HttpRequest, limits: web::Data<crate::jobs::JobSettings>) -> Page {
+    let chosen = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .ok()
+        .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| "tsoro-matthews-basic".into());
+    let defs: Vec<_> = catalogue::all()
+        .iter()
+        .filter(|d| d.kind != Kind::Nhodo)
+        .collect();
+    let params: serde_json::Map<String, Value> = defs
+        .iter()
+        .map(|d| {
+            (
+                d.id.clone(),
+                Value::Array(
+                    d.params
+                        .iter()
+                        .map(|p| {
+                            json!({"name": p.name, "default": p.default, "range": p.range(),
+                                   "description": p.description})
+                        })
+                        .collect(),
+                ),
+            )
+        })
+        .collect();
+    html(&NewPage {
+        rulesets: defs
+            .iter()
+            .map(|d| (d.id.clone(), d.title.clone()))
+            .collect(),
+        chosen,
+        agents: AGENTS,
+        params_json: Value::Object(params).to_string().replace("</", "<\\/"),
+        max_games: limits.max_games,
+    })
+}
+
+struct Link {
+    label: &'static str,
+    url: String,
+}
+
+#[derive(Template)]
+#[template(path = "simulation.html")]
+struct SimulationPage {
+    job: JobRow,
+    title: String,
+    params: String,
+    percent: u32,
+    finished: bool,
+    command: String,
+    charts: Vec<Chart>,
+    /// (name, value) rows.
+    figures: Vec<(String, String)>,
+    ludii: Vec<(String, String)>,
+    reasons: Vec<(String, u64)>,
+    links: Vec<Link>,
+    comparison: Option<String>,
+}
+
+fn parse(raw: &str, what: &str) -> Result<Uuid, PageError> {
+    raw.parse::<Uuid>().map_err(|_| missing(what, raw))
+}
+
+/// The `tsoro simulate` command that plays the same games.
+pub fn command_line(job: &JobRow) -> String {
+    let mut cmd = format!(
+        "tsoro simulate --ruleset {} --agents {} --games {} --seed {}",
+        job.ruleset,
+        job.agents.join(","),
+        job.games,
+        job.seed
+    );
+    if let Some(p) = job.params.as_object() {
+        for (k, v) in p {
+            cmd.push_str(&format!(" --param {k}={}", value_text(v)));
+        }
+    }
+    if !job.swap_seats {
+        cmd.push_str(" --fixed-seats");
+    }
+    cmd.push_str(" --csv games.csv --summary summary.csv");
+    cmd
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
+}
+
+fn bar(label: impl Into<String>, value: f64, low: f64, high: f64) -> Bar {
+    Bar {
+        label: label.into(),
+        value,
+        low,
+        high,
+    }
+}
+
+/// The length counts of a finished job (`turns` value, games), from its stored summary.
+fn length_counts(job: &JobRow, key: &str) -> Vec<(u64, u64)> {
+    job.summary
+        .as_ref()
+        .and_then(|s| s.pointer(&format!("/{key}/counts")))
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.iter()
+                .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_u64()?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A chart's caption and its SVG.
+type Chart = (String, String);
+
+/// Named figures: (name, value in words).
+type Figures = Vec<(String, String)>;
+
+fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
+    let mut rows = vec![
+        bar(
+            "First mover",
+            st.first_mover.rate,
+            st.first_mover.ci.low,
+            st.first_mover.ci.high,
+        ),
+        bar(
+            "Seat A",
+            st.seat_a.rate,
+            st.seat_a.ci.low,
+            st.seat_a.ci.high,
+        ),
+        bar(
+            "Seat B",
+            st.seat_b.rate,
+            st.seat_b.ci.low,
+            st.seat_b.ci.high,
+        ),
+    ];
+    for (i, a) in st.agents.iter().enumerate() {
+        rows.push(bar(
+            format!("Agent {} ({})", i + 1, a.name),
+            a.win_rate,
+            a.ci.low,
+            a.ci.high,
+        ));
+    }
+    rows.push(bar(
+        "Draws",
+        st.draws.rate,
+        st.draws.ci.low,
+        st.draws.ci.high,
+    ));
+    let title = "Win rates with their 95% intervals";
+    let mut charts = vec![(title.to_string(), charts::rates(title, &rows))];
+    let turns = length_counts(job, "turns");
+    if !turns.is_empty() {
+        let title = "How long the games lasted (turns)";
+        charts.push((title.to_string(), charts::histogram(title, "turns", &turns)));
+    }
+    let figures = vec![
+        ("Games".into(), st.games.to_string()),
+        (
+            "Length in turns".into(),
+            format!(
+                "mean {:.1} (sd {:.1}), median {}, 10th–90th percentile {}–{}, from {} to {}",
+                st.turns.mean,
+                st.turns.sd,
+                st.turns.median,
+                st.turns.p10,
+                st.turns.p90,
+                st.turns.min,
+                st.turns.max
+            ),
+        ),
+        (
+            "Length in Ludii moves".into(),
+            format!("mean {:.1}, median {}", st.moves.mean, st.moves.median),
+        ),
+        (
+            "Captures per game".into(),
+            format!(
+                "A {:.2}, B {:.2} (stones taken: A {:.2}, B {:.2})",
+                st.captures_per_game[0],
+                st.captures_per_game[1],
+                st.stones_captured_per_game[0],
+                st.stones_captured_per_game[1]
+            ),
+        ),
+        (
+            "Legal actions per decision".into(),
+            format!("{:.2}", st.branching),
+        ),
+        ("Longest relay".into(), format!("{} laps", st.longest_relay)),
+        (
+            "First mover wins".into(),
+            format!(
+                "{} ({}, 95% interval {}–{})",
+                st.first_mover.count,
+                pct(st.first_mover.rate),
+                pct(st.first_mover.ci.low),
+                pct(st.first_mover.ci.high)
+            ),
+        ),
+    ];
+    let l = &st.ludii;
+    let ludii = vec![
+        ("AdvantageP1".into(), format!("{:.4}", l.advantage_p1)),
+        ("Balance".into(), format!("{:.4}", l.balance)),
+        ("Completion".into(), format!("{:.4}", l.completion)),
+        ("Drawishness".into(), format!("{:.4}", l.drawishness)),
+        ("Timeouts".into(), format!("{:.4}", l.timeouts)),
+        ("DurationTurns".into(), format!("{:.2}", l.duration_turns)),
+        ("DurationMoves".into(), format!("{:.2}", l.duration_moves)),
+        (
+            "BranchingFactor".into(),
+            format!("{:.3}", l.branching_factor),
+        ),
+        ("DecisionMoves".into(), format!("{:.4}", l.decision_moves)),
+    ];
+    (charts, figures, ludii)
+}
+
+async fn show(state: St, id: web::Path<String>) -> Page {
+    let uid = parse(&id, "simulation")?;
+    let job = store::get_job(&state.pool, uid)
+        .await
+        .map_err(Problem::from)?
+        .ok_or_else(|| missing("simulation", &id))?;
+    let stats = export::stats_of(&job);
+    let (charts, figures, ludii) = match &stats {
+        Some(st) => results(&job, st),
+        None => (vec![], vec![], vec![]),
+    };
+    let api = format!("/api/v1/simulations/{}", job.id);
+    let links = if job.status == "done" {
+        vec![
+            Link {
+                label: "games.csv (every game's record)",
+                url: format!("{api}/games.csv"),
+            },
+            Link {
+                label: "summary.csv (every statistic, with intervals)",
+                url: format!("{api}/summary.csv"),
+            },
+            Link {
+                label: "datapackage.json (describes both files)",
+                url: format!("{api}/datapackage.json"),
+            },
+            Link {
+                label: "the job as JSON",
+                url: api.clone(),
+            },
+        ]
+    } else {
+        vec![Link {
+            label: "the job as JSON",
+            url: api.clone(),
+        }]
+    };
+    let title = catalogue::get(&job.ruleset)
+        .map(|d| d.title.clone())
+        .unwrap_or_else(|_| job.ruleset.clone());
+    html(&SimulationPage {
+        title,
+        params: job
+            .params
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| format!("{k}={}", value_text(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default(),
+        percent: ((job.games_done.max(0) as f64 / job.games.max(1) as f64) * 100.0) as u32,
+        finished: matches!(job.status.as_str(), "done" | "failed" | "cancelled"),
+        command: command_line(&job),
+        reasons: stats
+            .as_ref()
+            .map(|s| s.reasons.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default(),
+        comparison: job.comparison_id.map(|c| format!("/comparisons/{c}")),
+        charts,
+        figures,
+        ludii,
+        links,
+        job,
+    })
+}
+
+struct RunLine {
+    url: String,
+    ruleset: String,
+    status: String,
+    games_done: i64,
+    games: i64,
+    first_mover: String,
+    draws: String,
+    turns: String,
+}
+
+#[derive(Template)]
+#[template(path = "comparison.html")]
+struct ComparisonPage {
+    id: String,
+    status: String,
+    finished: bool,
+    runs: Vec<RunLine>,
+    charts: Vec<Chart>,
+    /// (against, measure, difference, interval, p-value).
+    table: Vec<(String, String, String, String, String)>,
+}
+
+async fn comparison(state: St, id: web::Path<String>) -> Page {
+    let uid = parse(&id, "comparison")?;
+    let jobs = store::comparison_jobs(&state.pool, uid)
+        .await
+        .map_err(Problem::from)?;
+    if jobs.is_empty() {
+        return Err(missing("comparison", &id));
+    }
+    let all = |s: &str| jobs.iter().all(|j| j.status == s);
+    let status = if all("done") {
+        "done"
+    } else if jobs.iter().any(|j| j.status == "failed") {
+        "failed"
+    } else if jobs.iter().any(|j| j.status == "cancelled") {
+        "cancelled"
+    } else {
+        "running"
+    };
+    let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
+    let mut charts = vec![];
+    let mut table = vec![];
+    if stats.len() == jobs.len() {
+        let first = &stats[0];
+        let mut fm = vec![];
+        let mut dr = vec![];
+        let mut tu = vec![];
+        for (j, s) in jobs.iter().zip(&stats).skip(1) {
+            let c = compare(s, first);
+            let label = j.ruleset.clone();
+            fm.push(bar(
+                &label,
+                c.first_mover.diff,
+                c.first_mover.ci.low,
+                c.first_mover.ci.high,
+            ));
+            dr.push(bar(&label, c.draws.diff, c.draws.ci.low, c.draws.ci.high));
+            tu.push(bar(&label, c.turns.diff, c.turns.ci.low, c.turns.ci.high));
+            for (measure, d, low, high, p, percent) in [
+                (
+                    "first-mover win rate",
+                    c.first_mover.diff,
+                    c.first_mover.ci.low,
+                    c.first_mover.ci.high,
+                    c.first_mover.p_value,
+                    true,
+                ),
+                (
+                    "draw rate",
+                    c.draws.diff,
+                    c.draws.ci.low,
+                    c.draws.ci.high,
+                    c.draws.p_value,
+                    true,
+                ),
+                (
+                    "mean length (turns)",
+                    c.turns.diff,
+                    c.turns.ci.low,
+                    c.turns.ci.high,
+                    c.turns.p_value,
+                    false,
+                ),
+            ] {
+                let f = |v: f64| {
+                    if percent {
+                        format!("{:+.1} points", v * 100.0)
+                    } else {
+                        format!("{v:+.2}")
+                    }
+                };
+                table.push((
+                    j.ruleset.clone(),
+                    measure.to_string(),
+                    f(d),
+                    format!("{} to {}", f(low), f(high)),
+                    format!("{p:.3}"),
+                ));
+            }
+        }
+        let first = &jobs[0].ruleset;
+        let title = "First-mover win rate of each run, with 95% intervals".to_string();
+        let each: Vec<Bar> = jobs
+            .iter()
+            .zip(&stats)
+            .map(|(j, s)| {
+                bar(
+                    &j.ruleset,
+                    s.first_mover.rate,
+                    s.first_mover.ci.low,
+                    s.first_mover.ci.high,
+                )
+            })
+            .collect();
+        charts.push((title.clone(), charts::rates(&title, &each)));
+        for (what, rows, percent) in [
+            ("first-mover win rate", &fm, true),
+            ("draw rate", &dr, true),
+            ("mean length (turns)", &tu, false),
+        ] {
+            let title = format!("Difference in {what} from {first}, with 95% intervals");
+            charts.push((title.clone(), charts::differences(&title, rows, percent)));
+        }
+    }
+    let runs = jobs
+        .iter()
+        .map(|j| {
+            let s = export::stats_of(j);
+            RunLine {
+                url: format!("/simulations/{}", j.id),
+                ruleset: j.ruleset.clone(),
+                status: j.status.clone(),
+                games_done: j.games_done,
+                games: j.games,
+                first_mover: s
+                    .as_ref()
+                    .map(|s| pct(s.first_mover.rate))
+                    .unwrap_or_default(),
+                draws: s.as_ref().map(|s| pct(s.draws.rate)).unwrap_or_default(),
+                turns: s
+                    .as_ref()
+                    .map(|s| format!("{:.1}", s.turns.mean))
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    html(&ComparisonPage {
+        id: uid.to_string(),
+        status: status.into(),
+        finished: matches!(status, "done" | "failed" | "cancelled"),
+        runs,
+        charts,
+        table,
+    })
+}

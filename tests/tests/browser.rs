@@ -1,0 +1,412 @@
+//! The web pages in a real browser (headless Chromium through WebDriver): every page renders
+//! with its scripts run and its links resolve, a game is played to its end by clicking
+//! holes, and a simulation started from the form shows its plot. Screenshots are kept in
+//! `target/screenshots/`.
+
+use fantoccini::Locator;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::time::Duration;
+use tsoro_tests::browser::{self, Browser};
+use tsoro_tests::{TestApp, spawn_app, spawn_app_with_jobs};
+
+/// Every same-origin link of the page open in the browser (without fragments), and the
+/// fragments it links to on other pages (`/rulesets/x#rule-layout`).
+async fn links(b: &Browser) -> Vec<String> {
+    let v = b
+        .js(
+            "return Array.from(document.querySelectorAll('a[href]')).map(a => a.href)
+              .filter(h => h.startsWith(location.origin));",
+        )
+        .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The page's title and that it has no horizontal scroll at this width.
+async fn check_page(b: &Browser, url: &str) -> String {
+    b.goto(url).await;
+    let title = b.js("return document.title").await;
+    let title = title.as_str().unwrap().to_string();
+    assert!(!title.starts_with("404"), "{url}: {title}");
+    assert!(!title.starts_with("500"), "{url}: {title}");
+    let h1 = b
+        .js("return document.querySelector('h1') ? document.querySelector('h1').textContent : ''")
+        .await;
+    assert!(!h1.as_str().unwrap().is_empty(), "{url} has a heading");
+    let fits = b
+        .js("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+        .await;
+    assert_eq!(fits, Value::Bool(true), "{url} is wider than the window");
+    title
+}
+
+fn shot_name(path: &str) -> String {
+    let s: String = path
+        .trim_matches('/')
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    if s.is_empty() { "home".into() } else { s }
+}
+
+#[tokio::test]
+async fn every_page_renders_and_every_link_resolves() {
+    let Some(b) = browser::start(1280, 1000).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let mut pages: Vec<String> = vec!["/".into(), "/simulations/new".into()];
+    for g in [
+        "tsoro",
+        "njombwa",
+        "tsoro-yemutwelve",
+        "dig-dig",
+        "tsoro-yemutatu",
+        "nhodo",
+    ] {
+        pages.push(format!("/games/{g}"));
+    }
+    for id in tsoro_engine::catalogue::ids() {
+        pages.push(format!("/rulesets/{id}"));
+    }
+    pages.push("/rulesets/tsoro-matthews-basic/diff/tsoro-ludii".into());
+    pages.push("/rulesets/njombwa-sanderson-gambit/diff/njombwa-ludii".into());
+    pages.push("/rulesets/tsoro-yemutatu-matthews-a/play".into());
+    pages.push("/rulesets/tsoro-matthews-v7/play".into());
+    pages.push("/evidence/matthews-1964-tsoro-b".into());
+    pages.push("/sources/matthews-1964".into());
+    pages.push("/sources/ludii-portal".into());
+    let mut seen = BTreeSet::new();
+    let mut to_check = BTreeSet::new();
+    for p in &pages {
+        check_page(&b, &format!("{}{p}", app.address)).await;
+        if p.ends_with("/play") {
+            // Its script ran: the status names who is to move.
+            b.wait_until(
+                "return document.getElementById('status').textContent.includes('to move')",
+                10,
+            )
+            .await;
+        }
+        if matches!(
+            p.as_str(),
+            "/" | "/games/tsoro"
+                | "/rulesets/tsoro-matthews-basic"
+                | "/rulesets/dig-dig-matthews"
+                | "/rulesets/tsoro-matthews-basic/diff/tsoro-ludii"
+                | "/evidence/matthews-1964-tsoro-b"
+                | "/sources/matthews-1964"
+                | "/simulations/new"
+        ) {
+            b.screenshot(&shot_name(p)).await;
+        }
+        seen.insert(p.clone());
+        for l in links(&b).await {
+            to_check.insert(l);
+        }
+    }
+    // Every link resolves; every fragment names an element of its page.
+    let client = reqwest::Client::new();
+    for l in &to_check {
+        let (url, frag) = match l.split_once('#') {
+            Some((u, f)) => (u.to_string(), Some(f.to_string())),
+            None => (l.clone(), None),
+        };
+        let r = client.get(&url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "the link {l} is broken");
+        if let Some(f) = frag.filter(|f| !f.is_empty()) {
+            let body = r.text().await.unwrap();
+            assert!(
+                body.contains(&format!("id=\"{f}\"")),
+                "{l}: no element #{f}"
+            );
+        }
+    }
+    assert!(to_check.len() > 100, "{} links checked", to_check.len());
+    b.close().await;
+
+    // On a phone: the pages fit the screen.
+    let Some(phone) = browser::start(390, 844).await else {
+        return;
+    };
+    for p in [
+        "/",
+        "/rulesets/tsoro-matthews-basic",
+        "/rulesets/tsoro-matthews-basic/play",
+        "/evidence/matthews-1964-tsoro-b",
+    ] {
+        check_page(&phone, &format!("{}{p}", app.address)).await;
+        phone.screenshot(&format!("phone-{}", shot_name(p))).await;
+    }
+    phone.close().await;
+}
+
+/// The counts the board shows, hole by hole, in the browser.
+async fn shown_counts(b: &Browser) -> Value {
+    b.js("const o = {}; document.querySelectorAll('[data-hole]').forEach(e => o[e.dataset.hole] = Number(e.querySelector('text').textContent)); return o;")
+        .await
+}
+
+/// The counts of a replay state, hole by hole.
+fn state_counts(state: &Value) -> Value {
+    let mut o = serde_json::Map::new();
+    for row in ["i", "ii", "iii", "iv"] {
+        for (k, c) in state["board"][row].as_array().unwrap().iter().enumerate() {
+            o.insert(format!("{row},{}", k + 1), c.clone());
+        }
+    }
+    Value::Object(o)
+}
+
+async fn moves_made(b: &Browser) -> usize {
+    let v = b
+        .js("return document.getElementById('moves').children.length")
+        .await;
+    v.as_u64().unwrap() as usize
+}
+
+/// Plays by clicking highlighted holes (or points), or the relay and pass buttons, until the
+/// game is over; returns the moves made.
+async fn click_to_the_end(b: &Browser, max_clicks: usize) -> usize {
+    let mut pick: u64 = 12345;
+    for _ in 0..max_clicks {
+        let finished = b
+            .js("return document.getElementById('status').dataset.finished")
+            .await;
+        if finished == "true" {
+            return moves_made(b).await;
+        }
+        let before = moves_made(b).await;
+        let mut targets = b
+            .client
+            .find_all(Locator::Css(
+                "[data-hole][data-legal], [data-point][data-legal]",
+            ))
+            .await
+            .unwrap();
+        if targets.is_empty() {
+            targets = b
+                .client
+                .find_all(Locator::Css("button[data-choice]:not([hidden])"))
+                .await
+                .unwrap();
+        }
+        if targets.is_empty() {
+            // The agent is thinking.
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            continue;
+        }
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let el = targets[(pick >> 33) as usize % targets.len()].clone();
+        el.click().await.expect("click a hole");
+        // A stone chosen to move (line games) waits for its destination.
+        b.wait_until(
+            &format!(
+                "return document.getElementById('moves').children.length > {before} \
+                 || document.querySelector('.selected') !== null \
+                 || document.getElementById('status').dataset.finished === 'true'"
+            ),
+            20,
+        )
+        .await;
+    }
+    panic!("the game did not end within {max_clicks} clicks");
+}
+
+#[tokio::test]
+async fn a_game_is_played_to_its_end_by_clicking_holes() {
+    let Some(b) = browser::start(1280, 1100).await else {
+        return;
+    };
+    let app = spawn_app().await;
+
+    // Two people at one screen, on the line game's board.
+    b.goto(&format!(
+        "{}/rulesets/tsoro-yemutatu-matthews-a/play",
+        app.address
+    ))
+    .await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-point][data-legal]').length > 0",
+        10,
+    )
+    .await;
+    let moves = click_to_the_end(&b, 600).await;
+    assert!(moves >= 5, "{moves} moves");
+    b.screenshot("play-yemutatu-over").await;
+    let status = b
+        .js("return document.getElementById('status').textContent")
+        .await;
+    assert!(
+        status.as_str().unwrap().starts_with("Game over"),
+        "{status}"
+    );
+
+    // Against the greedy agent, on tsoro's four rows.
+    b.goto(&format!("{}/rulesets/tsoro-ludii/play", app.address))
+        .await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+        10,
+    )
+    .await;
+    let agent = b.client.find(Locator::Id("agent")).await.unwrap();
+    agent.select_by_value("greedy").await.unwrap();
+    b.screenshot("play-tsoro-start").await;
+    let moves = click_to_the_end(&b, 1500).await;
+    b.screenshot("play-tsoro-over").await;
+    // The browser's game is the server's: replay its moves and compare the final counts.
+    let actions = b
+        .js("return Array.from(document.querySelectorAll('#moves button')).length")
+        .await;
+    assert_eq!(actions.as_u64().unwrap() as usize, moves);
+    let link = b.js("return document.getElementById('link').href").await;
+    let url = reqwest::Url::parse(link.as_str().unwrap()).unwrap();
+    let recorded: Vec<Value> = serde_json::from_str(
+        &url.query_pairs()
+            .find(|(k, _)| k == "moves")
+            .map(|(_, v)| v.into_owned())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(recorded.len(), moves);
+    let out: Value = app
+        .post(
+            "/api/v1/rulesets/tsoro-ludii/replay",
+            &json!({"actions": recorded}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(out["result"]["finished"], true);
+    let states = out["states"].as_array().unwrap();
+    assert_eq!(shown_counts(&b).await, state_counts(states.last().unwrap()));
+
+    // Step back: the board shows the position before the last move.
+    b.client
+        .find(Locator::Id("back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        shown_counts(&b).await,
+        state_counts(&states[states.len() - 2])
+    );
+    b.client
+        .find(Locator::Id("to-start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(shown_counts(&b).await, state_counts(&states[0]));
+
+    // A demonstration: Ludii's relay example, stepped through.
+    let demo = b
+        .client
+        .find(Locator::Css("button[data-demo='0']"))
+        .await
+        .unwrap();
+    demo.click().await.unwrap();
+    b.wait_until(
+        "return document.getElementById('position').textContent === '0 / 2'",
+        10,
+    )
+    .await;
+    b.client
+        .find(Locator::Id("forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let events = b
+        .js("return document.getElementById('events').textContent")
+        .await;
+    let events = events.as_str().unwrap();
+    for last in ["ends at i,3", "ends at i,6", "ends at ii,8"] {
+        assert!(events.contains(last), "{events}");
+    }
+    b.screenshot("play-demo-relay").await;
+    b.close().await;
+}
+
+async fn start_from_form(b: &Browser, app: &TestApp, compare: Option<&str>) {
+    b.goto(&format!(
+        "{}/simulations/new?ruleset=tsoro-ludii",
+        app.address
+    ))
+    .await;
+    let games = b.client.find(Locator::Id("games")).await.unwrap();
+    games.clear().await.unwrap();
+    games.send_keys("300").await.unwrap();
+    let a2 = b.client.find(Locator::Id("agent2")).await.unwrap();
+    a2.clear().await.unwrap();
+    a2.send_keys("greedy").await.unwrap();
+    if let Some(other) = compare {
+        b.js(&format!(
+            "document.querySelector('#compare option[value=\"{other}\"]').selected = true; return true;"
+        ))
+        .await;
+    }
+    b.client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_simulation_started_from_the_form_shows_its_plot() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::jobs::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 100,
+        ..Default::default()
+    })
+    .await;
+    start_from_form(&b, &app, None).await;
+    b.wait_for("svg.chart.rates", 120).await;
+    let url = b.client.current_url().await.unwrap();
+    assert!(url.path().starts_with("/simulations/"), "{url}");
+    b.wait_for("svg.chart.histogram", 5).await;
+    let desc = b
+        .js("return document.querySelector('svg.chart.rates desc').textContent")
+        .await;
+    assert!(desc.as_str().unwrap().contains("First mover"), "{desc}");
+    let cmd = b
+        .js("return document.getElementById('command').textContent")
+        .await;
+    assert!(
+        cmd.as_str().unwrap().starts_with(
+            "tsoro simulate --ruleset tsoro-ludii --agents random,greedy --games 300 --seed 1"
+        ),
+        "{cmd}"
+    );
+    b.screenshot("simulation-done").await;
+    for l in links(&b).await {
+        let r = reqwest::get(&l).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{l}");
+    }
+
+    // A comparison from the same form.
+    start_from_form(&b, &app, Some("tsoro-ludii-additional-capture")).await;
+    b.wait_for("svg.chart.diffs", 180).await;
+    b.screenshot("comparison-done").await;
+    b.close().await;
+}

@@ -1,0 +1,222 @@
+//! The web pages over HTTP (no browser): each renders from the archive, says what it must,
+//! and answers a missing record with an HTML 404; the agent-move endpoint.
+
+use serde_json::{Value, json};
+use tsoro_tests::spawn_app;
+
+async fn page(app: &tsoro_tests::TestApp, path: &str) -> String {
+    let r = app.get(path).await;
+    assert_eq!(r.status().as_u16(), 200, "{path}");
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"),
+        "{path}"
+    );
+    r.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_archive_pages_show_the_records() {
+    let app = spawn_app().await;
+    let home = page(&app, "/").await;
+    for want in [
+        "href=\"/docs/\"",
+        "href=\"/games/tsoro\"",
+        "href=\"/games/njombwa\"",
+        "href=\"/rulesets/tsoro-matthews-basic\"",
+        "href=\"/sources/matthews-1964\"",
+        "Matthews, J. B. (1964). Notes on Some African Stone Games.",
+        "href=\"/simulations/new\"",
+    ] {
+        assert!(home.contains(want), "/ lacks {want}");
+    }
+
+    let game = page(&app, "/games/tsoro").await;
+    assert!(game.contains("href=\"/evidence/matthews-1964-tsoro-a\""));
+    assert!(game.contains("href=\"/rulesets/tsoro-ludii\""));
+    // The readings differ on the layout and on the heads, each ruleset with its citation.
+    assert!(game.contains("Where the readings differ"));
+    assert!(game.contains("<code>layout</code>"));
+
+    let r = page(&app, "/rulesets/tsoro-matthews-basic").await;
+    // Every rule field, in words, with its citation.
+    let def = tsoro_engine::catalogue::get("tsoro-matthews-basic").unwrap();
+    for f in tsoro_engine::catalogue::rule_fields(def.kind) {
+        let id = format!("id=\"rule-{}\"", f.replace('.', "-"));
+        assert!(r.contains(&id), "the ruleset page lacks {f}");
+    }
+    assert!(r.contains("if his last stone drops into a hole which is already occupied"));
+    assert!(r.contains("href=\"/evidence/matthews-1964-tsoro-a\""));
+    assert!(
+        r.contains("Diagram A is lost."),
+        "a reconstruction's reasoning"
+    );
+    assert!(r.contains("class=\"tag assumed\""));
+    // The start board: two stones in every back-row hole, none in front.
+    assert!(r.contains("data-hole=\"i,1\" data-count=\"2\""));
+    assert!(r.contains("data-hole=\"ii,3\" data-count=\"0\""));
+    assert!(r.contains("data-hole=\"iv,8\" data-count=\"2\""));
+    assert!(r.contains("href=\"/rulesets/tsoro-matthews-basic/diff/tsoro-ludii\""));
+    assert!(r.contains("href=\"/rulesets/tsoro-matthews-basic/play\""));
+    assert!(r.contains("href=\"/simulations/new?ruleset=tsoro-matthews-basic\""));
+
+    let line = page(&app, "/rulesets/dig-dig-matthews").await;
+    assert!(
+        line.contains("data-point=\"d5\""),
+        "a point of the twelve board"
+    );
+    let model = page(&app, "/rulesets/nhodo-matthews").await;
+    assert!(!model.contains("data-hole"), "nhodo has no board");
+
+    let diff = page(&app, "/rulesets/tsoro-matthews-basic/diff/tsoro-ludii").await;
+    assert!(diff.contains("<code>sowing.endless</code>"));
+    assert!(diff.contains("class=\"diff\""));
+
+    let e = page(&app, "/evidence/matthews-1964-tsoro-b").await;
+    assert!(e.contains("<blockquote>"));
+    assert!(e.contains("/api/v1/sources/matthews-1964/citation?format=bibtex"));
+    assert!(e.contains("/api/v1/sources/matthews-1964/citation?format=csl-json"));
+    assert!(e.contains("href=\"/rulesets/tsoro-matthews-basic\""));
+
+    let s = page(&app, "/sources/sanderson-1913").await;
+    assert!(
+        s.contains("@article{sanderson-1913") || s.contains("@"),
+        "BibTeX shown"
+    );
+    assert!(s.contains("href=\"/evidence/sanderson-1913-njombwa-rules\""));
+    assert!(s.contains("href=\"/rulesets/njombwa-sanderson-gambit\""));
+
+    for missing in [
+        "/games/chess",
+        "/rulesets/chess",
+        "/rulesets/chess/play",
+        "/rulesets/tsoro-ludii/diff/chess",
+        "/evidence/nothing",
+        "/sources/nobody",
+        "/simulations/not-a-uuid",
+        "/simulations/00000000-0000-0000-0000-000000000000",
+        "/comparisons/00000000-0000-0000-0000-000000000000",
+    ] {
+        let r = app.get(missing).await;
+        assert_eq!(r.status().as_u16(), 404, "{missing}");
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{missing}: a page for a person"
+        );
+    }
+    // A bad parameter in a play link is a 400 page naming it.
+    let r = app.get("/rulesets/tsoro-ludii/play?holes=99").await;
+    assert_eq!(r.status().as_u16(), 400);
+    assert!(r.text().await.unwrap().contains("holes"));
+
+    let css = app.get("/assets/site.css").await;
+    assert_eq!(css.status().as_u16(), 200);
+    assert!(
+        css.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/css")
+    );
+    assert_eq!(app.get("/assets/nothing.js").await.status().as_u16(), 404);
+}
+
+#[tokio::test]
+async fn the_play_and_simulation_pages_render() {
+    let app = spawn_app().await;
+    let p = page(&app, "/rulesets/tsoro-yemutatu-matthews-a/play").await;
+    assert!(p.contains("data-point=\"b2\""));
+    assert!(p.contains("/assets/play.js"));
+    let p = page(&app, "/rulesets/tsoro-ludii/play?holes=10").await;
+    assert!(
+        p.contains("data-hole=\"i,10\""),
+        "the parameter sets the board"
+    );
+    let n = page(&app, "/simulations/new?ruleset=tsoro-ludii").await;
+    assert!(n.contains("<option value=\"tsoro-ludii\" selected>"));
+    assert!(!n.contains("value=\"nhodo-matthews\""), "nhodo runs no job");
+}
+
+#[tokio::test]
+async fn every_demonstration_replays() {
+    let app = spawn_app().await;
+    for d in tsoro_api::web::demos::all() {
+        let r = app
+            .post(
+                &format!("/api/v1/rulesets/{}/replay", d.ruleset),
+                &json!({"actions": d.actions}),
+            )
+            .await;
+        assert_eq!(r.status().as_u16(), 200, "{}", d.title);
+    }
+}
+
+#[tokio::test]
+async fn an_agent_answers_with_a_legal_move() {
+    let app = spawn_app().await;
+    for (ruleset, agent) in [
+        ("tsoro-matthews-basic", "greedy"),
+        ("tsoro-ludii", "alphabeta:2"),
+        ("tsoro-yemutatu-matthews-a", "mcts:50"),
+        ("dig-dig-matthews", "random"),
+    ] {
+        let mut actions: Vec<Value> = vec![];
+        for _ in 0..6 {
+            let r = app
+                .post(
+                    &format!("/api/v1/rulesets/{ruleset}/agent-move"),
+                    &json!({"actions": actions, "agent": agent, "seed": 3}),
+                )
+                .await;
+            assert_eq!(r.status().as_u16(), 200, "{ruleset} {agent}");
+            let body: Value = r.json().await.unwrap();
+            assert_eq!(body["after"], actions.len());
+            let legal: Value = app
+                .post(
+                    &format!("/api/v1/rulesets/{ruleset}/legal"),
+                    &json!({"actions": actions}),
+                )
+                .await
+                .json()
+                .await
+                .unwrap();
+            assert!(
+                legal["legal"].as_array().unwrap().contains(&body["action"]),
+                "{ruleset}: {} is legal",
+                body["action"]
+            );
+            actions.push(body["action"].clone());
+        }
+    }
+    let app = &app;
+    let bad = |body: Value| async move {
+        let r = app
+            .post("/api/v1/rulesets/tsoro-ludii/agent-move", &body)
+            .await;
+        let status = r.status().as_u16();
+        let p: Value = r.json().await.unwrap();
+        (status, p)
+    };
+    let (s, p) = bad(json!({"agent": "alphabeta:8"})).await;
+    assert_eq!(s, 422);
+    assert_eq!(p["errors"][0]["field"], "agent");
+    let (s, p) = bad(json!({"agent": "wizard"})).await;
+    assert_eq!(s, 422);
+    assert_eq!(p["errors"][0]["field"], "agent");
+    let (s, p) = bad(json!({"agent": "random", "actions": [{"sow": "iii,1"}]})).await;
+    assert_eq!(s, 422);
+    assert_eq!(p["errors"][0]["field"], "actions[0]");
+    let (s, _) = bad(json!({"agent": "random", "colour": "red"})).await;
+    assert_eq!(s, 400);
+    let r = app
+        .post(
+            "/api/v1/rulesets/chess/agent-move",
+            &json!({"agent": "random"}),
+        )
+        .await;
+    assert_eq!(r.status().as_u16(), 404);
+}
