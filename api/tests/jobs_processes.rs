@@ -20,7 +20,8 @@ const JOB_FLAGS: [&str; 6] = [
     "1",
 ];
 const GAMES: u64 = 48;
-const AGENTS: &str = "mcts:1500,random";
+/// A searching agent slow enough that a chunk is still in play when its worker is killed.
+const AGENTS: &str = "mcts:15000,random";
 
 async fn job(client: &reqwest::Client, port: u16, url: &str) -> Value {
     client
