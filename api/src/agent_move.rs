@@ -8,9 +8,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
+use tsoro_engine::agents::search::analyse;
 use tsoro_engine::agents::{AgentSpec, KNOWN_AGENTS};
 use tsoro_engine::catalogue::{self, ParamError, Params};
-use tsoro_engine::game::{ActionList, Game};
+use tsoro_engine::game::Game;
+use tsoro_engine::replay::{ReplayError, position_after};
 use tsoro_engine::rng::Rng;
 use utoipa::ToSchema;
 
@@ -89,26 +91,15 @@ fn choose_in<G: Game + 'static>(
     agent: AgentSpec,
     seed: u64,
 ) -> Result<Value, MoveError> {
-    let mut s = g.initial_state();
-    for (index, raw) in actions.iter().enumerate() {
-        let a: G::Action =
-            serde_json::from_value(raw.clone()).map_err(|e| MoveError::BadAction {
-                index,
-                message: format!("{raw} is not an action: {e}"),
-            })?;
-        let mut legal = ActionList::new();
-        g.legal_actions(&s, &mut legal);
-        if !legal.contains(&a) {
-            return Err(MoveError::Illegal { index });
-        }
-        g.apply_unchecked(&mut s, a);
-    }
-    if g.outcome(&s).is_some() {
-        return Err(MoveError::Over(actions.len()));
-    }
+    let s = position_after(g, actions).map_err(|e| match e {
+        ReplayError::Params(p) => MoveError::Params(p),
+        ReplayError::BadAction { index, message } => MoveError::BadAction { index, message },
+        ReplayError::Illegal { index, .. } => MoveError::Illegal { index },
+    })?;
     let mut rng = Rng::for_game(seed, actions.len() as u64);
-    let chosen = agent.build::<G>().choose(g, &s, &mut rng);
-    serde_json::to_value(chosen).map_err(|e| MoveError::BadAction {
+    // The engine's search call: the move the agent plays, as in a simulation.
+    let found = analyse(g, &s, agent, &mut rng).map_err(|_| MoveError::Over(actions.len()))?;
+    serde_json::to_value(found.action).map_err(|e| MoveError::BadAction {
         index: actions.len(),
         message: e.to_string(),
     })

@@ -346,7 +346,7 @@ fn citations_out() {
     assert_eq!(
         cite::author_date(s),
         "Matthews, J. B. (1964). Notes on Some African Stone Games. NADA: The Southern \
-         Rhodesia Native Affairs Department Annual, 9(1), 64-66."
+         Rhodesia Native Affairs Department Annual, 9(1), 64-68."
     );
     assert_eq!(cite::author_date_short(s), "Matthews 1964");
     assert_eq!(

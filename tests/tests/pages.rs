@@ -172,8 +172,17 @@ async fn an_agent_answers_with_a_legal_move() {
                     &json!({"actions": actions, "agent": agent, "seed": 3}),
                 )
                 .await;
-            assert_eq!(r.status().as_u16(), 200, "{ruleset} {agent}");
+            let status = r.status().as_u16();
             let body: Value = r.json().await.unwrap();
+            if status == 422 && actions.len() > 1 {
+                // The agents may have finished the game (a line in tsoro yemutatu wins).
+                assert!(
+                    body.to_string().contains("over"),
+                    "{ruleset} {agent}: {body}"
+                );
+                break;
+            }
+            assert_eq!(status, 200, "{ruleset} {agent}: {body}");
             assert_eq!(body["after"], actions.len());
             let legal: Value = app
                 .post(
