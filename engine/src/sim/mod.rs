@@ -151,29 +151,34 @@ fn record<G: Game>(
 }
 
 /// The records of games `ks` of a run between two random agents, played many at a time by
-/// [`Game::random_playouts`] (the game's fast kernel, when it has one for these rules).
-fn random_records<G: Game>(
+/// [`Game::random_playouts`] (the game's fast kernel, when it has one for these rules), each
+/// with `map` applied, in game order.
+fn random_records<G: Game, T>(
     g: &G,
     spec: &SimSpec,
     names: &[Arc<str>; 2],
     ks: Range<u64>,
-) -> Vec<GameRecord> {
-    struct Games<'a, G: Game> {
+    map: &(dyn Fn(&GameRecord) -> T + Sync),
+) -> Vec<(GameRecord, T)> {
+    struct Games<'a, G: Game, T> {
         g: &'a G,
         spec: &'a SimSpec,
         names: &'a [Arc<str>; 2],
+        map: &'a (dyn Fn(&GameRecord) -> T + Sync),
         ks: Range<u64>,
         first: u64,
-        out: Vec<Option<GameRecord>>,
+        out: Vec<Option<(GameRecord, T)>>,
     }
-    impl<G: Game> Feed<G::State> for Games<'_, G> {
+    impl<G: Game, T> Feed<G::State> for Games<'_, G, T> {
         fn next(&mut self) -> Option<Playout<G::State>> {
             let k = self.ks.next()?;
             Some(start(self.g, self.spec, k))
         }
         fn done(&mut self, p: Playout<G::State>) {
             let i = (p.tag - self.first) as usize;
-            self.out[i] = Some(record(self.g, self.spec, self.names, &p));
+            let r = record(self.g, self.spec, self.names, &p);
+            let t = (self.map)(&r);
+            self.out[i] = Some((r, t));
         }
     }
     let first = ks.start;
@@ -181,7 +186,10 @@ fn random_records<G: Game>(
         g,
         spec,
         names,
-        out: vec![None; (ks.end - ks.start) as usize],
+        map,
+        out: std::iter::repeat_with(|| None)
+            .take((ks.end - ks.start) as usize)
+            .collect(),
         ks,
         first,
     };
@@ -235,54 +243,69 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
     } else {
         (1, (256 * threads).max(256))
     };
-    let mut next = start;
-    while next < end {
-        if opts
-            .cancel
+    let cancelled = || {
+        opts.cancel
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Err(SimError::Cancelled { done: next - start });
-        }
-        let stop = (next + batch).min(end);
-        let records: Vec<(GameRecord, T)> = pool.install(|| {
-            if fast {
-                let chunks = (stop - next).div_ceil(chunk);
-                (0..chunks)
-                    .into_par_iter()
-                    .flat_map_iter(|c| {
-                        let from = next + c * chunk;
-                        let to = (from + chunk).min(stop);
-                        random_records(g, spec, &names, from..to)
-                            .into_iter()
-                            .map(|r| {
+    };
+    // One thread plays the batches (on the pool) while this one hands the previous batch's
+    // records to the sink in game order: playing and recording overlap.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(GameRecord, T)>>(1);
+    let names = &names;
+    std::thread::scope(|scope| {
+        let player = scope.spawn(move || {
+            let mut next = start;
+            while next < end {
+                if cancelled() {
+                    return true;
+                }
+                let stop = (next + batch).min(end);
+                let records: Vec<(GameRecord, T)> = pool.install(|| {
+                    if fast {
+                        let chunks = (stop - next).div_ceil(chunk);
+                        (0..chunks)
+                            .into_par_iter()
+                            .flat_map_iter(|c| {
+                                let from = next + c * chunk;
+                                let to = (from + chunk).min(stop);
+                                random_records(g, spec, names, from..to, map)
+                            })
+                            .collect()
+                    } else {
+                        (next..stop)
+                            .into_par_iter()
+                            .map(|k| {
+                                let r = play_game(g, spec, names, k);
                                 let t = map(&r);
                                 (r, t)
                             })
-                            .collect::<Vec<_>>()
-                    })
-                    .collect()
-            } else {
-                (next..stop)
-                    .into_par_iter()
-                    .map(|k| {
-                        let r = play_game(g, spec, &names, k);
-                        let t = map(&r);
-                        (r, t)
-                    })
-                    .collect()
+                            .collect()
+                    }
+                });
+                if tx.send(records).is_err() {
+                    return false;
+                }
+                next = stop;
             }
+            false
         });
-        for (r, t) in records {
-            summary.add(&r);
-            sink(&r, t);
+        let mut done = start;
+        for records in rx {
+            done += records.len() as u64;
+            for (r, t) in records {
+                summary.add(&r);
+                sink(&r, t);
+            }
+            if let Some(p) = &opts.progress {
+                p(done - start, total);
+            }
         }
-        next = stop;
-        if let Some(p) = &opts.progress {
-            p(next - start, total);
+        match player.join() {
+            Ok(false) => Ok(summary),
+            Ok(true) => Err(SimError::Cancelled { done: done - start }),
+            Err(e) => std::panic::resume_unwind(e),
         }
-    }
-    Ok(summary)
+    })
 }
 
 /// [`simulate_with`] on a game chosen at run time.
