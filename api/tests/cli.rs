@@ -173,7 +173,7 @@ fn rulesets_lists_parameters() {
     assert!(out.contains("tsoro-matthews-v7"));
     assert!(out.contains("holes = 8 (int: 6..=21)"), "{out}");
     assert!(
-        out.contains("sources: matthews-1964; 22 rules cited"),
+        out.contains("sources: matthews-1964; 23 rules cited"),
         "{out}"
     );
     let (code, out, _) = tsoro(&["rulesets", "--json"], "");

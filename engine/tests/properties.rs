@@ -195,6 +195,7 @@ proptest! {
         c.singles.restricted = true;
         c.singles.into_empty = true;
         c.takes.schedule.clear();
+        c.takes.optional = false;
         c.heads.on_landing = tsoro_engine::sowing::config::HeadLanding::Choose;
         c.heads.immune_to_takes = false;
         c.opening = tsoro_engine::sowing::config::Opening::None;

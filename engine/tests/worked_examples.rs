@@ -650,3 +650,68 @@ fn endless_relays_are_detected_and_really_endless() {
     }
     assert!(confirmed >= 1, "no endless relay found");
 }
+
+/// Optional takes (`takes_optional=true`, a reading of Matthews' "entitled to"): while takes
+/// are due the taker may pass, which ends them and his turn; by default every take is made.
+#[test]
+fn optional_takes_may_be_declined_with_a_pass() {
+    use tsoro_engine::{ActionList, AnyGame, Game};
+    let build = |optional: bool| {
+        let p: tsoro_engine::catalogue::Params = [("takes_optional".to_string(), optional.into())]
+            .into_iter()
+            .collect();
+        match tsoro_engine::catalogue::get("tsoro-matthews-v5")
+            .unwrap()
+            .build(&p)
+            .unwrap()
+        {
+            AnyGame::Sowing(g) => g,
+            _ => unreachable!(),
+        }
+    };
+    let (strict, optional) = (build(false), build(true));
+    assert!(
+        strict.has_kernel() && !optional.has_kernel(),
+        "the kernel's gate refuses it"
+    );
+    // Random play until takes are due, the same actions in both readings.
+    let mut rng = tsoro_engine::rng::Rng::from_seed(9);
+    let mut s = strict.initial_state();
+    let mut l = ActionList::new();
+    loop {
+        strict.legal_actions(&s, &mut l);
+        assert!(
+            !l.is_empty(),
+            "a capture with takes comes before the game ends"
+        );
+        if matches!(l[0], tsoro_engine::sowing::Action::Take(_)) {
+            break;
+        }
+        let a = l[rng.below(l.len())];
+        strict.apply_unchecked(&mut s, a);
+    }
+    assert!(!l.contains(&tsoro_engine::sowing::Action::Pass));
+    let mut lo = ActionList::new();
+    optional.legal_actions(&s, &mut lo);
+    assert_eq!(lo.len(), l.len() + 1);
+    assert_eq!(lo.last(), Some(&tsoro_engine::sowing::Action::Pass));
+    assert_eq!(optional.legal_count(&s), lo.len());
+    let mover = s.to_move();
+    let stones = s.stones(mover.unwrap().other());
+    let mut t = s.clone();
+    optional
+        .apply(&mut t, tsoro_engine::sowing::Action::Pass)
+        .unwrap();
+    assert_eq!(
+        t.to_move(),
+        mover.map(|p| p.other()),
+        "the pass ends the turn"
+    );
+    assert_eq!(t.stones(mover.unwrap().other()), stones, "no stones taken");
+    assert_eq!(t.moves(), s.moves() + 1);
+    assert!(
+        strict
+            .apply(&mut s.clone(), tsoro_engine::sowing::Action::Pass)
+            .is_err()
+    );
+}

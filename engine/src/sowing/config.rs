@@ -28,6 +28,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "heads.immune_to_takes",
     "takes.schedule",
     "takes.then",
+    "takes.optional",
     "opening",
     "end.no_moves",
     "end.mutual_pass",
@@ -297,6 +298,11 @@ pub struct TakesRule {
     #[serde(default)]
     #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=3"))]
     pub then: u8,
+    /// The taker may stop his takes: `"pass"` is among the legal actions while takes are due,
+    /// and ends them (Matthews and Mancala World: a player "is entitled to" them). Default
+    /// false: every take due is made, as Ludii plays them.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 /// A stylised or forced opening.

@@ -140,6 +140,10 @@ impl SowingGame {
                     m &= m - 1;
                     out.push(Action::Take(Hole::from_track(opp, k, n)));
                 }
+                if r.takes_optional {
+                    // The taker declines the takes still due.
+                    out.push(Action::Pass);
+                }
             }
             Pending::Start => {
                 if s.nominations_left[me] > 0 {
@@ -190,7 +194,10 @@ impl SowingGame {
         if s.outcome.is_none() {
             match s.pending {
                 Pending::Start if s.mask != 0 => return s.mask.count_ones() as usize,
-                Pending::Takes { .. } => return self.take_mask(s).count_ones() as usize,
+                Pending::Takes { .. } => {
+                    return self.take_mask(s).count_ones() as usize
+                        + self.rules.takes_optional as usize;
+                }
                 Pending::Relay { .. } => return 2,
                 Pending::Start => {}
             }
@@ -263,7 +270,9 @@ impl SowingGame {
                 let k = pick(s.mask, rng);
                 return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
             }
-            if let Pending::Takes { .. } = s.pending {
+            if let Pending::Takes { .. } = s.pending
+                && !self.rules.takes_optional
+            {
                 let k = pick(self.take_mask(s), rng);
                 return Some(Action::Take(Hole::from_track(
                     s.to_move.other(),
@@ -420,6 +429,11 @@ impl SowingGame {
                         self.relay(s, k, c, true, c == 1, &mut rep, ev);
                     }
                 }
+            }
+            (Pending::Takes { .. }, Action::Pass) => {
+                // Optional takes declined: the turn ends.
+                s.moves += 1;
+                self.end_turn(s);
             }
             (Pending::Relay { .. }, Action::Relay(RelayChoice::Stop)) => {
                 s.moves += 1;

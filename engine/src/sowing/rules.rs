@@ -40,6 +40,7 @@ pub struct Rules {
     pub(crate) singles: SinglesRule,
     pub(crate) schedule: Vec<u8>,
     pub(crate) then: u8,
+    pub(crate) takes_optional: bool,
     pub(crate) opening: OpeningRule,
     pub(crate) end: EndRule,
     pub(crate) total: u32,
@@ -180,6 +181,12 @@ impl SowingConfig {
             ));
         }
         let any_takes = c.takes.then > 0 || c.takes.schedule.iter().any(|&t| t > 0);
+        if c.takes.optional && !any_takes {
+            return Err(ConfigError::new(
+                "takes.optional",
+                "there are no additional takes to decline",
+            ));
+        }
         if any_takes && c.capture.resow != Resow::Off {
             return Err(ConfigError::new(
                 "capture.resow",
@@ -279,6 +286,7 @@ impl SowingConfig {
             singles: c.singles,
             schedule: c.takes.schedule.clone(),
             then: c.takes.then,
+            takes_optional: c.takes.optional,
             opening,
             end: c.end,
             total,

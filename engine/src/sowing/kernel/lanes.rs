@@ -84,6 +84,7 @@ impl LaneRules {
             && r.singles.restricted
             && r.singles.into_empty
             && r.schedule.is_empty()
+            && !r.takes_optional
             && (!heads || (r.head_landing == HeadLanding::Choose && !r.heads_immune))
             && r.total <= 255;
         ok.then_some(LaneRules {
