@@ -150,17 +150,7 @@ pub fn evidence_citation(e: &Evidence, source: &Source) -> Value {
 /// republication), title, container, volume(issue), pages, publisher, URL and accessed date.
 pub fn plain(s: &Source) -> String {
     let mut out = String::new();
-    let names: Vec<String> = s
-        .authors
-        .iter()
-        .map(|p| {
-            if p.given.is_empty() {
-                p.family.clone()
-            } else {
-                format!("{}, {}", p.family, p.given)
-            }
-        })
-        .collect();
+    let names: Vec<String> = s.authors.iter().map(|p| p.inverted()).collect();
     if !names.is_empty() {
         out.push_str(&names.join(" and "));
         out.push_str(". ");
@@ -217,17 +207,7 @@ pub fn bibliography_csl<'a>(sources: impl IntoIterator<Item = &'a Source>) -> Va
 /// publisher, else its container.
 fn creators(s: &Source) -> String {
     if !s.authors.is_empty() {
-        let names: Vec<String> = s
-            .authors
-            .iter()
-            .map(|p| {
-                if p.given.is_empty() {
-                    p.family.clone()
-                } else {
-                    format!("{}, {}", p.family, p.given)
-                }
-            })
-            .collect();
+        let names: Vec<String> = s.authors.iter().map(|p| p.inverted()).collect();
         return names.join(" and ");
     }
     s.publisher

@@ -14,6 +14,18 @@ pub struct Person {
     pub given: String,
 }
 
+impl Person {
+    /// The name as a reference lists it: `Matthews, J. B.` (the family name alone when no given
+    /// name is known).
+    pub fn inverted(&self) -> String {
+        if self.given.is_empty() {
+            self.family.clone()
+        } else {
+            format!("{}, {}", self.family, self.given)
+        }
+    }
+}
+
 /// A way another record writes one of this source's fields (never silently picked).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -520,16 +520,7 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
 }
 
 fn authors(s: &Source) -> Vec<String> {
-    s.authors
-        .iter()
-        .map(|p| {
-            if p.given.is_empty() {
-                p.family.clone()
-            } else {
-                format!("{}, {}", p.family, p.given)
-            }
-        })
-        .collect()
+    s.authors.iter().map(|p| p.inverted()).collect()
 }
 
 /// `datapackage.json` for these tables.

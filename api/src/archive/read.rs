@@ -38,17 +38,7 @@ pub fn source_item(s: &Source) -> SourceItem {
     SourceItem {
         id: s.id.clone(),
         kind: s.kind.clone(),
-        authors: s
-            .authors
-            .iter()
-            .map(|p| {
-                if p.given.is_empty() {
-                    p.family.clone()
-                } else {
-                    format!("{}, {}", p.family, p.given)
-                }
-            })
-            .collect(),
+        authors: s.authors.iter().map(|p| p.inverted()).collect(),
         title: s.title.clone(),
         year: s.year,
         container: s.container.clone(),
