@@ -1,7 +1,7 @@
 //! Random games played to their ends, many at a time: what a simulation of random agents and a
 //! tree search's rollouts ask of a game.
 //!
-//! A caller hands games to [`Game::random_playouts`](crate::Game::random_playouts) through a
+//! A caller hands games to [`Game::random_playouts`] through a
 //! [`Feed`]: it gives out [`Playout`]s (a position, its generator, its tally) and takes them back
 //! when they are over. The reference plays them one at a time, action by action
 //! ([`play_reference`]); a game may play them on a fast kernel instead (the four-row sowing
@@ -70,7 +70,7 @@ impl<S> Playout<S> {
     }
 }
 
-/// Where the games of [`Game::random_playouts`](crate::Game::random_playouts) come from and
+/// Where the games of [`Game::random_playouts`] come from and
 /// go to. The player asks for the next game whenever it has room, and hands back each game
 /// when it is over; games come back in no particular order.
 pub trait Feed<S> {

@@ -4,18 +4,18 @@
 //! (`v[side][hole]` is a 32-lane vector, see [`lane_vec`](super::lane_vec)), so that each
 //! operation of a step (a draw, a lap, a capture, a take, the end of a turn) is a few vector
 //! instructions for all the games, with no branch on any one game's play. Each game draws from
-//! its own generator exactly the numbers [`SowingGame::random_playout`] would draw, and ends in
-//! exactly the same position; a game whose next step the lanes do not model (a forced pass)
-//! leaves its lane and is finished by the ordinary code. Property tests hold the two to the same
-//! results.
+//! its own generator exactly the numbers the reference ([`reference_step`]) would draw, and
+//! ends in exactly the same position with the same tally; a game whose next step the lanes do
+//! not model (an opening, a nomination, a forced pass) is stepped by the reference and comes
+//! back to a lane when it can. Property tests hold the two to the same results.
 //!
 //! The lanes model the ordinary play of four-row rulesets (any board, at most 255 stones) with
 //! relay sowing, the origin sown, captures of the front hole (with or without the back hole
 //! behind it), singles that move only into an empty hole and only when no hole holds more,
-//! heads where the player chooses to stop or relay, and a fixed number of additional takes
-//! after each capture. Other rulesets are played one game at a time. The loops over the holes
-//! are compiled with fixed bounds for boards of 8 and 21 holes a row, and with the board's bound
-//! for the others.
+//! heads where the player chooses to stop or relay, and a fixed number of compulsory
+//! additional takes after each capture ([`LaneRules::of`], the gate). Other rules are played
+//! by the reference. The loops over the holes are compiled with fixed bounds for boards of 8
+//! and 21 holes a row, and with the board's bound for the others.
 
 use super::lane_vec::LaneVec;
 use crate::notation::MAX_HOLES;
