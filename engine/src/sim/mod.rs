@@ -182,10 +182,13 @@ fn random_records<G: Game, T>(
         }
     }
     let first = ks.start;
+    // The chunk's own copies of the names: the records share them with no other thread while
+    // they are made (one reference count per chunk, not one bounced between threads).
+    let names: [Arc<str>; 2] = [Arc::from(&*names[0]), Arc::from(&*names[1])];
     let mut games = Games {
         g,
         spec,
-        names,
+        names: &names,
         map,
         out: std::iter::repeat_with(|| None)
             .take((ks.end - ks.start) as usize)
