@@ -60,6 +60,7 @@ pub struct FieldErrorDoc {
         crate::jobs::routes::show,
         crate::jobs::routes::cancel,
         crate::jobs::routes::games_csv,
+        crate::jobs::routes::game_moves,
         crate::jobs::routes::games_json,
         crate::jobs::routes::summary_csv,
         crate::jobs::routes::summary_json,

@@ -196,3 +196,37 @@ fn comparison_of_two_runs() {
         c.first_mover.ci.low <= c.first_mover.diff && c.first_mover.diff <= c.first_mover.ci.high
     );
 }
+
+/// The actions of game k of a run replay to exactly its record.
+#[test]
+fn a_game_s_actions_replay_to_its_record() {
+    use tsoro_engine::sim::game_actions_any;
+    let g = catalogue::get("tsoro-matthews-v1")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let spec = SimSpec {
+        agents: ["random".parse().unwrap(), "greedy".parse().unwrap()],
+        games: 0..6,
+        seed: 5,
+        swap_seats: true,
+    };
+    let mut records = vec![];
+    simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
+        records.push(r.clone())
+    })
+    .unwrap();
+    for r in &records {
+        let actions = game_actions_any(&g, &spec, r.game);
+        assert_eq!(actions.len() as u32, r.actions, "game {}", r.game);
+        let out = tsoro_engine::replay::replay(&tsoro_engine::replay::ReplayRequest {
+            ruleset: "tsoro-matthews-v1".into(),
+            params: Params::new(),
+            actions,
+        })
+        .unwrap();
+        assert!(out.result.finished);
+        assert_eq!(out.result.turns, r.turns, "game {}", r.game);
+        assert_eq!(out.result.reason, Some(r.reason), "game {}", r.game);
+    }
+}

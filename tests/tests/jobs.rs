@@ -542,3 +542,55 @@ async fn a_reference_job_exports_the_same_records_as_the_kernel() {
     let (_, rows) = parse_games(&texts[0]);
     assert_eq!(rows, records);
 }
+
+/// A game of a job, played again from the job's inputs and its seed: its actions replay to
+/// exactly its record, and the page opens it on the play board.
+#[tokio::test]
+async fn a_job_s_game_is_replayed_from_its_seed() {
+    let app = spawn_app_with_jobs(settings(1, 100)).await;
+    let url = submit(
+        &app,
+        json!({"ruleset": "tsoro-matthews-v1", "agents": "random,greedy", "games": 20, "seed": 4}),
+    )
+    .await;
+    let v = wait_done(&app, &url).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let (_, rows) = parse_games(
+        &app.get(&format!("{url}/games.csv"))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    for k in [0u64, 7, 19] {
+        let r = app.get(&format!("{url}/games/{k}")).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let g: Value = r.json().await.unwrap();
+        let actions = g["actions"].as_array().unwrap();
+        let rec = &rows[k as usize];
+        assert_eq!(actions.len() as u32, rec.actions, "game {k}");
+        let replayed: Value = app
+            .post(
+                "/api/v1/rulesets/tsoro-matthews-v1/replay",
+                &json!({"actions": actions}),
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(replayed["result"]["turns"], rec.turns, "game {k}");
+        assert_eq!(replayed["result"]["finished"], true);
+        // The page: the play board with the game's moves loaded.
+        let id = url.rsplit('/').next().unwrap();
+        let page = app.get(&format!("/simulations/{id}/game?game={k}")).await;
+        assert_eq!(page.status(), StatusCode::OK);
+        let html = page.text().await.unwrap();
+        let first = serde_json::to_string(&actions[0]).unwrap();
+        assert!(
+            html.contains(&first.replace("</", "<\\/")),
+            "game {k}: the moves are loaded"
+        );
+    }
+    let r = app.get(&format!("{url}/games/20")).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}

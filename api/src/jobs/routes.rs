@@ -11,6 +11,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
+use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::replay::{ReplayError, ReplayRequest, legal_after, replay};
 use tsoro_engine::stats::compare;
 use uuid::Uuid;
@@ -32,6 +33,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(web::resource("/api/v1/simulations/{id}/games.csv").route(web::get().to(games_csv)))
     .service(web::resource("/api/v1/simulations/{id}/games.json").route(web::get().to(games_json)))
+    .service(
+        web::resource("/api/v1/simulations/{id}/games/{game}").route(web::get().to(game_moves)),
+    )
     .service(
         web::resource("/api/v1/simulations/{id}/summary.csv").route(web::get().to(summary_csv)),
     )
@@ -320,6 +324,77 @@ pub async fn games_csv(
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
     Ok(export::games_csv(state.pool.clone(), &job))
+}
+
+/// Agents whose games are replayed on request (stronger ones would make a request wait).
+fn cheap_to_replay(agent: &AgentSpec) -> bool {
+    match agent {
+        AgentSpec::Random | AgentSpec::Greedy => true,
+        AgentSpec::AlphaBeta { depth, .. } => *depth <= 4,
+        AgentSpec::Mcts { iterations, .. } => *iterations <= 20_000,
+    }
+}
+
+/// Game `k` of a job, played again from the job's inputs and the game's seed: its actions
+/// (the game is a function of them, so nothing needs storing), as `/replay` takes them.
+pub fn job_game(job: &JobRow, k: u64) -> Result<Value, Problem> {
+    let bad = |m: String| Problem::unprocessable(m.clone()).with_error("game", m);
+    if k >= job.games as u64 {
+        return Err(bad(format!("the job has games 0 to {}", job.games - 1)));
+    }
+    let params: tsoro_engine::catalogue::Params =
+        serde_json::from_value(job.params.clone()).map_err(Problem::internal)?;
+    let def = tsoro_engine::catalogue::get(&job.ruleset).map_err(Problem::internal)?;
+    let game = def.build(&params).map_err(Problem::internal)?;
+    let agents: Vec<AgentSpec> = job
+        .agents
+        .iter()
+        .map(|a| a.parse::<AgentSpec>())
+        .collect::<Result<_, _>>()
+        .map_err(Problem::internal)?;
+    let [a, b] = agents.as_slice() else {
+        return Err(Problem::internal("a job has two agents"));
+    };
+    if !cheap_to_replay(a) || !cheap_to_replay(b) {
+        return Err(bad(format!(
+            "{a} vs {b}: games of agents stronger than alphabeta:4 or mcts:20000 are not \
+             replayed on request (tsoro simulate plays them)"
+        )));
+    }
+    let spec = tsoro_engine::sim::SimSpec {
+        agents: [*a, *b],
+        games: k..k + 1,
+        seed: job.seed,
+        swap_seats: job.swap_seats,
+    };
+    let actions = tsoro_engine::sim::game_actions_any(&game, &spec, k);
+    Ok(json!({
+        "simulation": job_url(job.id),
+        "game": k,
+        "ruleset": job.ruleset,
+        "params": job.params,
+        "agents": job.agents,
+        "seat_a": if job.swap_seats { k % 2 } else { 0 },
+        "actions": actions,
+    }))
+}
+
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
+    params(("id" = String, Path, description = "Job id"), ("game" = u64, Path, description = "The game's index in the run (0-based)")),
+    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "No such game, or agents too strong to replay on request", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// One game of a job, move by move, to replay or show on the board.
+pub async fn game_moves(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, u64)>,
+) -> Result<HttpResponse, Problem> {
+    let (id, k) = path.into_inner();
+    let job = load(&state, &id, req.path()).await?;
+    let v = web::block(move || job_game(&job, k))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|p| p.at(req.path()))?;
+    Ok(HttpResponse::Ok().json(v))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),

@@ -86,7 +86,13 @@ async fn play(req: HttpRequest, id: web::Path<String>) -> Page {
     let def = catalogue::get(&id).map_err(|_| missing("ruleset", &id))?;
     let params = params_of(def, &req)?;
     let moves = moves_of(&req)?;
-    let Some(shape) = shape_of(&id, &params) else {
+    render(def, params, moves)
+}
+
+/// The play page of ruleset `def` with these parameters, the game's `moves` loaded.
+pub(super) fn render(def: &catalogue::RulesetDef, params: Params, moves: Vec<Value>) -> Page {
+    let id = &def.id;
+    let Some(shape) = shape_of(id, &params) else {
         return Err(PageError(Problem::not_found(format!(
             "{id} is a model of a dexterity game with no board to play: simulate it instead"
         ))));
@@ -113,7 +119,7 @@ async fn play(req: HttpRequest, id: web::Path<String>) -> Page {
             description: p.description.clone(),
         })
         .collect();
-    let demos = demos::of(&id);
+    let demos = demos::of(id);
     let other_demos = demos::all()
         .into_iter()
         .filter(|d| d.ruleset != id.as_str())

@@ -18,6 +18,7 @@ use uuid::Uuid;
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/simulations/new").route(web::get().to(new)))
         .service(web::resource("/simulations/{id}").route(web::get().to(show)))
+        .service(web::resource("/simulations/{id}/game").route(web::get().to(game)))
         .service(web::resource("/comparisons/{id}").route(web::get().to(comparison)));
 }
 
@@ -270,6 +271,31 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
         ("DecisionMoves".into(), format!("{:.4}", l.decision_moves)),
     ];
     (charts, figures, ludii)
+}
+
+/// `?game=k`: which game of a simulation to open on the board.
+#[derive(serde::Deserialize)]
+struct GameQuery {
+    game: u64,
+}
+
+/// Game k of a simulation on the play board, played again from the job's inputs and seed.
+async fn game(state: St, id: web::Path<String>, q: web::Query<GameQuery>) -> Page {
+    let uid = parse(&id, "simulation")?;
+    let job = store::get_job(&state.pool, uid)
+        .await
+        .map_err(Problem::from)?
+        .ok_or_else(|| missing("simulation", &id))?;
+    let k = q.game;
+    let found = web::block(move || crate::jobs::routes::job_game(&job, k))
+        .await
+        .map_err(Problem::internal)??;
+    let def = tsoro_engine::catalogue::get(found["ruleset"].as_str().unwrap_or_default())
+        .map_err(|_| missing("ruleset", &id))?;
+    let params: tsoro_engine::catalogue::Params =
+        serde_json::from_value(found["params"].clone()).map_err(Problem::internal)?;
+    let moves = found["actions"].as_array().cloned().unwrap_or_default();
+    super::play::render(def, params, moves)
 }
 
 async fn show(state: St, id: web::Path<String>) -> Page {

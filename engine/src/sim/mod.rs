@@ -78,6 +78,32 @@ pub fn play_game<G: Game + 'static>(
     names: &[Arc<str>; 2],
     k: u64,
 ) -> GameRecord {
+    let p = play_traced(g, spec, k, &mut |_| {});
+    record(g, spec, names, &p)
+}
+
+/// The actions of game `k` of a run, as [`play_game`] plays them (to replay or show it).
+pub fn game_actions<G: Game + 'static>(g: &G, spec: &SimSpec, k: u64) -> Vec<G::Action> {
+    let mut actions = vec![];
+    play_traced(g, spec, k, &mut |a| actions.push(a));
+    actions
+}
+
+/// [`game_actions`] on a game chosen at run time, as JSON actions.
+pub fn game_actions_any(game: &AnyGame, spec: &SimSpec, k: u64) -> Vec<serde_json::Value> {
+    crate::with_game!(game, g => game_actions(g, spec, k)
+        .into_iter()
+        .map(|a| serde_json::to_value(a).unwrap_or_default())
+        .collect())
+}
+
+/// Game `k` of a run played to its end by its agents, each action handed to `trace`.
+fn play_traced<G: Game + 'static>(
+    g: &G,
+    spec: &SimSpec,
+    k: u64,
+    trace: &mut dyn FnMut(G::Action),
+) -> Playout<G::State> {
     let a_index = seat_a(spec, k);
     let mut agents: [Box<dyn Agent<G>>; 2] = [
         spec.agents[a_index].build(),
@@ -89,8 +115,9 @@ pub fn play_game<G: Game + 'static>(
         let a = agents[mover.index()].choose(g, &p.state, &mut p.rng);
         let rep = g.apply_unchecked(&mut p.state, a);
         p.tally.record(mover, options, &rep);
+        trace(a);
     }
-    record(g, spec, names, &p)
+    p
 }
 
 /// Which of the run's agents sits in seat A in game `k`.
