@@ -179,14 +179,14 @@ fn record<G: Game>(
 
 /// The records of games `ks` of a run between two random agents, played many at a time by
 /// [`Game::random_playouts`] (the game's fast kernel, when it has one for these rules), each
-/// with `map` applied, in game order.
+/// with `map` applied, in game order (every slot filled).
 fn random_records<G: Game, T>(
     g: &G,
     spec: &SimSpec,
     names: &[Arc<str>; 2],
     ks: Range<u64>,
     map: &(dyn Fn(&GameRecord) -> T + Sync),
-) -> Vec<(GameRecord, T)> {
+) -> Vec<Option<(GameRecord, T)>> {
     struct Games<'a, G: Game, T> {
         g: &'a G,
         spec: &'a SimSpec,
@@ -224,7 +224,7 @@ fn random_records<G: Game, T>(
         first,
     };
     g.random_playouts(&mut games);
-    games.out.into_iter().flatten().collect()
+    games.out
 }
 
 /// Games a worker plays at once on the fast path (enough to keep the lanes full).
@@ -299,6 +299,8 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
                                 let from = next + c * chunk;
                                 let to = (from + chunk).min(stop);
                                 random_records(g, spec, names, from..to, map)
+                                    .into_iter()
+                                    .flatten()
                             })
                             .collect()
                     } else {
