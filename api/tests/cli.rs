@@ -337,21 +337,25 @@ fn simulate_reference_writes_the_same_records_on_every_ruleset() {
 /// each candidate, and its speed; bad input exits 2 with one line.
 #[test]
 fn search_prints_the_choice_and_the_candidates() {
-    let (code, out, err) = tsoro(
-        &[
-            "search",
-            "--ruleset",
-            "tsoro-ludii",
-            "--actions",
-            r#"[{"sow":"i,6"}]"#,
-            "--agent",
-            "mcts:2000",
-            "--threads",
-            "1",
-            "--json",
-        ],
-        "",
-    );
+    // One search after A's first move, on one thread or two.
+    let search = |threads: &str| {
+        tsoro(
+            &[
+                "search",
+                "--ruleset",
+                "tsoro-ludii",
+                "--actions",
+                r#"[{"sow":"i,6"}]"#,
+                "--agent",
+                "mcts:2000",
+                "--threads",
+                threads,
+                "--json",
+            ],
+            "",
+        )
+    };
+    let (code, out, err) = search("1");
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["to_move"], "B");
@@ -377,21 +381,7 @@ fn search_prints_the_choice_and_the_candidates() {
         "plays a most visited action"
     );
     // The same search on two threads: the same choice and statistics.
-    let (_, out2, _) = tsoro(
-        &[
-            "search",
-            "--ruleset",
-            "tsoro-ludii",
-            "--actions",
-            r#"[{"sow":"i,6"}]"#,
-            "--agent",
-            "mcts:2000",
-            "--threads",
-            "2",
-            "--json",
-        ],
-        "",
-    );
+    let (_, out2, _) = search("2");
     let v2: serde_json::Value = serde_json::from_str(&out2).unwrap();
     assert_eq!(
         (&v["action"], &v["candidates"]),

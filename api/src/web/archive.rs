@@ -238,12 +238,7 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         .ruleset
         .sources
         .iter()
-        .filter_map(|s| refs.get(s))
-        .map(|s| SourceRef {
-            id: s.id.clone(),
-            short: s.short.clone(),
-            reference: s.reference.clone(),
-        })
+        .filter_map(|s| refs.get(s).cloned())
         .collect();
     let fields: Vec<String> = match tsoro_engine::catalogue::get(&id) {
         Ok(def) => tsoro_engine::catalogue::rule_fields(def.kind)

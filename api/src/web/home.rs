@@ -23,6 +23,7 @@ struct GameLine {
 }
 
 /// A source as a short in-text citation, for links.
+#[derive(Clone)]
 pub struct SourceRef {
     pub id: String,
     pub short: String,
@@ -109,12 +110,7 @@ async fn home(state: web::Data<AppState>) -> Page {
             sources: r
                 .sources
                 .iter()
-                .filter_map(|s| refs.get(s))
-                .map(|s| SourceRef {
-                    id: s.id.clone(),
-                    short: s.short.clone(),
-                    reference: s.reference.clone(),
-                })
+                .filter_map(|s| refs.get(s).cloned())
                 .collect(),
             id: r.id,
             title: r.title,
