@@ -38,148 +38,205 @@ pub struct MctsAgent {
     pub c: f64,
 }
 
-/// A move out of a node, with the statistics of the rollouts through it (kept in the parent,
-/// side by side, so that choosing among them reads one array).
+/// A move out of a node, with the statistics of the rollouts through it and what the descent
+/// reads of the node it leads to (so that a level of the descent reads one array). A node's
+/// moves sit side by side in one arena shared by the tree; slot 0 is the root's own entry.
 #[derive(Clone, Copy)]
 struct Edge {
     /// Rollouts backed up through it.
     visits: u32,
     /// Rollouts selected through it and not yet backed up (counted as lost).
     pending: u32,
-    /// Sum of their rewards for the player who makes this move.
-    reward: f64,
-    /// The node it leads to.
+    /// Sum of their rewards for the player who makes this move, in half points (a win 2, a
+    /// draw 1), so that it is an exact count.
+    halves: u32,
+    /// The node it leads to (its position is `Tree::states[node]`).
     node: u32,
-}
-
-struct Node<S, A> {
-    /// The position at this node.
-    state: S,
-    /// The player to move here (who makes the moves out of it).
+    /// That node's moves' first slot in the arenas.
+    first: u32,
+    /// Its legal moves (slots `first..first + legal`).
+    legal: u8,
+    /// Its moves tried so far: slots `first..first + tried` hold their edges, the remaining
+    /// actions wait in the random order they will be tried.
+    tried: u8,
+    /// The player to move there (who makes the moves out of it).
     to_move: Player,
-    /// The moves tried from here, and their actions (side by side).
-    edges: Vec<Edge>,
-    actions: Vec<A>,
-    /// The legal moves not tried yet, in the random order they will be.
-    untried: Vec<A>,
 }
 
-/// The reward of a finished (or cut) rollout for player `p`.
-fn reward<G: Game>(g: &G, s: &G::State, p: Player) -> f64 {
+/// The reward of a finished (or cut) rollout for each seat, in half points.
+fn halves<G: Game>(g: &G, s: &G::State) -> [u32; 2] {
     match g.outcome(s).and_then(|o| o.winner) {
-        Some(w) if w == p => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
+        Some(w) => {
+            let mut r = [0; 2];
+            r[w.index()] = 2;
+            r
+        }
+        None => [1, 1],
     }
 }
 
-fn untried<G: Game>(g: &G, s: &G::State, rng: &mut Rng) -> Vec<G::Action> {
-    let mut l = ActionList::new();
-    g.legal_actions(s, &mut l);
-    let mut v = l.to_vec();
-    // Fisher-Yates with our generator: random expansion order, reproducible per seed.
-    for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i + 1));
-    }
-    v
-}
-
-/// One step of a selected path: the edge `slot` of node `node`, whose mover is `mover`.
+/// One step of a selected path: the edge taken (its arena slot) and who moved along it.
 #[derive(Clone, Copy)]
 struct Step {
-    node: u32,
-    slot: u32,
+    edge: u32,
     mover: Player,
 }
+
+/// The root's entry in the edge arena.
+const ROOT: usize = 0;
 
 /// A search tree and what it needs.
 struct Tree<'a, G: Game> {
     g: &'a G,
     c: f64,
-    nodes: Vec<Node<G::State, G::Action>>,
-    /// The root's own counts (every other node's are in the edge into it).
-    root_visits: u32,
-    root_pending: u32,
+    /// Each node's position.
+    states: Vec<G::State>,
+    /// The arenas of the nodes' moves: statistics and actions, slot by slot.
+    edges: Vec<Edge>,
+    actions: Vec<G::Action>,
+    /// Scratch for the legal actions of a new node.
+    legal: ActionList<G::Action>,
 }
 
 impl<G: Game> Tree<'_, G> {
-    /// Descends by UCB1 (pending rollouts counted as lost visits) and expands one untried
-    /// action; appends the path taken to `path` (its pending counts taken) and returns the
-    /// leaf.
-    fn select(&mut self, rng: &mut Rng, path: &mut Vec<Step>) -> u32 {
-        self.root_pending += 1;
-        let mut n = 0u32;
-        let mut seen_n = (self.root_visits + self.root_pending) as f64;
-        loop {
-            let node = &mut self.nodes[n as usize];
-            if !node.untried.is_empty() || node.edges.is_empty() {
-                break;
-            }
-            let explore = self.c * seen_n.ln().sqrt();
-            let mut best = f64::NEG_INFINITY;
-            let mut pick = 0;
-            for (i, e) in node.edges.iter().enumerate() {
-                let seen = (e.visits + e.pending) as f64;
-                let v = e.reward / seen + explore / seen.sqrt();
-                if v > best {
-                    best = v;
-                    pick = i;
+    /// A tree holding only `root`, a live position where `mover` is to move.
+    fn new<'a>(
+        g: &'a G,
+        c: f64,
+        root: &G::State,
+        mover: Player,
+        capacity: usize,
+        rng: &mut Rng,
+    ) -> Tree<'a, G> {
+        let mut tree = Tree {
+            g,
+            c,
+            states: Vec::with_capacity(capacity),
+            edges: Vec::new(),
+            actions: Vec::new(),
+            legal: ActionList::new(),
+        };
+        // The root's entry takes slot 0 of both arenas; its action slot is never read.
+        g.legal_actions(root, &mut tree.legal);
+        tree.actions.extend(tree.legal.first().copied());
+        tree.edges.push(Edge::unexplored());
+        let e = tree.add(root.clone(), mover, rng);
+        tree.edges[ROOT] = Edge { pending: 0, ..e };
+        tree
+    }
+
+    /// Adds a node for position `s` (reached by a move of `mover`) and returns the entry of a
+    /// new edge to it: its legal actions go into the arena in a random order (Fisher-Yates
+    /// with the search's generator, reproducible per seed), the last drawn to be tried first.
+    fn add(&mut self, s: G::State, mover: Player, rng: &mut Rng) -> Edge {
+        let first = self.actions.len() as u32;
+        let to_move = match self.g.to_move(&s) {
+            Some(p) => {
+                self.g.legal_actions(&s, &mut self.legal);
+                let v = &mut self.legal[..];
+                for i in (1..v.len()).rev() {
+                    v.swap(i, rng.below(i + 1));
                 }
+                self.actions.extend(v.iter().rev().copied());
+                p
             }
-            let e = &mut node.edges[pick];
-            e.pending += 1;
-            seen_n = (e.visits + e.pending) as f64;
-            path.push(Step {
-                node: n,
-                slot: pick as u32,
-                mover: node.to_move,
-            });
-            n = e.node;
-        }
-        let node = &mut self.nodes[n as usize];
-        let Some(a) = node.untried.pop() else {
-            return n;
+            None => mover,
         };
-        let mut state = node.state.clone();
-        let mover = node.to_move;
-        self.g.apply_unchecked(&mut state, a);
-        let (to_move, untried) = match self.g.to_move(&state) {
-            Some(p) => (p, untried(self.g, &state, rng)),
-            None => (mover, vec![]),
-        };
-        let id = self.nodes.len() as u32;
-        let node = &mut self.nodes[n as usize];
-        node.edges.push(Edge {
+        let legal = self.actions.len() - first as usize;
+        self.edges
+            .resize(self.edges.len() + legal, Edge::unexplored());
+        let node = self.states.len() as u32;
+        self.states.push(s);
+        Edge {
             visits: 0,
             pending: 1,
-            reward: 0.0,
-            node: id,
-        });
-        node.actions.push(a);
-        path.push(Step {
-            node: n,
-            slot: (node.edges.len() - 1) as u32,
-            mover,
-        });
-        self.nodes.push(Node {
-            state,
+            halves: 0,
+            node,
+            first,
+            legal: legal as u8,
+            tried: 0,
             to_move,
-            edges: vec![],
-            actions: vec![],
-            untried,
+        }
+    }
+
+    /// Descends by UCB1 (pending rollouts counted as lost visits) and expands one untried
+    /// action; appends the path taken to `path` (its pending counts taken) and returns the
+    /// leaf's node.
+    fn select(&mut self, rng: &mut Rng, path: &mut Vec<Step>) -> u32 {
+        self.edges[ROOT].pending += 1;
+        let mut at = ROOT;
+        loop {
+            let here = self.edges[at];
+            if here.tried < here.legal || here.tried == 0 {
+                break;
+            }
+            let explore = self.c * ((here.visits + here.pending) as f64).ln().sqrt();
+            let first = here.first as usize;
+            let mut best = f64::NEG_INFINITY;
+            let mut pick = first;
+            for (i, e) in self.edges[first..first + here.tried as usize]
+                .iter()
+                .enumerate()
+            {
+                // UCB1, mean + explore / sqrt(seen), over one division.
+                let seen = (e.visits + e.pending) as f64;
+                let v = (e.halves as f64 * 0.5 + explore * seen.sqrt()) / seen;
+                if v > best {
+                    best = v;
+                    pick = first + i;
+                }
+            }
+            self.edges[pick].pending += 1;
+            path.push(Step {
+                edge: pick as u32,
+                mover: here.to_move,
+            });
+            at = pick;
+        }
+        let here = self.edges[at];
+        if here.tried == here.legal {
+            return here.node;
+        }
+        let slot = here.first as usize + here.tried as usize;
+        self.edges[at].tried += 1;
+        let mut state = self.states[here.node as usize].clone();
+        self.g.apply_unchecked(&mut state, self.actions[slot]);
+        let e = self.add(state, here.to_move, rng);
+        self.edges[slot] = e;
+        path.push(Step {
+            edge: slot as u32,
+            mover: here.to_move,
         });
-        id
+        e.node
     }
 
     /// Backs up a rollout that ended in `s` along the path selected for it.
     fn back_up(&mut self, path: &[Step], s: &G::State) {
-        self.root_pending -= 1;
-        self.root_visits += 1;
+        let root = &mut self.edges[ROOT];
+        root.pending -= 1;
+        root.visits += 1;
+        let halves = halves(self.g, s);
         for step in path {
-            let e = &mut self.nodes[step.node as usize].edges[step.slot as usize];
+            let e = &mut self.edges[step.edge as usize];
             e.pending -= 1;
             e.visits += 1;
-            e.reward += reward(self.g, s, step.mover);
+            e.halves += halves[step.mover.index()];
+        }
+    }
+}
+
+impl Edge {
+    /// An arena slot whose move has not been tried.
+    fn unexplored() -> Edge {
+        Edge {
+            visits: 0,
+            pending: 0,
+            halves: 0,
+            node: 0,
+            first: 0,
+            legal: 0,
+            tried: 0,
+            to_move: Player::A,
         }
     }
 }
@@ -203,19 +260,8 @@ impl MctsAgent {
         }
         let cut = g.turns(root).saturating_add(ROLLOUT_TURNS);
         let rollouts = g.with_turn_limit(cut);
-        let mut tree = Tree {
-            g,
-            c: self.c,
-            nodes: vec![Node {
-                state: root.clone(),
-                to_move: me,
-                edges: vec![],
-                actions: vec![],
-                untried: untried(g, root, rng),
-            }],
-            root_visits: 0,
-            root_pending: 0,
-        };
+        // At most one node per iteration, and the root.
+        let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1, rng);
         let batch = (self.iterations / 32).clamp(1, MAX_BATCH);
         let mut done = 0;
         let mut games: Vec<Playout<G::State>> = Vec::with_capacity(batch as usize);
@@ -230,7 +276,7 @@ impl MctsAgent {
             for _ in 0..round {
                 let from = paths.len();
                 let leaf = tree.select(rng, &mut paths);
-                let s = &tree.nodes[leaf as usize].state;
+                let s = &tree.states[leaf as usize];
                 let seed = rng.next_u64();
                 if g.to_move(s).is_none() || g.turns(s) >= cut {
                     // Over (or at the cut) already: no rollout.
@@ -250,18 +296,18 @@ impl MctsAgent {
             }
             done += round;
         }
-        let root = &tree.nodes[0];
-        let candidates: Vec<Candidate<G::Action>> = root
-            .edges
+        let root = tree.edges[ROOT];
+        let slots = root.first as usize..(root.first + root.tried as u32) as usize;
+        let candidates: Vec<Candidate<G::Action>> = tree.edges[slots.clone()]
             .iter()
-            .zip(&root.actions)
+            .zip(&tree.actions[slots])
             .map(|(e, &action)| Candidate {
                 action,
                 visits: Some(e.visits as u64),
                 value: Some(if e.visits == 0 {
                     0.5
                 } else {
-                    e.reward / e.visits as f64
+                    e.halves as f64 * 0.5 / e.visits as f64
                 }),
                 score: None,
             })
