@@ -1,15 +1,17 @@
 //! `tsoro simulate` and `tsoro compare`: seeded simulations from the command line, no database.
 
+use crate::jobs::export::games_header;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Params, RulesetDef};
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+use tsoro_engine::stats::csv_line;
 use tsoro_engine::stats::{Comparison, GameRecord, Stats, compare};
 
 /// Options shared by `simulate` and `compare`.
@@ -193,18 +195,24 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
         Err(e) => return usage(e),
     };
     let mut writer = match &args.csv {
-        Some(path) => match csv::Writer::from_path(path) {
-            Ok(w) => Some(w),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(std::io::BufWriter::with_capacity(1 << 20, f)),
             Err(e) => return usage(format!("--csv {}: {e}", path.display())),
         },
         None => None,
     };
-    let mut write_err = None;
+    let mut write_err = writer
+        .as_mut()
+        .and_then(|w| writeln!(w, "{}", games_header()).err())
+        .map(|e| e.to_string());
+    let mut line = Vec::with_capacity(256);
     let stats = execute(&p, &mut |r| {
-        if let (Some(w), None) = (writer.as_mut(), &write_err)
-            && let Err(e) = w.serialize(r)
-        {
-            write_err = Some(e.to_string());
+        if let (Some(w), None) = (writer.as_mut(), &write_err) {
+            line.clear();
+            csv_line::write_line(r, &mut line);
+            if let Err(e) = w.write_all(&line) {
+                write_err = Some(e.to_string());
+            }
         }
     });
     let stats = match stats {

@@ -283,3 +283,44 @@ pub fn datapackage(job: &JobRow) -> Value {
         ],
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::games_header;
+    use std::sync::Arc;
+    use tsoro_engine::stats::{GameRecord, Winner};
+    use tsoro_engine::{EndReason, Player};
+
+    /// The header is the one serde writes for a record: the columns' names and order are the
+    /// record's fields.
+    #[test]
+    fn the_header_is_the_records_fields() {
+        let r = GameRecord {
+            game: 0,
+            seed: 0,
+            agent_a: Arc::from("random"),
+            agent_b: Arc::from("random"),
+            agent_a_index: 0,
+            first: Player::A,
+            winner: Winner::Draw,
+            reason: EndReason::NoMoves,
+            turns: 0,
+            actions: 0,
+            moves: 0,
+            captures_a: 0,
+            captures_b: 0,
+            stones_captured_a: 0,
+            stones_captured_b: 0,
+            stones_left_a: 0,
+            stones_left_b: 0,
+            longest_relay: 0,
+            mean_branching: 0.0,
+            legal_sum: 0,
+            multi_decisions: 0,
+        };
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize(&r).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next(), Some(games_header().as_str()));
+    }
+}

@@ -277,16 +277,6 @@ pub async fn release(pool: &PgPool, c: &Claim, owner: &str) -> Result<(), sqlx::
     Ok(())
 }
 
-/// One record as stored: the CSV line `tsoro simulate --csv` writes for it.
-pub fn record_line(r: &GameRecord) -> Result<Vec<u8>, String> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .buffer_capacity(256)
-        .from_writer(Vec::with_capacity(128));
-    w.serialize(r).map_err(|e| e.to_string())?;
-    w.into_inner().map_err(|e| e.error().to_string())
-}
-
 /// The records of a stored chunk, parsed back.
 pub fn parse_records(lines: &[u8]) -> Result<Vec<GameRecord>, sqlx::Error> {
     csv::ReaderBuilder::new()
@@ -309,7 +299,7 @@ fn empty_summary(job: &JobRow) -> Summary {
 pub struct Played {
     /// The claim it was played under.
     pub claim: Claim,
-    /// The records, one [`record_line`] each, in game order.
+    /// The records, one CSV line each (`tsoro_engine::stats::csv_line`), in game order.
     pub lines: Vec<u8>,
     /// Their aggregates.
     pub summary: Summary,

@@ -12,6 +12,7 @@ use tokio::task::JoinHandle;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any_with};
+use tsoro_engine::stats::csv_line;
 
 /// A name for a worker, unique enough to own leases: host, process and a random part.
 pub fn worker_name(label: &str) -> String {
@@ -121,23 +122,10 @@ async fn play(
     let mut play = tokio::task::spawn_blocking(move || {
         let games = spec.games.end - spec.games.start;
         let mut lines = Vec::with_capacity(games as usize * 112);
-        let mut write_err = None;
-        // Each record is written as CSV on the thread that played it.
-        let summary =
-            simulate_any_with(
-                &game,
-                &spec,
-                &opts,
-                &store::record_line,
-                &mut |_, l| match l {
-                    Ok(l) => lines.extend_from_slice(&l),
-                    Err(e) => write_err = Some(e),
-                },
-            );
-        let lines = match write_err {
-            None => Ok(lines),
-            Some(e) => Err(e),
-        };
+        // Each record is written as its CSV line as it comes back.
+        let summary = simulate_any_with(&game, &spec, &opts, &|_| (), &mut |r, ()| {
+            csv_line::write_line(r, &mut lines)
+        });
         (summary, lines, games)
     });
     let mut beat = tokio::time::interval(settings.lease / 3);
@@ -156,7 +144,7 @@ async fn play(
         }
     };
     match outcome {
-        Ok((Ok(summary), Ok(lines), games)) => {
+        Ok((Ok(summary), lines, games)) => {
             return Ok(Some(Played {
                 claim: c,
                 lines,
@@ -169,9 +157,6 @@ async fn play(
             tracing::info!(job = %c.job.id, chunk = c.idx, "chunk abandoned (cancelled, lease lost or stopping)");
         }
         Ok((Err(e), _, _)) => store::fail(pool, c.job.id, &e.to_string()).await?,
-        Ok((Ok(_), Err(e), _)) => {
-            store::fail(pool, c.job.id, &format!("writing records: {e}")).await?
-        }
         Err(e) => store::fail(pool, c.job.id, &format!("the worker panicked: {e}")).await?,
     }
     Ok(None)

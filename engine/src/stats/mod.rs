@@ -2,6 +2,7 @@
 //! of thread count), summary statistics with 95% intervals, Ludii's outcome and duration
 //! metrics under their own names, and comparisons of two runs.
 
+pub mod csv_line;
 pub mod dist;
 pub mod exact;
 pub mod interval;
