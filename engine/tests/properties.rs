@@ -199,6 +199,7 @@ proptest! {
         c.heads.on_landing = tsoro_engine::sowing::config::HeadLanding::Choose;
         c.heads.immune_to_takes = false;
         c.opening = tsoro_engine::sowing::config::Opening::None;
+        c.end.limits = tsoro_engine::sowing::config::Limits::WholeTurns;
         let Ok(rules) = c.compile() else { return Ok(()) };
         let g = SowingGame::new(rules);
         prop_assert!(g.has_kernel(), "{}", serde_json::to_string(&c).unwrap_or_default());

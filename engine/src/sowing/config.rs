@@ -34,6 +34,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "end.mutual_pass",
     "end.turn_limit",
     "end.move_limit",
+    "end.limits",
 ];
 
 /// A four-row sowing game (tsoro, njombwa and their variants).
@@ -393,6 +394,25 @@ pub struct EndRule {
     #[serde(default = "default_move_limit")]
     #[cfg_attr(feature = "arbitrary", proptest(strategy = "50u32..3000"))]
     pub move_limit: u32,
+    /// See [`Limits`]. Default `whole_turns`.
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Where the turn and move limits cut a game.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limits {
+    /// The turn limit ends the game after its last turn has been played out; an endless relay
+    /// stopped at the move limit ends on the board where the repetition was found.
+    #[default]
+    WholeTurns,
+    /// As Ludii 1.3.13: the game is cut after the first move (the first lap) of turn
+    /// `turn_limit`, even when a relay would follow; a game stopped by the move limit ends on
+    /// the board after exactly `move_limit` moves (an endless relay's board at the limit is
+    /// computed from its cycle).
+    Ludii,
 }
 
 fn default_turn_limit() -> u32 {
@@ -409,6 +429,7 @@ impl Default for EndRule {
             mutual_pass: MutualPass::Draw,
             turn_limit: default_turn_limit(),
             move_limit: default_move_limit(),
+            limits: Limits::WholeTurns,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Playing a four-row sowing game: legal actions and their effects.
 
 use super::action::{Action, RelayChoice};
-use super::config::{BackCapture, ConfigError, Endless, HeadLanding, MutualPass, NoMoves, Resow};
+use super::config::{
+    BackCapture, ConfigError, Endless, HeadLanding, Limits, MutualPass, NoMoves, Resow,
+};
 use super::rules::{OpeningRule, Rules};
 use super::state::BoardView;
 use super::state::{Open, Pending, SowingState};
@@ -56,6 +58,11 @@ impl<T: Copy + PartialEq> Brent<T> {
             self.lam = 0;
         }
         false
+    }
+
+    /// The period of the repetition just reported by [`repeats`](Self::repeats), in laps.
+    pub(super) fn period(&self) -> u32 {
+        self.lam + 1
     }
 }
 
@@ -360,6 +367,10 @@ impl SowingGame {
         let mut rep = Report::default();
         let me = s.to_move.index();
         let moves_before = s.moves;
+        // Ludii's turn limit cuts the game after the first move of turn `turn_limit`.
+        let cut = self.rules.end.limits == Limits::Ludii
+            && s.pending == Pending::Start
+            && s.turns + 1 >= self.rules.end.turn_limit;
         match (s.pending, a) {
             (Pending::Start, Action::Nominate(h)) => {
                 s.heads[me] |= 1 << h.track(s.n);
@@ -479,6 +490,11 @@ impl SowingGame {
         if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
             finish(s, None, EndReason::MoveLimit);
         }
+        if s.outcome.is_none() && cut {
+            // The turn goes on (takes or a head's choice due): Ludii cuts it here.
+            s.turns += 1;
+            finish(s, None, EndReason::TurnLimit);
+        }
         rep
     }
 
@@ -504,6 +520,8 @@ impl SowingGame {
         let mut count = count;
         let mut laps: u32 = 0;
         let mut brent: Option<Box<Brent<[u8; SIDE_CAP]>>> = None;
+        // Ludii's turn limit: the turn `turn_limit` is cut after its first lap.
+        let cut = r.end.limits == Limits::Ludii && s.turns + 1 >= r.end.turn_limit;
         loop {
             let last = self.sow_lap(&mut s.pits[me], from, count);
             rep.laps += 1;
@@ -517,6 +535,11 @@ impl SowingGame {
                 // The hole was occupied: relay, unless it is a head or relays are off.
                 if !r.relay {
                     break;
+                }
+                if cut {
+                    s.turns += 1;
+                    finish(s, None, EndReason::TurnLimit);
+                    return;
                 }
                 if s.heads[me] >> last & 1 == 1 {
                     match r.head_landing {
@@ -550,6 +573,10 @@ impl SowingGame {
                     match r.endless {
                         Endless::Draw => finish(s, None, EndReason::EndlessSowing),
                         Endless::MoveLimit => {
+                            if r.end.limits == Limits::Ludii {
+                                let period = brent.as_ref().map_or(1, |b| b.period());
+                                self.run_cycle_to_limit(s, last, period, rep);
+                            }
                             s.moves = s.moves.max(r.end.move_limit);
                             finish(s, None, EndReason::MoveLimit);
                         }
@@ -572,6 +599,11 @@ impl SowingGame {
                     }
                     match r.resow {
                         Resow::Off => {}
+                        Resow::Continue if cut => {
+                            s.turns += 1;
+                            finish(s, None, EndReason::TurnLimit);
+                            return;
+                        }
                         Resow::Continue => {
                             // The captured stones are dropped singly into the next holes, and
                             // the sowing goes on as before.
@@ -599,6 +631,42 @@ impl SowingGame {
             break;
         }
         self.end_turn(s);
+    }
+
+    /// An endless relay of period `period` laps, about to lift `from`: runs it on to the move
+    /// limit (Ludii's board after its last move), by whole cycles at once and the rest lap by
+    /// lap. Every lap of the cycle ends in an occupied hole that is neither a head that stops
+    /// nor the end of the turn (else the relay would not repeat), so only the side changes.
+    #[cold]
+    fn run_cycle_to_limit(&self, s: &mut SowingState, from: usize, period: u32, rep: &mut Report) {
+        let me = s.to_move.index();
+        let left = self.rules.end.move_limit.saturating_sub(s.moves);
+        let mut from = from;
+        let lap = |side: &mut [u8; SIDE_CAP], from: &mut usize| -> u32 {
+            let c = take_hole(side, *from);
+            *from = self.sow_lap(side, *from, c);
+            c as u32
+        };
+        // One cycle on a copy gives the stones sown per cycle (the cycle returns to this side).
+        let (cycles, rest) = (left / period, left % period);
+        if cycles > 0 {
+            let mut side = s.pits[me];
+            let mut at = from;
+            let mut sown = 0u64;
+            for _ in 0..period {
+                sown += lap(&mut side, &mut at) as u64;
+            }
+            debug_assert!(side == s.pits[me] && at == from, "not a cycle");
+            rep.sown = rep
+                .sown
+                .saturating_add((sown * cycles as u64).min(u32::MAX as u64) as u32);
+        }
+        for _ in 0..rest {
+            let sown = lap(&mut s.pits[me], &mut from);
+            rep.sown = rep.sown.saturating_add(sown);
+        }
+        rep.laps = rep.laps.saturating_add(left);
+        s.moves += left;
     }
 
     /// Takes the opposite front hole (and the back hole behind it) of the mover's front-row

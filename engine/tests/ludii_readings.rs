@@ -1,0 +1,127 @@
+//! Ludii 1.3.13's readings of tsoro and njombwa against the worked positions of the peer
+//! notes' section 6 (how Ludii really plays).
+
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::rng::Rng;
+use tsoro_engine::sowing::{Action, BoardView, SowingGame, SowingState};
+use tsoro_engine::{ActionList, AnyGame, EndReason, Game, Hole, Player};
+
+fn game(id: &str, params: &[(&str, serde_json::Value)]) -> SowingGame {
+    let p: Params = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    match catalogue::get(id).unwrap().build(&p).unwrap() {
+        AnyGame::Sowing(g) => g,
+        other => panic!("{id} is not a sowing game: {other:?}"),
+    }
+}
+
+fn h(s: &str) -> Hole {
+    s.parse().unwrap()
+}
+
+fn legal(g: &SowingGame, s: &SowingState) -> Vec<Action> {
+    let mut l = ActionList::new();
+    g.legal_actions(s, &mut l);
+    l.to_vec()
+}
+
+fn row(v: &[u8]) -> Vec<u8> {
+    v.to_vec()
+}
+
+/// Section 6, item 2: the game is cut after the first lap of turn 2,500 (here the turn limit
+/// is 1 and 3), even when that lap ends in an occupied hole and a relay would follow.
+#[test]
+fn the_turn_limit_cuts_the_last_turn_after_its_first_lap() {
+    let g = game("tsoro-ludii", &[("turn_limit", 1.into())]);
+    let mut s = g.initial_state();
+    // i,1's two stones fall into i,2 and i,3: i,3 now holds three, and a relay would follow.
+    let rep = g.apply(&mut s, Action::Sow(h("i,1"))).unwrap();
+    assert_eq!((rep.laps, rep.moves), (1, 1));
+    let o = s.outcome().expect("cut");
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (None, EndReason::TurnLimit, 1)
+    );
+    assert_eq!(s.board().i, row(&[0, 3, 3, 2, 2, 2, 2, 2]));
+    assert_eq!(s.moves(), 1);
+
+    // Turns 1 and 2 are played out; turn 3 is cut after its first lap.
+    let g = game("tsoro-ludii", &[("turn_limit", 3.into())]);
+    let whole = game("tsoro-matthews-basic", &[("turn_limit", 3.into())]);
+    let mut s = g.initial_state();
+    let mut w = whole.initial_state();
+    for a in [Action::Sow(h("i,1")), Action::Sow(h("iv,8"))] {
+        g.apply(&mut s, a).unwrap();
+        whole.apply(&mut w, a).unwrap();
+        assert_eq!(s.board(), w.board());
+    }
+    assert!(s.outcome().is_none());
+    let a = Action::Sow(h("i,2"));
+    let rep = g.apply(&mut s, a).unwrap();
+    assert_eq!(rep.laps, 1);
+    assert_eq!(
+        s.outcome().map(|o| (o.reason, o.turns)),
+        Some((EndReason::TurnLimit, 3))
+    );
+    // Played as whole turns, the same turn relays on.
+    let rep = whole.apply(&mut w, a).unwrap();
+    assert!(rep.laps > 1);
+    assert_ne!(s.board(), w.board());
+}
+
+/// The board of A's side in A's sowing order.
+fn side(s: &SowingState, p: Player) -> Vec<u32> {
+    (0..16)
+        .map(|k| s.count(Hole::from_track(p, k, 8)) as u32)
+        .collect()
+}
+
+/// Section 6, item 2: a game stopped at 10,000 moves ends on exactly Ludii's board after its
+/// 10,000th move. Random games reach endless relays; a naive lap-by-lap loop, counting moves
+/// from the position before the sow, gives the board after the last move, which the engine
+/// (computing it from the cycle) must show.
+#[test]
+fn an_endless_relay_ends_on_the_board_of_the_move_limit() {
+    let g = game("tsoro-ludii", &[]);
+    let mut confirmed = 0;
+    for seed in 0..20_000u64 {
+        let mut rng = Rng::from_seed(seed);
+        let mut s = g.initial_state();
+        while let Some(a) = g.random_action(&s, &mut rng) {
+            let before = s.clone();
+            let rep = g.apply_unchecked(&mut s, a);
+            let Some(o) = s.outcome() else { continue };
+            if rep.endless {
+                assert_eq!((o.winner, o.reason), (None, EndReason::MoveLimit));
+                assert_eq!(s.moves(), 10_000);
+                let Action::Sow(start) = a else {
+                    panic!("an endless relay starts with a sow, got {a}")
+                };
+                let p = before.to_move().unwrap();
+                let mut naive = side(&before, p);
+                let mut pos = start.track(8);
+                let mut moves = before.moves();
+                while moves < 10_000 {
+                    let c = std::mem::take(&mut naive[pos]);
+                    for _ in 0..c {
+                        pos = (pos + 1) % 16;
+                        naive[pos] += 1;
+                    }
+                    moves += 1;
+                    assert!(naive[pos] > 1, "seed {seed}: the relay ended after all");
+                }
+                assert_eq!(side(&s, p), naive, "seed {seed}");
+                assert_eq!(side(&s, p.other()), side(&before, p.other()));
+                assert_eq!(rep.moves, 10_000 - before.moves());
+                confirmed += 1;
+            }
+        }
+        if confirmed >= 3 {
+            break;
+        }
+    }
+    assert!(confirmed >= 1, "no endless relay found");
+}
