@@ -37,6 +37,7 @@ const FILES: &[(&str, &str)] = rulesets![
     "tsoro-ludii",
     "tsoro-ludii-additional-capture",
     "tsoro-ludii-misoro",
+    "tsoro-ludii-misoro-additional-capture",
     "njombwa-ludii",
     "tsoro-yemutwelve-matthews",
     "tsoro-yemutwelve-ludii",

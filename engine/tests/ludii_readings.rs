@@ -125,3 +125,93 @@ fn an_endless_relay_ends_on_the_board_of_the_move_limit() {
     }
     assert!(confirmed >= 1, "no endless relay found");
 }
+
+fn board(i: [u8; 8], ii: [u8; 8], iii: [u8; 8], iv: [u8; 8]) -> BoardView {
+    BoardView {
+        i: i.to_vec(),
+        ii: ii.to_vec(),
+        iii: iii.to_vec(),
+        iv: iv.to_vec(),
+    }
+}
+
+fn take(s: &str) -> Action {
+    Action::Take(h(s))
+}
+
+/// Section 6, item 4: Misoro Tsoro (Additional Capture)'s count of captures owed is one
+/// variable for both players. A captures while B's only stones are in his misoro (immune to
+/// the extra captures): A makes a forced pass and the count stays, so B, on his turn, must
+/// make the captures owed from A's holes and cannot sow; when neither can take, each makes a
+/// forced pass and the game is drawn (section 6, item 1).
+#[test]
+fn misoro_additional_captures_owed_pass_to_the_opponent() {
+    let g = game(
+        "tsoro-ludii-misoro-additional-capture",
+        &[("start", "fixed-misoro".into())],
+    );
+    assert!(
+        !g.has_kernel(),
+        "the kernel's gate refuses the shared count"
+    );
+    // A's misoro: i,1 and i,8; B's: iv,8 and iv,1 (their half-turn images).
+    let b = board(
+        [1, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 2, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0, 0, 0],
+        [2, 0, 0, 0, 0, 0, 0, 2],
+    );
+    let mut s = g.setup(&b, Player::A).unwrap();
+    // ii,5 sows ii,4 and ii,3 (empty): iii,3 is captured; B keeps only his two misoro.
+    let rep = g.apply(&mut s, Action::Sow(h("ii,5"))).unwrap();
+    assert_eq!(rep.captured, 1);
+    assert_eq!(s.to_move(), Some(Player::A), "three captures are owed");
+    assert_eq!(legal(&g, &s), vec![Action::Pass], "no hole can be taken");
+    g.apply(&mut s, Action::Pass).unwrap();
+    // B's turn: the three captures owed, from A's holes other than his misoro; no sowing.
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(legal(&g, &s), vec![take("ii,4"), take("ii,3")]);
+    g.apply(&mut s, take("ii,4")).unwrap();
+    assert_eq!(legal(&g, &s), vec![take("ii,3")]);
+    g.apply(&mut s, take("ii,3")).unwrap();
+    assert_eq!(s.captured(Player::B), 2);
+    // One capture still owed and only A's misoro left: B's forced pass ends his turn.
+    assert_eq!(legal(&g, &s), vec![Action::Pass]);
+    g.apply(&mut s, Action::Pass).unwrap();
+    // A owes it now, and B has only misoro: a turn of one forced pass; then B's the same.
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&g, &s), vec![Action::Pass]);
+    g.apply(&mut s, Action::Pass).unwrap();
+    assert!(s.outcome().is_none());
+    assert_eq!(legal(&g, &s), vec![Action::Pass]);
+    g.apply(&mut s, Action::Pass).unwrap();
+    let o = s.outcome().expect("the all-pass draw");
+    assert_eq!((o.winner, o.reason), (None, EndReason::NoMoves));
+    assert_eq!(s.stones(Player::A) + s.stones(Player::B), 5);
+
+    // With one more hole of A's to take, B makes all three captures owed and his turn ends;
+    // A then sows as usual.
+    let b = board(
+        [1, 0, 0, 1, 0, 0, 0, 0],
+        [0, 0, 0, 0, 2, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0, 0, 0],
+        [2, 0, 0, 0, 0, 0, 0, 2],
+    );
+    let mut s = g.setup(&b, Player::A).unwrap();
+    g.apply(&mut s, Action::Sow(h("ii,5"))).unwrap();
+    g.apply(&mut s, Action::Pass).unwrap();
+    for a in [take("i,4"), take("ii,3"), take("ii,4")] {
+        assert_eq!(s.to_move(), Some(Player::B));
+        g.apply(&mut s, a).unwrap();
+    }
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&g, &s), vec![Action::Sow(h("i,1"))]);
+
+    // Unshared (as Matthews' takes belong to the capture), the takes lapse with A's turn.
+    let mut c = g.rules().config().clone();
+    c.takes.shared = false;
+    let m = SowingGame::new(c.compile().unwrap());
+    let mut t = m.setup(&b, Player::A).unwrap();
+    m.apply(&mut t, Action::Sow(h("ii,5"))).unwrap();
+    assert_eq!(t.to_move(), Some(Player::B));
+}

@@ -196,6 +196,7 @@ proptest! {
         c.singles.into_empty = true;
         c.takes.schedule.clear();
         c.takes.optional = false;
+        c.takes.shared = false;
         c.heads.on_landing = tsoro_engine::sowing::config::HeadLanding::Choose;
         c.heads.immune_to_takes = false;
         c.opening = tsoro_engine::sowing::config::Opening::None;

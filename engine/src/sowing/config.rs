@@ -29,6 +29,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "takes.schedule",
     "takes.then",
     "takes.optional",
+    "takes.shared",
     "opening",
     "end.no_moves",
     "end.mutual_pass",
@@ -304,6 +305,12 @@ pub struct TakesRule {
     /// false: every take due is made, as Ludii plays them.
     #[serde(default)]
     pub optional: bool,
+    /// The takes still owed are one count shared by both players (Ludii's `ExtraCapture`
+    /// variable): when no hole can be taken the taker makes a forced pass and the count stays,
+    /// so the next player, whoever he is, must first make the takes owed (from his opponent's
+    /// holes) and cannot sow. Default false: takes left undone lapse with the turn.
+    #[serde(default)]
+    pub shared: bool,
 }
 
 /// A stylised or forced opening.

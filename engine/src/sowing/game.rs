@@ -147,8 +147,9 @@ impl SowingGame {
                     m &= m - 1;
                     out.push(Action::Take(Hole::from_track(opp, k, n)));
                 }
-                if r.takes_optional {
-                    // The taker declines the takes still due.
+                if r.takes_optional || (r.takes_shared && out.is_empty()) {
+                    // The taker declines the takes still due, or (a shared count) cannot make
+                    // any: a forced pass.
                     out.push(Action::Pass);
                 }
             }
@@ -202,8 +203,9 @@ impl SowingGame {
             match s.pending {
                 Pending::Start if s.mask != 0 => return s.mask.count_ones() as usize,
                 Pending::Takes { .. } => {
-                    return self.take_mask(s).count_ones() as usize
-                        + self.rules.takes_optional as usize;
+                    let takes = self.take_mask(s).count_ones() as usize;
+                    let pass = self.rules.takes_optional || (self.rules.takes_shared && takes == 0);
+                    return takes + pass as usize;
                 }
                 Pending::Relay { .. } => return 2,
                 Pending::Start => {}
@@ -279,6 +281,7 @@ impl SowingGame {
             }
             if let Pending::Takes { .. } = s.pending
                 && !self.rules.takes_optional
+                && self.take_mask(s) != 0
             {
                 let k = pick(self.take_mask(s), rng);
                 return Some(Action::Take(Hole::from_track(
@@ -380,24 +383,12 @@ impl SowingGame {
             }
             (Pending::Start, Action::Pass) => {
                 s.moves += 1;
-                s.passes += 1;
                 if s.open[me] == Open::LudiiPairs && !has_count(&s.pits[me], self.rules.len, 2) {
                     s.open = [Open::LudiiSpread; 2];
                 } else if s.open[me] == Open::LudiiSpread {
                     s.open = [Open::Done; 2];
                 }
-                if s.passes >= 2 && s.open == [Open::Done; 2] {
-                    s.turns += 1;
-                    match self.rules.end.mutual_pass {
-                        MutualPass::Draw => finish(s, None, EndReason::NoMoves),
-                        MutualPass::TurnLimit => {
-                            s.turns = s.turns.max(self.rules.end.turn_limit);
-                            finish(s, None, EndReason::TurnLimit);
-                        }
-                    }
-                } else {
-                    self.end_turn(s);
-                }
+                self.forced_pass_turn(s);
             }
             (Pending::Start, Action::Sow(h)) => {
                 s.passes = 0;
@@ -441,6 +432,19 @@ impl SowingGame {
                     }
                 }
             }
+            (Pending::Takes { left }, Action::Pass) if self.rules.takes_shared => {
+                // No hole can be taken: a forced pass, and the count owed stays for the next
+                // turn, whoever's it is.
+                s.moves += 1;
+                s.owed = left;
+                if std::mem::take(&mut s.carried) {
+                    // The whole turn was one forced pass.
+                    self.forced_pass_turn(s);
+                } else {
+                    s.passes = 0;
+                    self.end_turn(s);
+                }
+            }
             (Pending::Takes { .. }, Action::Pass) => {
                 // Optional takes declined: the turn ends.
                 s.moves += 1;
@@ -469,18 +473,22 @@ impl SowingGame {
                 s.stones[opp.index()] -= taken as u16;
                 s.captured[me] += taken as u16;
                 s.moves += 1;
+                s.passes = 0;
+                s.carried = false;
                 rep.captured += taken as u32;
                 rep.takes += 1;
+                let left = left - 1;
+                if self.rules.takes_shared {
+                    s.owed = left;
+                }
                 if s.stones[opp.index()] == 0 {
                     s.turns += 1;
                     finish(s, Some(s.to_move), EndReason::NoStones);
+                } else if left > 0 && (self.rules.takes_shared || self.take_mask(s) != 0) {
+                    // More takes due (with a shared count, a forced pass when none can be made).
+                    s.pending = Pending::Takes { left };
                 } else {
-                    let left = left - 1;
-                    if left > 0 && self.take_mask(s) != 0 {
-                        s.pending = Pending::Takes { left };
-                    } else {
-                        self.end_turn(s);
-                    }
+                    self.end_turn(s);
                 }
             }
             // Only reachable through apply_unchecked with an illegal action: ignore it.
@@ -622,8 +630,11 @@ impl SowingGame {
                         }
                     }
                     let takes = r.takes_for(s.captures_made[me]);
-                    if takes > 0 && self.take_mask(s) != 0 {
+                    if takes > 0 && (r.takes_shared || self.take_mask(s) != 0) {
                         s.pending = Pending::Takes { left: takes };
+                        if r.takes_shared {
+                            s.owed = takes;
+                        }
                         return;
                     }
                 }
@@ -871,6 +882,24 @@ impl SowingGame {
         s.moves += 2;
     }
 
+    /// A turn that was one forced pass has ended: two such turns in a row end the game (once
+    /// the openings are over), else the next turn begins.
+    fn forced_pass_turn(&self, s: &mut SowingState) {
+        s.passes += 1;
+        if s.passes >= 2 && s.open == [Open::Done; 2] {
+            s.turns += 1;
+            match self.rules.end.mutual_pass {
+                MutualPass::Draw => finish(s, None, EndReason::NoMoves),
+                MutualPass::TurnLimit => {
+                    s.turns = s.turns.max(self.rules.end.turn_limit);
+                    finish(s, None, EndReason::TurnLimit);
+                }
+            }
+        } else {
+            self.end_turn(s);
+        }
+    }
+
     /// Ends the current player's turn and starts the next one.
     #[inline]
     fn end_turn(&self, s: &mut SowingState) {
@@ -903,6 +932,12 @@ impl SowingGame {
             return;
         }
         s.mask = 0;
+        if s.owed > 0 {
+            // A shared count of takes owed: this turn makes them, from the opponent's holes.
+            s.pending = Pending::Takes { left: s.owed };
+            s.carried = true;
+            return;
+        }
         if s.nominations_left[me] > 0 {
             return;
         }
@@ -986,6 +1021,8 @@ fn fresh_state(
         turns: 0,
         moves: 0,
         passes: 0,
+        owed: 0,
+        carried: false,
         outcome: None,
         n: r.n,
         mask: 0,

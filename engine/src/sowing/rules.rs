@@ -41,6 +41,7 @@ pub struct Rules {
     pub(crate) schedule: Vec<u8>,
     pub(crate) then: u8,
     pub(crate) takes_optional: bool,
+    pub(crate) takes_shared: bool,
     pub(crate) opening: OpeningRule,
     pub(crate) end: EndRule,
     pub(crate) total: u32,
@@ -187,6 +188,19 @@ impl SowingConfig {
                 "there are no additional takes to decline",
             ));
         }
+        if c.takes.shared && !any_takes {
+            return Err(ConfigError::new(
+                "takes.shared",
+                "there are no additional takes to share",
+            ));
+        }
+        if c.takes.shared && c.takes.optional {
+            return Err(ConfigError::new(
+                "takes.shared",
+                "a shared count of takes owed that may be declined is described by no source: \
+                 choose one",
+            ));
+        }
         if any_takes && c.capture.resow != Resow::Off {
             return Err(ConfigError::new(
                 "capture.resow",
@@ -287,6 +301,7 @@ impl SowingConfig {
             schedule: c.takes.schedule.clone(),
             then: c.takes.then,
             takes_optional: c.takes.optional,
+            takes_shared: c.takes.shared,
             opening,
             end: c.end,
             total,

@@ -58,6 +58,10 @@ pub struct SowingState {
     pub(crate) turns: u32,
     pub(crate) moves: u32,
     pub(crate) passes: u8,
+    /// Takes owed, one count for both players (`takes.shared`): they pass to the next turn.
+    pub(crate) owed: u8,
+    /// The turn began with takes owed and no move has been made yet (`takes.shared`).
+    pub(crate) carried: bool,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) n: u8,
     /// The ordinary sowing moves of the player to move (bits of track indices), computed when

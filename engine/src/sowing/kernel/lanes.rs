@@ -85,6 +85,7 @@ impl LaneRules {
             && r.singles.into_empty
             && r.schedule.is_empty()
             && !r.takes_optional
+            && !r.takes_shared
             && (!heads || (r.head_landing == HeadLanding::Choose && !r.heads_immune))
             && r.total <= 255
             // Ludii's cut of a turn after its first lap, and its board at the move limit.
