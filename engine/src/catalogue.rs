@@ -38,6 +38,8 @@ const FILES: &[(&str, &str)] = rulesets![
     "tsoro-ludii-additional-capture",
     "tsoro-ludii-misoro",
     "tsoro-ludii-misoro-additional-capture",
+    "tsoro-ludii-musoro",
+    "tsoro-ludii-reentered-captures",
     "njombwa-ludii",
     "tsoro-yemutwelve-matthews",
     "tsoro-yemutwelve-ludii",

@@ -215,3 +215,85 @@ fn misoro_additional_captures_owed_pass_to_the_opponent() {
     m.apply(&mut t, Action::Sow(h("ii,5"))).unwrap();
     assert_eq!(t.to_move(), Some(Player::B));
 }
+
+/// Tsoro (Reentered Captures), section 1.3 of the peer notes: the captured stones are sown
+/// on from the hole after the capturing hole, in the same move, and the turn ends (no relay
+/// or capture by that sowing, even when it ends in an occupied hole).
+#[test]
+fn reentered_captures_are_sown_from_the_next_hole() {
+    let g = game("tsoro-ludii-reentered-captures", &[]);
+    assert_eq!(g.rules().total_stones(), 32);
+    let b = board(
+        [1, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 2, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0, 0, 0],
+        [0, 0, 2, 0, 0, 0, 0, 1],
+    );
+    let mut s = g.setup(&b, Player::A).unwrap();
+    // ii,5 sows ii,4 and ii,3 (empty): iii,3 and iv,3 (three stones) are captured and sown
+    // on from ii,2: ii,2, ii,1 and i,1, which held a stone (no relay follows).
+    let rep = g.apply(&mut s, Action::Sow(h("ii,5"))).unwrap();
+    assert_eq!((rep.captured, rep.moves), (3, 1));
+    assert_eq!(s.board().ii, row(&[1, 1, 1, 1, 0, 0, 0, 0]));
+    assert_eq!(s.board().i, row(&[2, 0, 0, 0, 0, 0, 0, 0]));
+    assert_eq!(s.stones(Player::A), 6);
+    assert_eq!(
+        s.captured(Player::A),
+        0,
+        "the captured stones are back on the board"
+    );
+    assert_eq!(s.to_move(), Some(Player::B));
+
+    // When the capture takes the opponent's last stones, the board still shows them re-sown.
+    let b = board(
+        [0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 2, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0, 0, 0],
+        [0, 0, 2, 0, 0, 0, 0, 0],
+    );
+    let mut s = g.setup(&b, Player::A).unwrap();
+    g.apply(&mut s, Action::Sow(h("ii,5"))).unwrap();
+    let o = s.outcome().unwrap();
+    assert_eq!((o.winner, o.reason), (Some(Player::A), EndReason::NoStones));
+    assert_eq!(s.stones(Player::A), 5);
+    assert_eq!(s.board().i, row(&[1, 0, 0, 0, 0, 0, 0, 0]));
+}
+
+/// Musoro Tsoro: one musoro a player, A's i,8 and B's iv,1, each starting with three stones;
+/// a lap ending in the occupied musoro may stop there or relay on.
+#[test]
+fn musoro_starts_with_three_and_offers_the_stop() {
+    let g = game("tsoro-ludii-musoro", &[]);
+    let s0 = g.initial_state();
+    assert_eq!(s0.board().i, row(&[2, 2, 2, 2, 2, 2, 2, 3]));
+    assert_eq!(s0.board().iv, row(&[3, 2, 2, 2, 2, 2, 2, 2]));
+    assert_eq!((s0.stones(Player::A), s0.stones(Player::B)), (17, 17));
+    assert_eq!(s0.heads(Player::A), vec![h("i,8")]);
+    assert_eq!(s0.heads(Player::B), vec![h("iv,1")]);
+    let mut s = s0.clone();
+    // i,6 sows i,7 and i,8: the musoro now holds four.
+    g.apply(&mut s, Action::Sow(h("i,6"))).unwrap();
+    assert_eq!(
+        legal(&g, &s),
+        vec![
+            Action::Relay(tsoro_engine::sowing::RelayChoice::Stop),
+            Action::Relay(tsoro_engine::sowing::RelayChoice::Continue)
+        ]
+    );
+    g.apply(
+        &mut s,
+        Action::Relay(tsoro_engine::sowing::RelayChoice::Stop),
+    )
+    .unwrap();
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(s.moves(), 2, "the lap and the stop are two Ludii moves");
+    assert_eq!(s.board().i, row(&[2, 2, 2, 2, 2, 0, 3, 4]));
+    // B's mirror image.
+    let mut c = g.rules().config().clone();
+    c.first_player = Player::B;
+    let gb = SowingGame::new(c.compile().unwrap());
+    let mut t = gb.initial_state();
+    gb.apply(&mut t, Action::Sow(h("iv,3"))).unwrap();
+    assert_eq!(legal(&gb, &t).len(), 2);
+    assert_eq!(t.board().iv, row(&[4, 3, 0, 2, 2, 2, 2, 2]));
+}

@@ -600,6 +600,17 @@ impl SowingGame {
                 let taken = self.capture(s, last, rep, ev);
                 if taken > 0 {
                     let opp = p.other().index();
+                    if r.resow == Resow::EndTurn {
+                        // Ludii's reading: the captured stones are sown on from the hole after
+                        // the capturing one, in the same move (before the end is judged); no
+                        // relay or capture follows, and the turn ends.
+                        s.resow_taken(me, taken as u16);
+                        let end = self.sow_lap(&mut s.pits[me], last, taken);
+                        rep.sown += taken as u32;
+                        if let Some(ev) = ev {
+                            ev.push(Event::lap(p, last, taken, end, r.n));
+                        }
+                    }
                     if s.stones[opp] == 0 {
                         s.turns += 1;
                         finish(s, Some(p), EndReason::NoStones);
@@ -622,12 +633,7 @@ impl SowingGame {
                             brent = None;
                             continue;
                         }
-                        Resow::EndTurn => {
-                            s.resow_taken(me, taken as u16);
-                            self.sow_lap(&mut s.pits[me], last, taken);
-                            rep.sown += taken as u32;
-                            break;
-                        }
+                        Resow::EndTurn => break,
                     }
                     let takes = r.takes_for(s.captures_made[me]);
                     if takes > 0 && (r.takes_shared || self.take_mask(s) != 0) {
