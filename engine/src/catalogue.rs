@@ -41,6 +41,8 @@ const FILES: &[(&str, &str)] = rulesets![
     "tsoro-ludii-musoro",
     "tsoro-ludii-reentered-captures",
     "njombwa-ludii",
+    "njombwa-ludii-one-counter",
+    "njombwa-ludii-two-counters",
     "tsoro-yemutwelve-matthews",
     "tsoro-yemutwelve-ludii",
     "dig-dig-matthews",

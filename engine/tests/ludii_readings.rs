@@ -297,3 +297,61 @@ fn musoro_starts_with_three_and_offers_the_stop() {
     assert_eq!(legal(&gb, &t).len(), 2);
     assert_eq!(t.board().iv, row(&[4, 3, 0, 2, 2, 2, 2, 2]));
 }
+
+/// Section 6, item 7: Njombwa (One Counter)'s opening is three turns of one forced move for
+/// each player, alternating: the relay from the back row's right-hand end (8 laps on 4x8)
+/// until it stops in the hole before it, the pair moved into the end hole, and the pair of the
+/// second-to-right front-row hole removed.
+#[test]
+fn njombwa_one_counter_opening_is_three_forced_turns_each() {
+    let g = game("njombwa-ludii-one-counter", &[]);
+    let mut s = g.initial_state();
+    assert_eq!(s.board().i, row(&[1; 8]));
+    assert_eq!((s.stones(Player::A), s.stones(Player::B)), (16, 16));
+    let move_ = |a: &str, b: &str| Action::Move([h(a), h(b)]);
+    let steps = [
+        (Player::A, Action::Sow(h("i,8")), 8),
+        (Player::B, Action::Sow(h("iv,1")), 8),
+        (Player::A, move_("i,7", "i,8"), 1),
+        (Player::B, move_("iv,2", "iv,1"), 1),
+        (Player::A, Action::Take(h("ii,7")), 1),
+        (Player::B, Action::Take(h("iii,2")), 1),
+    ];
+    for (k, (p, a, moves)) in steps.into_iter().enumerate() {
+        assert_eq!(s.to_move(), Some(p), "step {k}");
+        assert_eq!(legal(&g, &s), vec![a], "step {k}: one forced action");
+        let rep = g.apply(&mut s, a).unwrap();
+        assert_eq!(rep.moves, moves, "step {k}");
+        if k == 0 {
+            // 7 -> 15, 15 -> 14,13, 13 -> 12,11, ... in Ludii's sites: the relay stops in i,7.
+            assert_eq!(rep.laps, 8);
+            assert_eq!(s.board().i, row(&[0, 2, 0, 2, 0, 2, 2, 0]));
+            assert_eq!(s.board().ii, row(&[2, 0, 2, 0, 2, 0, 2, 0]));
+        }
+    }
+    assert_eq!(s.board().i, row(&[0, 2, 0, 2, 0, 2, 0, 2]));
+    assert_eq!(s.board().ii, row(&[2, 0, 2, 0, 2, 0, 0, 0]));
+    // B's side is the half-turn image of A's.
+    assert_eq!(s.board().iv, row(&[2, 0, 2, 0, 2, 0, 2, 0]));
+    assert_eq!(s.board().iii, row(&[0, 0, 0, 2, 0, 2, 0, 2]));
+    // One counter a hole is 2N = 16 stones a side; the opening removes two of each side's.
+    assert_eq!((s.stones(Player::A), s.stones(Player::B)), (14, 14));
+    assert_eq!(s.discarded(), 4);
+    assert_eq!(s.turns(), 6);
+    assert_eq!(s.moves(), 20);
+    // Then the main phase: any hole of two or more.
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&g, &s).len(), 7);
+}
+
+/// Njombwa (Two Counters): two in every hole but the first two of each front row from the
+/// player's left (none and one); no opening.
+#[test]
+fn njombwa_two_counters_start() {
+    let g = game("njombwa-ludii-two-counters", &[]);
+    let s = g.initial_state();
+    assert_eq!(s.board().ii, row(&[0, 1, 2, 2, 2, 2, 2, 2]));
+    assert_eq!(s.board().iii, row(&[2, 2, 2, 2, 2, 2, 1, 0]));
+    assert_eq!((s.stones(Player::A), s.stones(Player::B)), (29, 29));
+    assert_eq!(legal(&g, &s).len(), 14);
+}

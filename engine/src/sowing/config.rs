@@ -345,6 +345,12 @@ pub enum Opening {
     /// Sanderson's one-counter start: each player's first move is the stylised relay from the
     /// right-hand end of his back row, the pair moved to the end hole and two stones removed.
     NjombwaOneCounter,
+    /// Ludii's Njombwa (One Counter).lud opening, three turns of one forced move for each
+    /// player, alternately: the relay from the right-hand end of his back row (a lap ending in
+    /// an occupied hole relays unless the next hole is the one the turn began from), the two
+    /// stones of the hole before that end moved into it, and the two stones of the
+    /// second-to-right hole of his front row removed from the board.
+    LudiiOneCounter,
     /// Ludii's Njombwa.lud opening: phase Opening1 (sow the hole with exactly two, no relay,
     /// the opposite front hole only is removed), then one turn of Opening2 (the mover sows his
     /// 29 with relay and no capture), then play.

@@ -184,8 +184,15 @@ impl SowingGame {
                             }
                         }
                     }
-                    Open::OneCounter => {
+                    Open::OneCounter | Open::LudiiEndRelay => {
                         out.push(Action::Sow(Hole::from_track(p, n as usize - 1, n)))
+                    }
+                    Open::LudiiEndPair => out.push(Action::Move([
+                        Hole::from_track(p, n as usize - 2, n),
+                        Hole::from_track(p, n as usize - 1, n),
+                    ])),
+                    Open::LudiiRemovePair => {
+                        out.push(Action::Take(Hole::from_track(p, n as usize + 1, n)))
                     }
                     Open::Done => self.normal_sows(s, out),
                 }
@@ -399,6 +406,11 @@ impl SowingGame {
                         s.open[me] = Open::Done;
                         self.end_turn(s);
                     }
+                    Open::LudiiEndRelay => {
+                        self.end_relay(s, k, &mut rep, ev);
+                        s.open[me] = Open::LudiiEndPair;
+                        self.end_turn(s);
+                    }
                     Open::LudiiPairs => {
                         self.ludii_pair(s, k, &mut rep, ev);
                         if s.outcome.is_none() {
@@ -431,6 +443,31 @@ impl SowingGame {
                         self.relay(s, k, c, true, c == 1, &mut rep, ev);
                     }
                 }
+            }
+            (Pending::Start, Action::Move([from, to])) => {
+                // Ludii's one-counter opening: the pair moved into the end hole.
+                s.passes = 0;
+                let stones = take_hole(&mut s.pits[me], from.track(s.n));
+                s.pits[me][to.track(s.n)] += stones;
+                s.moves += 1;
+                if let Some(ev) = ev {
+                    ev.push(Event::Transfer { from, to, stones });
+                }
+                s.open[me] = Open::LudiiRemovePair;
+                self.end_turn(s);
+            }
+            (Pending::Start, Action::Take(hole)) => {
+                // Ludii's one-counter opening: the front-row pair removed from the board.
+                s.passes = 0;
+                let stones = take_hole(&mut s.pits[me], hole.track(s.n));
+                s.stones[me] -= stones as u16;
+                s.discarded += stones as u16;
+                s.moves += 1;
+                if let Some(ev) = ev {
+                    ev.push(Event::Remove { hole, stones });
+                }
+                s.open[me] = Open::Done;
+                self.end_turn(s);
             }
             (Pending::Takes { left }, Action::Pass) if self.rules.takes_shared => {
                 // No hole can be taken: a forced pass, and the count owed stays for the next
@@ -829,6 +866,38 @@ impl SowingGame {
         }
     }
 
+    /// Ludii's Njombwa (One Counter) Opening1: sow the end hole `k` of the back row and relay
+    /// while a lap ends in an occupied hole whose next hole is not `k`; no capture. Each lap is
+    /// a Ludii move.
+    fn end_relay(
+        &self,
+        s: &mut SowingState,
+        k: usize,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) {
+        let len = self.rules.len;
+        let p = s.to_move;
+        let me = p.index();
+        let mut from = k;
+        // Each lap lands on a hole no lap has reached yet (the one-stone pattern), so the
+        // relay comes round to the hole before `k` within one round of laps.
+        for _ in 0..=len {
+            let c = take_hole(&mut s.pits[me], from);
+            let last = self.sow_lap(&mut s.pits[me], from, c);
+            rep.laps += 1;
+            rep.sown += c as u32;
+            s.moves += 1;
+            if let Some(ev) = ev {
+                ev.push(Event::lap(p, from, c, last, self.rules.n));
+            }
+            if s.pits[me][last] < 2 || (last + 1) % len == k {
+                break;
+            }
+            from = last;
+        }
+    }
+
     /// Sanderson's one-counter start, as one move.
     fn one_counter(&self, s: &mut SowingState, rep: &mut Report, ev: &mut Option<Vec<Event>>) {
         let n = self.rules.n as usize;
@@ -999,6 +1068,7 @@ fn start_state(r: &Rules) -> SowingState {
         OpeningRule::Forced { .. } => Open::Forced,
         OpeningRule::Gambit { .. } => Open::Pairs,
         OpeningRule::OneCounter => Open::OneCounter,
+        OpeningRule::LudiiOneCounter => Open::LudiiEndRelay,
         OpeningRule::LudiiNjombwa => Open::LudiiPairs,
     };
     fresh_state(r, r.start, r.first, open, r.nominate)

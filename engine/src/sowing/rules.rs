@@ -17,6 +17,7 @@ pub(crate) enum OpeningRule {
     Forced { k: usize, protect: bool },
     Gambit { spread_captures: bool },
     OneCounter,
+    LudiiOneCounter,
     LudiiNjombwa,
 }
 
@@ -266,6 +267,17 @@ impl SowingConfig {
                     ));
                 }
                 OpeningRule::OneCounter
+            }
+            Opening::LudiiOneCounter => {
+                // The relay must come round to the hole before the end: the pattern of one
+                // stone in every hole guarantees it.
+                if start.iter().any(|side| side[..len].iter().any(|&v| v != 1)) {
+                    return Err(ConfigError::new(
+                        "opening",
+                        "Ludii's one-counter opening needs one stone in every hole",
+                    ));
+                }
+                OpeningRule::LudiiOneCounter
             }
             Opening::LudiiNjombwa => OpeningRule::LudiiNjombwa,
         };

@@ -19,6 +19,12 @@ pub(crate) enum Open {
     Spread,
     /// Sanderson's one-counter start.
     OneCounter,
+    /// Ludii's Njombwa (One Counter): the relay from the end of the back row.
+    LudiiEndRelay,
+    /// Ludii's Njombwa (One Counter): the pair moved into the end hole.
+    LudiiEndPair,
+    /// Ludii's Njombwa (One Counter): the front-row pair removed.
+    LudiiRemovePair,
     /// Ludii's Njombwa phase Opening1.
     LudiiPairs,
     /// Ludii's Njombwa phase Opening2.
