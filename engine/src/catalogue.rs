@@ -40,6 +40,7 @@ const FILES: &[(&str, &str)] = rulesets![
     "tsoro-ludii-misoro-additional-capture",
     "tsoro-ludii-musoro",
     "tsoro-ludii-reentered-captures",
+    "tsoro-ludii-baia",
     "njombwa-ludii",
     "njombwa-ludii-one-counter",
     "njombwa-ludii-two-counters",

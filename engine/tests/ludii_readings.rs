@@ -355,3 +355,112 @@ fn njombwa_two_counters_start() {
     assert_eq!((s.stones(Player::A), s.stones(Player::B)), (29, 29));
     assert_eq!(legal(&g, &s).len(), 14);
 }
+
+fn board13(set: &[(&str, u8)]) -> BoardView {
+    let mut b = BoardView {
+        i: vec![0; 13],
+        ii: vec![0; 13],
+        iii: vec![0; 13],
+        iv: vec![0; 13],
+    };
+    for &(name, v) in set {
+        let hole = h(name);
+        let r = match name.split(',').next().unwrap() {
+            "i" => &mut b.i,
+            "ii" => &mut b.ii,
+            "iii" => &mut b.iii,
+            _ => &mut b.iv,
+        };
+        r[hole.num as usize - 1] = v;
+    }
+    b
+}
+
+/// Section 6, item 6, and section 1.7: Tsoro (Baia)'s first turn. A must sow ii,3; its last
+/// stone falls into ii,1 and takes iii,1 and iv,1 (four stones) into A's hand; then come five
+/// free captures, each a whole hole of B's but his first hole (iii,11), into the hand; then B
+/// must sow iii,11, the mirror image.
+#[test]
+fn baia_first_turn_and_its_five_free_captures() {
+    let g = game("tsoro-ludii-baia", &[]);
+    let mut s = g.initial_state();
+    let b = s.board();
+    assert_eq!(b.i, row(&[0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]));
+    assert_eq!(b.ii, row(&[0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]));
+    assert_eq!(b.iii, row(&[2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0]));
+    assert_eq!((s.stones(Player::A), s.stones(Player::B)), (47, 47));
+    assert_eq!(legal(&g, &s), vec![Action::Sow(h("ii,3"))]);
+    let rep = g.apply(&mut s, Action::Sow(h("ii,3"))).unwrap();
+    assert_eq!((rep.laps, rep.captured), (1, 4));
+    assert_eq!(s.board().ii[..3], [1, 2, 0]);
+    assert_eq!((s.count(h("iii,1")), s.count(h("iv,1"))), (0, 0));
+    let j = g.state_json(&s);
+    assert_eq!(j["hands"], serde_json::json!({"A": 4, "B": 0}));
+    // Five free captures: B's occupied holes but iii,11.
+    for k in 0..5 {
+        assert_eq!(s.to_move(), Some(Player::A), "free capture {k}");
+        let l = legal(&g, &s);
+        assert_eq!(l.len(), 21 - k);
+        assert!(
+            l.iter()
+                .all(|a| matches!(a, Action::Take(t) if t.owner() == Player::B))
+        );
+        assert!(!l.contains(&Action::Take(h("iii,11"))));
+        g.apply(&mut s, l[0]).unwrap();
+    }
+    assert_eq!(s.captured(Player::A), 4 + 5 * 2);
+    assert_eq!(g.state_json(&s)["hands"]["A"], 14);
+    assert_eq!(s.moves(), 6);
+    assert_eq!(
+        s.stones(Player::A) + s.stones(Player::B) + s.captured(Player::A),
+        94
+    );
+    // B's first turn: iii,11 sows iii,12 and iii,13, taking ii,13 and i,13.
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(legal(&g, &s), vec![Action::Sow(h("iii,11"))]);
+    let rep = g.apply(&mut s, Action::Sow(h("iii,11"))).unwrap();
+    assert_eq!(rep.captured, 4);
+    assert_eq!((s.count(h("ii,13")), s.count(h("i,13"))), (0, 0));
+    // A's occupied holes: i,2..i,12 and ii,1, ii,2, ii,4..ii,12 (his first hole is empty).
+    assert_eq!(legal(&g, &s).len(), 22);
+}
+
+/// Baia's main phase: a turn starts only from a hole whose previous hole is empty; a player
+/// whose counter still stands at -1 (no capture in his first turn) earns two free captures,
+/// not five; a player with no hole after an empty one makes a forced pass.
+#[test]
+fn baia_main_phase() {
+    let g = game("tsoro-ludii-baia", &[]);
+    let b = board13(&[
+        ("ii,5", 2),
+        ("ii,7", 1),
+        ("iii,3", 1),
+        ("iv,3", 2),
+        ("iii,6", 1),
+        ("iii,7", 1),
+        ("iv,9", 1),
+    ]);
+    let mut s = g.setup(&b, Player::A).unwrap();
+    // ii,7's previous hole (ii,8) is empty; ii,5's (ii,6) too: both may start, the single too.
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Sow(h("ii,7")), Action::Sow(h("ii,5"))]
+    );
+    let rep = g.apply(&mut s, Action::Sow(h("ii,5"))).unwrap();
+    assert_eq!(rep.captured, 3);
+    for _ in 0..2 {
+        assert_eq!(s.to_move(), Some(Player::A));
+        let l = legal(&g, &s);
+        g.apply(&mut s, l[0]).unwrap();
+    }
+    assert_eq!(s.to_move(), Some(Player::B), "two free captures, not five");
+    assert_eq!(s.stones(Player::B), 1);
+
+    // Every hole of A's occupied: none follows an empty hole, so A must pass.
+    let mut set: Vec<(String, u8)> = (1..=13).map(|k| (format!("i,{k}"), 1)).collect();
+    set.extend((1..=13).map(|k| (format!("ii,{k}"), 1)));
+    set.push(("iv,5".into(), 2));
+    let set: Vec<(&str, u8)> = set.iter().map(|(a, v)| (a.as_str(), *v)).collect();
+    let s = g.setup(&board13(&set), Player::A).unwrap();
+    assert_eq!(legal(&g, &s), vec![Action::Pass]);
+}

@@ -190,6 +190,7 @@ proptest! {
     ) {
         let mut c = c;
         c.sowing.relay = true;
+        c.sowing.after_empty = false;
         c.sowing.lap_origin = tsoro_engine::sowing::config::LapOrigin::Sow;
         c.capture.resow = tsoro_engine::sowing::config::Resow::Off;
         c.singles.restricted = true;

@@ -17,8 +17,10 @@ pub const RULE_FIELDS: &[&str] = &[
     "sowing.relay",
     "sowing.lap_origin",
     "sowing.endless",
+    "sowing.after_empty",
     "capture.back",
     "capture.resow",
+    "capture.into_hand",
     "singles.restricted",
     "singles.into_empty",
     "singles.capture",
@@ -164,6 +166,10 @@ pub struct SowingRule {
     /// See [`Endless`]. Default `draw`.
     #[serde(default)]
     pub endless: Endless,
+    /// A turn must start from a hole whose previous hole on the sower's track is empty
+    /// (Tracey's rule as Ludii's Tsoro (Baia) plays it). Default false.
+    #[serde(default)]
+    pub after_empty: bool,
 }
 
 impl Default for SowingRule {
@@ -172,6 +178,7 @@ impl Default for SowingRule {
             relay: true,
             lap_origin: LapOrigin::Sow,
             endless: Endless::Draw,
+            after_empty: false,
         }
     }
 }
@@ -218,6 +225,11 @@ pub struct CaptureRule {
     /// See [`Resow`]. Default `off`.
     #[serde(default)]
     pub resow: Resow,
+    /// Captured stones (and takes) go into the capturer's hand, shown as `hands` in the
+    /// state (Ludii's Tsoro (Baia)); they never come back and count for nothing. Default
+    /// false: they leave the board.
+    #[serde(default)]
+    pub into_hand: bool,
 }
 
 /// The singles stage.
@@ -345,6 +357,20 @@ pub enum Opening {
     /// Sanderson's one-counter start: each player's first move is the stylised relay from the
     /// right-hand end of his back row, the pair moved to the end hole and two stones removed.
     NjombwaOneCounter,
+    /// Ludii's Tsoro (Baia).lud opening (phase FirstTurn): each player's first turn sows the
+    /// given hole (A's; B's is its half-turn image) in one lap without relay, and a last stone
+    /// in his front row captures when the opposite front hole is occupied, whether or not its
+    /// own hole was empty. That capture earns `takes.schedule[0]` takes; a later capture earns
+    /// `takes.schedule[1]` when Ludii's capture counter (starting at -1, one up for each
+    /// capture) stands at 0, else `takes.then`; the opponent's first hole can never be taken.
+    LudiiBaia {
+        /// A's first hole, e.g. `ii,3`.
+        #[cfg_attr(
+            feature = "arbitrary",
+            proptest(strategy = "strategies::forced_hole()")
+        )]
+        a: HoleSpec,
+    },
     /// Ludii's Njombwa (One Counter).lud opening, three turns of one forced move for each
     /// player, alternately: the relay from the right-hand end of his back row (a lap ending in
     /// an occupied hole relays unless the next hole is the one the turn began from), the two

@@ -187,6 +187,11 @@ impl SowingGame {
                     Open::OneCounter | Open::LudiiEndRelay => {
                         out.push(Action::Sow(Hole::from_track(p, n as usize - 1, n)))
                     }
+                    Open::LudiiBaiaFirst => {
+                        if let OpeningRule::LudiiBaia { k } = r.opening {
+                            out.push(Action::Sow(Hole::from_track(p, k, n)));
+                        }
+                    }
                     Open::LudiiEndPair => out.push(Action::Move([
                         Hole::from_track(p, n as usize - 2, n),
                         Hole::from_track(p, n as usize - 1, n),
@@ -274,7 +279,14 @@ impl SowingGame {
             };
         // Singles only when no hole holds more (if restricted): a mask, not a branch.
         let allowed = ((multi == 0) | !r.singles.restricted) as u64;
-        multi | (singles & allowed.wrapping_neg())
+        let m = multi | (singles & allowed.wrapping_neg());
+        if r.after_empty {
+            // Only holes whose previous hole (k-1; 0's is len-1) is empty.
+            let prev_empty = ((empty << 1) | (empty >> (r.len - 1))) & full;
+            m & prev_empty
+        } else {
+            m
+        }
     }
 
     /// A uniformly random legal action (the same distribution as drawing from
@@ -357,6 +369,10 @@ impl SowingGame {
         {
             m &= !(1u64 << k);
         }
+        if let OpeningRule::LudiiBaia { k } = r.opening {
+            // Ludii's Baia: the opponent's first hole, for good.
+            m &= !(1u64 << k);
+        }
         m
     }
 
@@ -405,6 +421,10 @@ impl SowingGame {
                         self.one_counter(s, &mut rep, ev);
                         s.open[me] = Open::Done;
                         self.end_turn(s);
+                    }
+                    Open::LudiiBaiaFirst => {
+                        s.open[me] = Open::Done;
+                        self.baia_first(s, k, &mut rep, ev);
                     }
                     Open::LudiiEndRelay => {
                         self.end_relay(s, k, &mut rep, ev);
@@ -553,7 +573,7 @@ impl SowingGame {
         from: usize,
         count: u8,
         capture: bool,
-        single: bool,
+        mut single: bool,
         rep: &mut Report,
         ev: &mut Option<Vec<Event>>,
     ) {
@@ -630,6 +650,8 @@ impl SowingGame {
                 }
                 from = last;
                 count = take_hole(&mut s.pits[me], last);
+                // Only the lap of the single itself is a single's.
+                single = false;
                 continue;
             }
             // The last stone fell into an empty hole.
@@ -866,6 +888,46 @@ impl SowingGame {
         }
     }
 
+    /// Ludii's Tsoro (Baia) first turn: one lap from `k`, no relay; a last stone in the front
+    /// row captures when the opposite front hole is occupied (the landing hole need not have
+    /// been empty), and earns the first scheduled takes.
+    fn baia_first(
+        &self,
+        s: &mut SowingState,
+        k: usize,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) {
+        let r = &self.rules;
+        let n = r.n as usize;
+        let p = s.to_move;
+        let me = p.index();
+        let c = take_hole(&mut s.pits[me], k);
+        let last = self.sow_lap(&mut s.pits[me], k, c);
+        rep.laps += 1;
+        rep.sown += c as u32;
+        s.moves += 1;
+        if let Some(ev) = ev {
+            ev.push(Event::lap(p, k, c, last, r.n));
+        }
+        if last >= n && self.capture(s, last, rep, ev) > 0 {
+            if s.stones[p.other().index()] == 0 {
+                s.turns += 1;
+                finish(s, Some(p), EndReason::NoStones);
+                return;
+            }
+            let takes = r.schedule.first().copied().unwrap_or(r.then);
+            if takes > 0 && (r.takes_shared || self.take_mask(s) != 0) {
+                s.pending = Pending::Takes { left: takes };
+                if r.takes_shared {
+                    s.owed = takes;
+                }
+                return;
+            }
+        }
+        self.end_turn(s);
+    }
+
     /// Ludii's Njombwa (One Counter) Opening1: sow the end hole `k` of the back row and relay
     /// while a lap ends in an occupied hole whose next hole is not `k`; no capture. Each lap is
     /// a Ludii move.
@@ -1026,6 +1088,10 @@ impl SowingGame {
                 Open::Pairs => (!has_count(&s.pits[me], r.len, 2)).then_some(Open::Spread),
                 Open::Spread => (s.pits[me][0] < 2).then_some(Open::Done),
                 Open::OneCounter => (s.pits[me][r.n as usize - 1] != 1).then_some(Open::Done),
+                Open::LudiiBaiaFirst => match r.opening {
+                    OpeningRule::LudiiBaia { k } if s.pits[me][k] > 0 => None,
+                    _ => Some(Open::Done),
+                },
                 _ => None,
             };
             match next {
@@ -1069,6 +1135,7 @@ fn start_state(r: &Rules) -> SowingState {
         OpeningRule::Gambit { .. } => Open::Pairs,
         OpeningRule::OneCounter => Open::OneCounter,
         OpeningRule::LudiiOneCounter => Open::LudiiEndRelay,
+        OpeningRule::LudiiBaia { .. } => Open::LudiiBaiaFirst,
         OpeningRule::LudiiNjombwa => Open::LudiiPairs,
     };
     fresh_state(r, r.start, r.first, open, r.nominate)

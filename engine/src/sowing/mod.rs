@@ -79,11 +79,16 @@ impl Game for SowingGame {
     fn state_json(&self, s: &SowingState) -> serde_json::Value {
         let mut legal = ActionList::new();
         SowingGame::legal_actions(self, s, &mut legal);
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "board": s.board(),
             "to_move": s.to_move(),
             "legal": legal.as_slice(),
             "captured": s.captured_map(),
-        })
+        });
+        if self.rules().into_hand {
+            // Ludii's Baia keeps captured stones in the capturer's hand.
+            v["hands"] = serde_json::json!(s.captured_map());
+        }
+        v
     }
 }

@@ -18,6 +18,7 @@ pub(crate) enum OpeningRule {
     Gambit { spread_captures: bool },
     OneCounter,
     LudiiOneCounter,
+    LudiiBaia { k: usize },
     LudiiNjombwa,
 }
 
@@ -36,6 +37,8 @@ pub struct Rules {
     pub(crate) relay: bool,
     pub(crate) skip_origin: bool,
     pub(crate) endless: Endless,
+    pub(crate) after_empty: bool,
+    pub(crate) into_hand: bool,
     pub(crate) back: BackCapture,
     pub(crate) resow: Resow,
     pub(crate) singles: SinglesRule,
@@ -64,8 +67,17 @@ impl Rules {
         self.total
     }
 
-    /// Additional takes earned by a player's `k`-th capture (1-based).
+    /// Additional takes earned by a player's `k`-th capture (1-based), outside an opening.
     pub(crate) fn takes_for(&self, k: u16) -> u8 {
+        if let OpeningRule::LudiiBaia { .. } = self.opening {
+            // Ludii's counter: -1 at the start, one up for each capture; 0 before this one
+            // means the second schedule entry.
+            return if k == 2 {
+                self.schedule.get(1).copied().unwrap_or(self.then)
+            } else {
+                self.then
+            };
+        }
         let i = k as usize - 1;
         self.schedule.get(i).copied().unwrap_or(self.then)
     }
@@ -279,6 +291,18 @@ impl SowingConfig {
                 }
                 OpeningRule::LudiiOneCounter
             }
+            Opening::LudiiBaia { a } => {
+                let hole = a
+                    .resolve(n)
+                    .map_err(|e| ConfigError::new("opening.a", e.to_string()))?;
+                if hole.owner() != Player::A {
+                    return Err(ConfigError::new(
+                        "opening.a",
+                        "name A's hole (row i or ii); B's is its half-turn image",
+                    ));
+                }
+                OpeningRule::LudiiBaia { k: hole.track(n) }
+            }
             Opening::LudiiNjombwa => OpeningRule::LudiiNjombwa,
         };
         if opening != OpeningRule::None && has_heads {
@@ -307,6 +331,8 @@ impl SowingConfig {
             relay: c.sowing.relay,
             skip_origin: c.sowing.lap_origin == LapOrigin::Skip,
             endless: c.sowing.endless,
+            after_empty: c.sowing.after_empty,
+            into_hand: c.capture.into_hand,
             back: c.capture.back,
             resow: c.capture.resow,
             singles: c.singles,

@@ -19,6 +19,8 @@ pub(crate) enum Open {
     Spread,
     /// Sanderson's one-counter start.
     OneCounter,
+    /// Ludii's Tsoro (Baia): the first turn.
+    LudiiBaiaFirst,
     /// Ludii's Njombwa (One Counter): the relay from the end of the back row.
     LudiiEndRelay,
     /// Ludii's Njombwa (One Counter): the pair moved into the end hole.

@@ -25,6 +25,7 @@ use crate::playout::{Feed, Playout, play_out_reference, reference_step};
 use crate::rng::Rng;
 use crate::sowing::config::{BackCapture, Endless, HeadLanding, Limits, Resow};
 use crate::sowing::game::{Brent, SowingGame, WATCH_AFTER, finish};
+use crate::sowing::rules::OpeningRule;
 use crate::sowing::state::{Open, Pending, SowingState};
 
 // The lanes count laps in a byte, up to 255.
@@ -80,6 +81,8 @@ impl LaneRules {
         let ok = r.len <= ANY_SIDE
             && r.relay
             && !r.skip_origin
+            && !r.after_empty
+            && !matches!(r.opening, OpeningRule::LudiiBaia { .. })
             && r.resow == Resow::Off
             && r.singles.restricted
             && r.singles.into_empty
