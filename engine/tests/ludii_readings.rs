@@ -464,3 +464,24 @@ fn baia_main_phase() {
     let s = g.setup(&board13(&set), Player::A).unwrap();
     assert_eq!(legal(&g, &s), vec![Action::Pass]);
 }
+
+/// Which Ludii readings random playouts run on the kernel (the whole-turn twin, games that
+/// reach a limit replayed by the reference), and which only on the reference.
+#[test]
+fn ludii_readings_on_the_kernel() {
+    for (id, kernel) in [
+        ("tsoro-ludii", true),
+        ("tsoro-ludii-additional-capture", true),
+        ("tsoro-ludii-misoro", true),
+        ("tsoro-ludii-musoro", true),
+        ("njombwa-ludii", true),
+        ("njombwa-ludii-one-counter", true),
+        ("njombwa-ludii-two-counters", true),
+        // A shared count of takes owed, re-sown captures, Baia's rules: reference only.
+        ("tsoro-ludii-misoro-additional-capture", false),
+        ("tsoro-ludii-reentered-captures", false),
+        ("tsoro-ludii-baia", false),
+    ] {
+        assert_eq!(game(id, &[]).has_kernel(), kernel, "{id}");
+    }
+}
