@@ -485,3 +485,28 @@ fn ludii_readings_on_the_kernel() {
         assert_eq!(game(id, &[]).has_kernel(), kernel, "{id}");
     }
 }
+
+/// The turn limit cuts a turn that begins with captures owed after its first capture.
+#[test]
+fn the_turn_limit_cuts_a_turn_of_captures_owed() {
+    // The position of `misoro_additional_captures_owed_pass_to_the_opponent`, with A's
+    // capture in turn 1 and B's captures owed in turn 2, the last.
+    let g = game(
+        "tsoro-ludii-misoro-additional-capture",
+        &[("start", "fixed-misoro".into()), ("turn_limit", 2.into())],
+    );
+    let b = board(
+        [1, 0, 0, 1, 0, 0, 0, 0],
+        [0, 0, 0, 0, 2, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0, 0, 0],
+        [2, 0, 0, 0, 0, 0, 0, 2],
+    );
+    let mut s = g.setup(&b, Player::A).unwrap();
+    g.apply(&mut s, Action::Sow(h("ii,5"))).unwrap();
+    g.apply(&mut s, Action::Pass).unwrap();
+    assert_eq!(s.to_move(), Some(Player::B));
+    g.apply(&mut s, take("i,4")).unwrap();
+    let o = s.outcome().expect("cut after the turn's first move");
+    assert_eq!((o.reason, o.turns), (EndReason::TurnLimit, 2));
+    assert_eq!(s.captured(Player::B), 1);
+}

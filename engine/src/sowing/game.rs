@@ -393,9 +393,10 @@ impl SowingGame {
         let mut rep = Report::default();
         let me = s.to_move.index();
         let moves_before = s.moves;
-        // Ludii's turn limit cuts the game after the first move of turn `turn_limit`.
+        // Ludii's turn limit cuts the game after the first move of turn `turn_limit` (a turn
+        // begins at its start, or with takes owed from the turn before).
         let cut = self.rules.end.limits == Limits::Ludii
-            && s.pending == Pending::Start
+            && (s.pending == Pending::Start || s.carried)
             && s.turns + 1 >= self.rules.end.turn_limit;
         match (s.pending, a) {
             (Pending::Start, Action::Nominate(h)) => {
