@@ -148,7 +148,8 @@ pub enum Endless {
     #[default]
     Draw,
     /// As Ludii: the laps run on until the move limit, and the game is a draw with the reason
-    /// `move_limit` (computed at once, with the move count set to the limit).
+    /// `move_limit` (computed at once, with the move count set to the limit; with
+    /// [`Limits::Ludii`] the board is the one after the last move, from the relay's cycle).
     MoveLimit,
 }
 

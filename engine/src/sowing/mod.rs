@@ -39,7 +39,7 @@ impl Game for SowingGame {
     /// through the reference: the same games either way.
     ///
     /// Under Ludii's limits the kernel plays the whole-turn twin of the rules, and the games
-    /// it ends at a limit are played again by the reference ([`capped`]).
+    /// it ends at a limit are played again by the reference (`sowing/capped.rs`).
     fn random_playouts(&self, feed: &mut dyn crate::playout::Feed<SowingState>) {
         if kernel::play(self, feed) {
             return;
