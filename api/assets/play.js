@@ -158,7 +158,9 @@
           el.setAttribute("role", "button");
         }
       }
-      if (from) document.querySelector('[data-point="' + from + '"]').classList.add("selected");
+      // A morris point, or a hole whose stones an opening moves (njombwa's one-counter start).
+      const chosen = from && document.querySelector('[data-point="' + from + '"],[data-hole="' + from + '"]');
+      if (chosen) chosen.classList.add("selected");
     }
     const status = $("status");
     if (last && out.result.finished) {

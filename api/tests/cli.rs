@@ -172,10 +172,11 @@ fn rulesets_lists_parameters() {
     assert_eq!(code, 0);
     assert!(out.contains("tsoro-matthews-v7"));
     assert!(out.contains("holes = 8 (int: 6..=21)"), "{out}");
-    assert!(
-        out.contains("sources: matthews-1964; 23 rules cited"),
-        "{out}"
+    let cited = format!(
+        "sources: matthews-1964; {} rules cited",
+        tsoro_engine::sowing::RULE_FIELDS.len()
     );
+    assert!(out.contains(&cited), "{out}");
     let (code, out, _) = tsoro(&["rulesets", "--json"], "");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

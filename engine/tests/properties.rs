@@ -3,7 +3,7 @@
 //! two players' positions mirror under a half turn of the board.
 
 use proptest::prelude::*;
-use tsoro_engine::catalogue;
+use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::playout::{Playout, SliceFeed, play_out_reference};
 use tsoro_engine::rng::Rng;
 use tsoro_engine::sowing::{SowingConfig, SowingGame, SowingState};
@@ -190,15 +190,18 @@ proptest! {
     ) {
         let mut c = c;
         c.sowing.relay = true;
+        c.sowing.after_empty = false;
         c.sowing.lap_origin = tsoro_engine::sowing::config::LapOrigin::Sow;
         c.capture.resow = tsoro_engine::sowing::config::Resow::Off;
         c.singles.restricted = true;
         c.singles.into_empty = true;
         c.takes.schedule.clear();
         c.takes.optional = false;
+        c.takes.shared = false;
         c.heads.on_landing = tsoro_engine::sowing::config::HeadLanding::Choose;
         c.heads.immune_to_takes = false;
         c.opening = tsoro_engine::sowing::config::Opening::None;
+        c.end.limits = tsoro_engine::sowing::config::Limits::WholeTurns;
         let Ok(rules) = c.compile() else { return Ok(()) };
         let g = SowingGame::new(rules);
         prop_assert!(g.has_kernel(), "{}", serde_json::to_string(&c).unwrap_or_default());
@@ -206,4 +209,36 @@ proptest! {
             prop_assert!(false, "{}\n{}", serde_json::to_string(&c).unwrap_or_default(), e);
         }
     }
+}
+
+/// Ludii's limits on the kernel: the kernel plays the whole-turn twin of the rules and hands
+/// the games it ends at a limit to the reference. With tight limits most games end there (cut
+/// mid-relay, or an endless relay's board at the move limit), and every one must end exactly
+/// as the reference plays it.
+#[test]
+fn ludii_limits_play_on_the_kernel_exactly() {
+    let build = |turns: u32, moves: u32| {
+        let id = "tsoro-ludii";
+        let p: Params = [("turn_limit".to_string(), turns.into())]
+            .into_iter()
+            .collect();
+        let Ok(tsoro_engine::catalogue::Model::Game(AnyGame::Sowing(g))) =
+            catalogue::get(id).unwrap().build_model(&p)
+        else {
+            panic!("{id}")
+        };
+        let mut c = g.rules().config().clone();
+        c.end.move_limit = moves;
+        SowingGame::new(c.compile().unwrap())
+    };
+    for (turns, moves) in [(2500, 10_000), (7, 10_000), (40, 10_000), (2500, 150)] {
+        let g = build(turns, moves);
+        assert!(g.has_kernel());
+        if let Err(e) = kernel_agrees(&g, 0..200) {
+            panic!("turn limit {turns}, move limit {moves}: {e}");
+        }
+    }
+    // MCTS's shortened playouts too.
+    let g = build(2500, 10_000).with_turn_limit(25);
+    kernel_agrees(&g, 0..100).unwrap();
 }

@@ -15,7 +15,7 @@ pub enum RelayChoice {
 }
 
 /// One decision. JSON: `{"sow":"ii,3"}`, `{"relay":"stop"}`, `{"take":"iv,5"}`,
-/// `{"nominate":"i,1"}`, `"pass"`.
+/// `{"move":["i,7","i,8"]}`, `{"nominate":"i,1"}`, `"pass"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
@@ -23,8 +23,11 @@ pub enum Action {
     Sow(Hole),
     /// Decide at an occupied head.
     Relay(RelayChoice),
-    /// An additional take: empty this hole of the opponent's.
+    /// Empty this hole: an additional take of the opponent's, or a removal of one's own
+    /// stones that an opening prescribes.
     Take(Hole),
+    /// Move all the stones of one hole into another (an opening's step): `[from, to]`.
+    Move([Hole; 2]),
     /// Nominate this back-row hole of one's own as a head.
     Nominate(Hole),
     /// Pass (no legal move).
@@ -37,6 +40,7 @@ impl Action {
         match self {
             Action::Sow(h) => Action::Sow(h.rotate(n)),
             Action::Take(h) => Action::Take(h.rotate(n)),
+            Action::Move([a, b]) => Action::Move([a.rotate(n), b.rotate(n)]),
             Action::Nominate(h) => Action::Nominate(h.rotate(n)),
             a => a,
         }
@@ -50,6 +54,7 @@ impl fmt::Display for Action {
             Action::Relay(RelayChoice::Stop) => f.write_str("stop"),
             Action::Relay(RelayChoice::Continue) => f.write_str("continue"),
             Action::Take(h) => write!(f, "take {h}"),
+            Action::Move([a, b]) => write!(f, "move {a} {b}"),
             Action::Nominate(h) => write!(f, "nominate {h}"),
             Action::Pass => f.write_str("pass"),
         }
@@ -71,6 +76,10 @@ mod tests {
                 r#"{"relay":"continue"}"#,
             ),
             (Action::Take(Hole::new(Row::Iv, 5)), r#"{"take":"iv,5"}"#),
+            (
+                Action::Move([Hole::new(Row::I, 7), Hole::new(Row::I, 8)]),
+                r#"{"move":["i,7","i,8"]}"#,
+            ),
             (
                 Action::Nominate(Hole::new(Row::I, 1)),
                 r#"{"nominate":"i,1"}"#,

@@ -17,8 +17,10 @@ pub const RULE_FIELDS: &[&str] = &[
     "sowing.relay",
     "sowing.lap_origin",
     "sowing.endless",
+    "sowing.after_empty",
     "capture.back",
     "capture.resow",
+    "capture.into_hand",
     "singles.restricted",
     "singles.into_empty",
     "singles.capture",
@@ -29,11 +31,13 @@ pub const RULE_FIELDS: &[&str] = &[
     "takes.schedule",
     "takes.then",
     "takes.optional",
+    "takes.shared",
     "opening",
     "end.no_moves",
     "end.mutual_pass",
     "end.turn_limit",
     "end.move_limit",
+    "end.limits",
 ];
 
 /// A four-row sowing game (tsoro, njombwa and their variants).
@@ -144,7 +148,8 @@ pub enum Endless {
     #[default]
     Draw,
     /// As Ludii: the laps run on until the move limit, and the game is a draw with the reason
-    /// `move_limit` (computed at once, with the move count set to the limit).
+    /// `move_limit` (computed at once, with the move count set to the limit; with
+    /// [`Limits::Ludii`] the board is the one after the last move, from the relay's cycle).
     MoveLimit,
 }
 
@@ -162,6 +167,10 @@ pub struct SowingRule {
     /// See [`Endless`]. Default `draw`.
     #[serde(default)]
     pub endless: Endless,
+    /// A turn must start from a hole whose previous hole on the sower's track is empty
+    /// (Tracey's rule as Ludii's Tsoro (Baia) plays it). Default false.
+    #[serde(default)]
+    pub after_empty: bool,
 }
 
 impl Default for SowingRule {
@@ -170,6 +179,7 @@ impl Default for SowingRule {
             relay: true,
             lap_origin: LapOrigin::Sow,
             endless: Endless::Draw,
+            after_empty: false,
         }
     }
 }
@@ -216,6 +226,11 @@ pub struct CaptureRule {
     /// See [`Resow`]. Default `off`.
     #[serde(default)]
     pub resow: Resow,
+    /// Captured stones (and takes) go into the capturer's hand, shown as `hands` in the
+    /// state (Ludii's Tsoro (Baia)); they never come back and count for nothing. Default
+    /// false: they leave the board.
+    #[serde(default)]
+    pub into_hand: bool,
 }
 
 /// The singles stage.
@@ -303,6 +318,12 @@ pub struct TakesRule {
     /// false: every take due is made, as Ludii plays them.
     #[serde(default)]
     pub optional: bool,
+    /// The takes still owed are one count shared by both players (Ludii's `ExtraCapture`
+    /// variable): when no hole can be taken the taker makes a forced pass and the count stays,
+    /// so the next player, whoever he is, must first make the takes owed (from his opponent's
+    /// holes) and cannot sow. Default false: takes left undone lapse with the turn.
+    #[serde(default)]
+    pub shared: bool,
 }
 
 /// A stylised or forced opening.
@@ -337,6 +358,26 @@ pub enum Opening {
     /// Sanderson's one-counter start: each player's first move is the stylised relay from the
     /// right-hand end of his back row, the pair moved to the end hole and two stones removed.
     NjombwaOneCounter,
+    /// Ludii's Tsoro (Baia).lud opening (phase FirstTurn): each player's first turn sows the
+    /// given hole (A's; B's is its half-turn image) in one lap without relay, and a last stone
+    /// in his front row captures when the opposite front hole is occupied, whether or not its
+    /// own hole was empty. That capture earns `takes.schedule[0]` takes; a later capture earns
+    /// `takes.schedule[1]` when Ludii's capture counter (starting at -1, one up for each
+    /// capture) stands at 0, else `takes.then`; the opponent's first hole can never be taken.
+    LudiiBaia {
+        /// A's first hole, e.g. `ii,3`.
+        #[cfg_attr(
+            feature = "arbitrary",
+            proptest(strategy = "strategies::forced_hole()")
+        )]
+        a: HoleSpec,
+    },
+    /// Ludii's Njombwa (One Counter).lud opening, three turns of one forced move for each
+    /// player, alternately: the relay from the right-hand end of his back row (a lap ending in
+    /// an occupied hole relays unless the next hole is the one the turn began from), the two
+    /// stones of the hole before that end moved into it, and the two stones of the
+    /// second-to-right hole of his front row removed from the board.
+    LudiiOneCounter,
     /// Ludii's Njombwa.lud opening: phase Opening1 (sow the hole with exactly two, no relay,
     /// the opposite front hole only is removed), then one turn of Opening2 (the mover sows his
     /// 29 with relay and no capture), then play.
@@ -393,6 +434,25 @@ pub struct EndRule {
     #[serde(default = "default_move_limit")]
     #[cfg_attr(feature = "arbitrary", proptest(strategy = "50u32..3000"))]
     pub move_limit: u32,
+    /// See [`Limits`]. Default `whole_turns`.
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Where the turn and move limits cut a game.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limits {
+    /// The turn limit ends the game after its last turn has been played out; an endless relay
+    /// stopped at the move limit ends on the board where the repetition was found.
+    #[default]
+    WholeTurns,
+    /// As Ludii 1.3.13: the game is cut after the first move (the first lap) of turn
+    /// `turn_limit`, even when a relay would follow; a game stopped by the move limit ends on
+    /// the board after exactly `move_limit` moves (an endless relay's board at the limit is
+    /// computed from its cycle).
+    Ludii,
 }
 
 fn default_turn_limit() -> u32 {
@@ -409,6 +469,7 @@ impl Default for EndRule {
             mutual_pass: MutualPass::Draw,
             turn_limit: default_turn_limit(),
             move_limit: default_move_limit(),
+            limits: Limits::WholeTurns,
         }
     }
 }

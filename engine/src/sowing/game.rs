@@ -1,7 +1,9 @@
 //! Playing a four-row sowing game: legal actions and their effects.
 
 use super::action::{Action, RelayChoice};
-use super::config::{BackCapture, ConfigError, Endless, HeadLanding, MutualPass, NoMoves, Resow};
+use super::config::{
+    BackCapture, ConfigError, Endless, HeadLanding, Limits, MutualPass, NoMoves, Resow,
+};
 use super::rules::{OpeningRule, Rules};
 use super::state::BoardView;
 use super::state::{Open, Pending, SowingState};
@@ -56,6 +58,11 @@ impl<T: Copy + PartialEq> Brent<T> {
             self.lam = 0;
         }
         false
+    }
+
+    /// The period of the repetition just reported by [`repeats`](Self::repeats), in laps.
+    pub(super) fn period(&self) -> u32 {
+        self.lam + 1
     }
 }
 
@@ -140,8 +147,9 @@ impl SowingGame {
                     m &= m - 1;
                     out.push(Action::Take(Hole::from_track(opp, k, n)));
                 }
-                if r.takes_optional {
-                    // The taker declines the takes still due.
+                if r.takes_optional || (r.takes_shared && out.is_empty()) {
+                    // The taker declines the takes still due, or (a shared count) cannot make
+                    // any: a forced pass.
                     out.push(Action::Pass);
                 }
             }
@@ -176,8 +184,20 @@ impl SowingGame {
                             }
                         }
                     }
-                    Open::OneCounter => {
+                    Open::OneCounter | Open::LudiiEndRelay => {
                         out.push(Action::Sow(Hole::from_track(p, n as usize - 1, n)))
+                    }
+                    Open::LudiiBaiaFirst => {
+                        if let OpeningRule::LudiiBaia { k } = r.opening {
+                            out.push(Action::Sow(Hole::from_track(p, k, n)));
+                        }
+                    }
+                    Open::LudiiEndPair => out.push(Action::Move([
+                        Hole::from_track(p, n as usize - 2, n),
+                        Hole::from_track(p, n as usize - 1, n),
+                    ])),
+                    Open::LudiiRemovePair => {
+                        out.push(Action::Take(Hole::from_track(p, n as usize + 1, n)))
                     }
                     Open::Done => self.normal_sows(s, out),
                 }
@@ -195,8 +215,9 @@ impl SowingGame {
             match s.pending {
                 Pending::Start if s.mask != 0 => return s.mask.count_ones() as usize,
                 Pending::Takes { .. } => {
-                    return self.take_mask(s).count_ones() as usize
-                        + self.rules.takes_optional as usize;
+                    let takes = self.take_mask(s).count_ones() as usize;
+                    let pass = self.rules.takes_optional || (self.rules.takes_shared && takes == 0);
+                    return takes + pass as usize;
                 }
                 Pending::Relay { .. } => return 2,
                 Pending::Start => {}
@@ -258,7 +279,14 @@ impl SowingGame {
             };
         // Singles only when no hole holds more (if restricted): a mask, not a branch.
         let allowed = ((multi == 0) | !r.singles.restricted) as u64;
-        multi | (singles & allowed.wrapping_neg())
+        let m = multi | (singles & allowed.wrapping_neg());
+        if r.after_empty {
+            // Only holes whose previous hole (k-1; 0's is len-1) is empty.
+            let prev_empty = ((empty << 1) | (empty >> (r.len - 1))) & full;
+            m & prev_empty
+        } else {
+            m
+        }
     }
 
     /// A uniformly random legal action (the same distribution as drawing from
@@ -272,6 +300,7 @@ impl SowingGame {
             }
             if let Pending::Takes { .. } = s.pending
                 && !self.rules.takes_optional
+                && self.take_mask(s) != 0
             {
                 let k = pick(self.take_mask(s), rng);
                 return Some(Action::Take(Hole::from_track(
@@ -340,6 +369,10 @@ impl SowingGame {
         {
             m &= !(1u64 << k);
         }
+        if let OpeningRule::LudiiBaia { k } = r.opening {
+            // Ludii's Baia: the opponent's first hole, for good.
+            m &= !(1u64 << k);
+        }
         m
     }
 
@@ -360,6 +393,11 @@ impl SowingGame {
         let mut rep = Report::default();
         let me = s.to_move.index();
         let moves_before = s.moves;
+        // Ludii's turn limit cuts the game after the first move of turn `turn_limit` (a turn
+        // begins at its start, or with takes owed from the turn before).
+        let cut = self.rules.end.limits == Limits::Ludii
+            && (s.pending == Pending::Start || s.carried)
+            && s.turns + 1 >= self.rules.end.turn_limit;
         match (s.pending, a) {
             (Pending::Start, Action::Nominate(h)) => {
                 s.heads[me] |= 1 << h.track(s.n);
@@ -369,24 +407,12 @@ impl SowingGame {
             }
             (Pending::Start, Action::Pass) => {
                 s.moves += 1;
-                s.passes += 1;
                 if s.open[me] == Open::LudiiPairs && !has_count(&s.pits[me], self.rules.len, 2) {
                     s.open = [Open::LudiiSpread; 2];
                 } else if s.open[me] == Open::LudiiSpread {
                     s.open = [Open::Done; 2];
                 }
-                if s.passes >= 2 && s.open == [Open::Done; 2] {
-                    s.turns += 1;
-                    match self.rules.end.mutual_pass {
-                        MutualPass::Draw => finish(s, None, EndReason::NoMoves),
-                        MutualPass::TurnLimit => {
-                            s.turns = s.turns.max(self.rules.end.turn_limit);
-                            finish(s, None, EndReason::TurnLimit);
-                        }
-                    }
-                } else {
-                    self.end_turn(s);
-                }
+                self.forced_pass_turn(s);
             }
             (Pending::Start, Action::Sow(h)) => {
                 s.passes = 0;
@@ -395,6 +421,15 @@ impl SowingGame {
                     Open::OneCounter => {
                         self.one_counter(s, &mut rep, ev);
                         s.open[me] = Open::Done;
+                        self.end_turn(s);
+                    }
+                    Open::LudiiBaiaFirst => {
+                        s.open[me] = Open::Done;
+                        self.baia_first(s, k, &mut rep, ev);
+                    }
+                    Open::LudiiEndRelay => {
+                        self.end_relay(s, k, &mut rep, ev);
+                        s.open[me] = Open::LudiiEndPair;
                         self.end_turn(s);
                     }
                     Open::LudiiPairs => {
@@ -430,6 +465,44 @@ impl SowingGame {
                     }
                 }
             }
+            (Pending::Start, Action::Move([from, to])) => {
+                // Ludii's one-counter opening: the pair moved into the end hole.
+                s.passes = 0;
+                let stones = take_hole(&mut s.pits[me], from.track(s.n));
+                s.pits[me][to.track(s.n)] += stones;
+                s.moves += 1;
+                if let Some(ev) = ev {
+                    ev.push(Event::Transfer { from, to, stones });
+                }
+                s.open[me] = Open::LudiiRemovePair;
+                self.end_turn(s);
+            }
+            (Pending::Start, Action::Take(hole)) => {
+                // Ludii's one-counter opening: the front-row pair removed from the board.
+                s.passes = 0;
+                let stones = take_hole(&mut s.pits[me], hole.track(s.n));
+                s.stones[me] -= stones as u16;
+                s.discarded += stones as u16;
+                s.moves += 1;
+                if let Some(ev) = ev {
+                    ev.push(Event::Remove { hole, stones });
+                }
+                s.open[me] = Open::Done;
+                self.end_turn(s);
+            }
+            (Pending::Takes { left }, Action::Pass) if self.rules.takes_shared => {
+                // No hole can be taken: a forced pass, and the count owed stays for the next
+                // turn, whoever's it is.
+                s.moves += 1;
+                s.owed = left;
+                if std::mem::take(&mut s.carried) {
+                    // The whole turn was one forced pass.
+                    self.forced_pass_turn(s);
+                } else {
+                    s.passes = 0;
+                    self.end_turn(s);
+                }
+            }
             (Pending::Takes { .. }, Action::Pass) => {
                 // Optional takes declined: the turn ends.
                 s.moves += 1;
@@ -458,18 +531,22 @@ impl SowingGame {
                 s.stones[opp.index()] -= taken as u16;
                 s.captured[me] += taken as u16;
                 s.moves += 1;
+                s.passes = 0;
+                s.carried = false;
                 rep.captured += taken as u32;
                 rep.takes += 1;
+                let left = left - 1;
+                if self.rules.takes_shared {
+                    s.owed = left;
+                }
                 if s.stones[opp.index()] == 0 {
                     s.turns += 1;
                     finish(s, Some(s.to_move), EndReason::NoStones);
+                } else if left > 0 && (self.rules.takes_shared || self.take_mask(s) != 0) {
+                    // More takes due (with a shared count, a forced pass when none can be made).
+                    s.pending = Pending::Takes { left };
                 } else {
-                    let left = left - 1;
-                    if left > 0 && self.take_mask(s) != 0 {
-                        s.pending = Pending::Takes { left };
-                    } else {
-                        self.end_turn(s);
-                    }
+                    self.end_turn(s);
                 }
             }
             // Only reachable through apply_unchecked with an illegal action: ignore it.
@@ -478,6 +555,11 @@ impl SowingGame {
         rep.moves = s.moves - moves_before;
         if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
             finish(s, None, EndReason::MoveLimit);
+        }
+        if s.outcome.is_none() && cut {
+            // The turn goes on (takes or a head's choice due): Ludii cuts it here.
+            s.turns += 1;
+            finish(s, None, EndReason::TurnLimit);
         }
         rep
     }
@@ -492,7 +574,7 @@ impl SowingGame {
         from: usize,
         count: u8,
         capture: bool,
-        single: bool,
+        mut single: bool,
         rep: &mut Report,
         ev: &mut Option<Vec<Event>>,
     ) {
@@ -504,6 +586,8 @@ impl SowingGame {
         let mut count = count;
         let mut laps: u32 = 0;
         let mut brent: Option<Box<Brent<[u8; SIDE_CAP]>>> = None;
+        // Ludii's turn limit: the turn `turn_limit` is cut after its first lap.
+        let cut = r.end.limits == Limits::Ludii && s.turns + 1 >= r.end.turn_limit;
         loop {
             let last = self.sow_lap(&mut s.pits[me], from, count);
             rep.laps += 1;
@@ -517,6 +601,11 @@ impl SowingGame {
                 // The hole was occupied: relay, unless it is a head or relays are off.
                 if !r.relay {
                     break;
+                }
+                if cut {
+                    s.turns += 1;
+                    finish(s, None, EndReason::TurnLimit);
+                    return;
                 }
                 if s.heads[me] >> last & 1 == 1 {
                     match r.head_landing {
@@ -550,6 +639,10 @@ impl SowingGame {
                     match r.endless {
                         Endless::Draw => finish(s, None, EndReason::EndlessSowing),
                         Endless::MoveLimit => {
+                            if r.end.limits == Limits::Ludii {
+                                let period = brent.as_ref().map_or(1, |b| b.period());
+                                self.run_cycle_to_limit(s, last, period, rep);
+                            }
                             s.moves = s.moves.max(r.end.move_limit);
                             finish(s, None, EndReason::MoveLimit);
                         }
@@ -558,6 +651,8 @@ impl SowingGame {
                 }
                 from = last;
                 count = take_hole(&mut s.pits[me], last);
+                // Only the lap of the single itself is a single's.
+                single = false;
                 continue;
             }
             // The last stone fell into an empty hole.
@@ -565,6 +660,17 @@ impl SowingGame {
                 let taken = self.capture(s, last, rep, ev);
                 if taken > 0 {
                     let opp = p.other().index();
+                    if r.resow == Resow::EndTurn {
+                        // Ludii's reading: the captured stones are sown on from the hole after
+                        // the capturing one, in the same move (before the end is judged); no
+                        // relay or capture follows, and the turn ends.
+                        s.resow_taken(me, taken as u16);
+                        let end = self.sow_lap(&mut s.pits[me], last, taken);
+                        rep.sown += taken as u32;
+                        if let Some(ev) = ev {
+                            ev.push(Event::lap(p, last, taken, end, r.n));
+                        }
+                    }
                     if s.stones[opp] == 0 {
                         s.turns += 1;
                         finish(s, Some(p), EndReason::NoStones);
@@ -572,6 +678,11 @@ impl SowingGame {
                     }
                     match r.resow {
                         Resow::Off => {}
+                        Resow::Continue if cut => {
+                            s.turns += 1;
+                            finish(s, None, EndReason::TurnLimit);
+                            return;
+                        }
                         Resow::Continue => {
                             // The captured stones are dropped singly into the next holes, and
                             // the sowing goes on as before.
@@ -582,16 +693,14 @@ impl SowingGame {
                             brent = None;
                             continue;
                         }
-                        Resow::EndTurn => {
-                            s.resow_taken(me, taken as u16);
-                            self.sow_lap(&mut s.pits[me], last, taken);
-                            rep.sown += taken as u32;
-                            break;
-                        }
+                        Resow::EndTurn => break,
                     }
                     let takes = r.takes_for(s.captures_made[me]);
-                    if takes > 0 && self.take_mask(s) != 0 {
+                    if takes > 0 && (r.takes_shared || self.take_mask(s) != 0) {
                         s.pending = Pending::Takes { left: takes };
+                        if r.takes_shared {
+                            s.owed = takes;
+                        }
                         return;
                     }
                 }
@@ -599,6 +708,42 @@ impl SowingGame {
             break;
         }
         self.end_turn(s);
+    }
+
+    /// An endless relay of period `period` laps, about to lift `from`: runs it on to the move
+    /// limit (Ludii's board after its last move), by whole cycles at once and the rest lap by
+    /// lap. Every lap of the cycle ends in an occupied hole that is neither a head that stops
+    /// nor the end of the turn (else the relay would not repeat), so only the side changes.
+    #[cold]
+    fn run_cycle_to_limit(&self, s: &mut SowingState, from: usize, period: u32, rep: &mut Report) {
+        let me = s.to_move.index();
+        let left = self.rules.end.move_limit.saturating_sub(s.moves);
+        let mut from = from;
+        let lap = |side: &mut [u8; SIDE_CAP], from: &mut usize| -> u32 {
+            let c = take_hole(side, *from);
+            *from = self.sow_lap(side, *from, c);
+            c as u32
+        };
+        // One cycle on a copy gives the stones sown per cycle (the cycle returns to this side).
+        let (cycles, rest) = (left / period, left % period);
+        if cycles > 0 {
+            let mut side = s.pits[me];
+            let mut at = from;
+            let mut sown = 0u64;
+            for _ in 0..period {
+                sown += lap(&mut side, &mut at) as u64;
+            }
+            debug_assert!(side == s.pits[me] && at == from, "not a cycle");
+            rep.sown = rep
+                .sown
+                .saturating_add((sown * cycles as u64).min(u32::MAX as u64) as u32);
+        }
+        for _ in 0..rest {
+            let sown = lap(&mut s.pits[me], &mut from);
+            rep.sown = rep.sown.saturating_add(sown);
+        }
+        rep.laps = rep.laps.saturating_add(left);
+        s.moves += left;
     }
 
     /// Takes the opposite front hole (and the back hole behind it) of the mover's front-row
@@ -744,6 +889,78 @@ impl SowingGame {
         }
     }
 
+    /// Ludii's Tsoro (Baia) first turn: one lap from `k`, no relay; a last stone in the front
+    /// row captures when the opposite front hole is occupied (the landing hole need not have
+    /// been empty), and earns the first scheduled takes.
+    fn baia_first(
+        &self,
+        s: &mut SowingState,
+        k: usize,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) {
+        let r = &self.rules;
+        let n = r.n as usize;
+        let p = s.to_move;
+        let me = p.index();
+        let c = take_hole(&mut s.pits[me], k);
+        let last = self.sow_lap(&mut s.pits[me], k, c);
+        rep.laps += 1;
+        rep.sown += c as u32;
+        s.moves += 1;
+        if let Some(ev) = ev {
+            ev.push(Event::lap(p, k, c, last, r.n));
+        }
+        if last >= n && self.capture(s, last, rep, ev) > 0 {
+            if s.stones[p.other().index()] == 0 {
+                s.turns += 1;
+                finish(s, Some(p), EndReason::NoStones);
+                return;
+            }
+            let takes = r.schedule.first().copied().unwrap_or(r.then);
+            if takes > 0 && (r.takes_shared || self.take_mask(s) != 0) {
+                s.pending = Pending::Takes { left: takes };
+                if r.takes_shared {
+                    s.owed = takes;
+                }
+                return;
+            }
+        }
+        self.end_turn(s);
+    }
+
+    /// Ludii's Njombwa (One Counter) Opening1: sow the end hole `k` of the back row and relay
+    /// while a lap ends in an occupied hole whose next hole is not `k`; no capture. Each lap is
+    /// a Ludii move.
+    fn end_relay(
+        &self,
+        s: &mut SowingState,
+        k: usize,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) {
+        let len = self.rules.len;
+        let p = s.to_move;
+        let me = p.index();
+        let mut from = k;
+        // Each lap lands on a hole no lap has reached yet (the one-stone pattern), so the
+        // relay comes round to the hole before `k` within one round of laps.
+        for _ in 0..=len {
+            let c = take_hole(&mut s.pits[me], from);
+            let last = self.sow_lap(&mut s.pits[me], from, c);
+            rep.laps += 1;
+            rep.sown += c as u32;
+            s.moves += 1;
+            if let Some(ev) = ev {
+                ev.push(Event::lap(p, from, c, last, self.rules.n));
+            }
+            if s.pits[me][last] < 2 || (last + 1) % len == k {
+                break;
+            }
+            from = last;
+        }
+    }
+
     /// Sanderson's one-counter start, as one move.
     fn one_counter(&self, s: &mut SowingState, rep: &mut Report, ev: &mut Option<Vec<Event>>) {
         let n = self.rules.n as usize;
@@ -803,6 +1020,24 @@ impl SowingGame {
         s.moves += 2;
     }
 
+    /// A turn that was one forced pass has ended: two such turns in a row end the game (once
+    /// the openings are over), else the next turn begins.
+    fn forced_pass_turn(&self, s: &mut SowingState) {
+        s.passes += 1;
+        if s.passes >= 2 && s.open == [Open::Done; 2] {
+            s.turns += 1;
+            match self.rules.end.mutual_pass {
+                MutualPass::Draw => finish(s, None, EndReason::NoMoves),
+                MutualPass::TurnLimit => {
+                    s.turns = s.turns.max(self.rules.end.turn_limit);
+                    finish(s, None, EndReason::TurnLimit);
+                }
+            }
+        } else {
+            self.end_turn(s);
+        }
+    }
+
     /// Ends the current player's turn and starts the next one.
     #[inline]
     fn end_turn(&self, s: &mut SowingState) {
@@ -835,6 +1070,12 @@ impl SowingGame {
             return;
         }
         s.mask = 0;
+        if s.owed > 0 {
+            // A shared count of takes owed: this turn makes them, from the opponent's holes.
+            s.pending = Pending::Takes { left: s.owed };
+            s.carried = true;
+            return;
+        }
         if s.nominations_left[me] > 0 {
             return;
         }
@@ -848,6 +1089,10 @@ impl SowingGame {
                 Open::Pairs => (!has_count(&s.pits[me], r.len, 2)).then_some(Open::Spread),
                 Open::Spread => (s.pits[me][0] < 2).then_some(Open::Done),
                 Open::OneCounter => (s.pits[me][r.n as usize - 1] != 1).then_some(Open::Done),
+                Open::LudiiBaiaFirst => match r.opening {
+                    OpeningRule::LudiiBaia { k } if s.pits[me][k] > 0 => None,
+                    _ => Some(Open::Done),
+                },
                 _ => None,
             };
             match next {
@@ -890,6 +1135,8 @@ fn start_state(r: &Rules) -> SowingState {
         OpeningRule::Forced { .. } => Open::Forced,
         OpeningRule::Gambit { .. } => Open::Pairs,
         OpeningRule::OneCounter => Open::OneCounter,
+        OpeningRule::LudiiOneCounter => Open::LudiiEndRelay,
+        OpeningRule::LudiiBaia { .. } => Open::LudiiBaiaFirst,
         OpeningRule::LudiiNjombwa => Open::LudiiPairs,
     };
     fresh_state(r, r.start, r.first, open, r.nominate)
@@ -918,6 +1165,8 @@ fn fresh_state(
         turns: 0,
         moves: 0,
         passes: 0,
+        owed: 0,
+        carried: false,
         outcome: None,
         n: r.n,
         mask: 0,

@@ -1,6 +1,7 @@
 //! Four-row sowing games: tsoro, njombwa and their variants.
 
 pub mod action;
+mod capped;
 pub mod config;
 pub mod game;
 mod kernel;
@@ -36,13 +37,22 @@ impl Game for SowingGame {
     }
     /// On the kernel (32 games at once in SIMD lanes) when its gate admits the rules, else
     /// through the reference: the same games either way.
+    ///
+    /// Under Ludii's limits the kernel plays the whole-turn twin of the rules, and the games
+    /// it ends at a limit are played again by the reference (`sowing/capped.rs`).
     fn random_playouts(&self, feed: &mut dyn crate::playout::Feed<SowingState>) {
-        if !kernel::play(self, feed) {
-            crate::playout::play_reference(self, feed);
+        if kernel::play(self, feed) {
+            return;
         }
+        if let Some(twin) = capped::twin(self) {
+            let mut capped = capped::Capped::new(self, feed);
+            kernel::play(&twin, &mut capped);
+            return;
+        }
+        crate::playout::play_reference(self, feed);
     }
     fn has_kernel(&self) -> bool {
-        kernel::admits(self)
+        kernel::admits(self) || capped::twin(self).is_some()
     }
     fn with_turn_limit(&self, turn_limit: u32) -> Self {
         SowingGame::with_turn_limit(self, turn_limit)
@@ -79,11 +89,16 @@ impl Game for SowingGame {
     fn state_json(&self, s: &SowingState) -> serde_json::Value {
         let mut legal = ActionList::new();
         SowingGame::legal_actions(self, s, &mut legal);
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "board": s.board(),
             "to_move": s.to_move(),
             "legal": legal.as_slice(),
             "captured": s.captured_map(),
-        })
+        });
+        if self.rules().into_hand {
+            // Ludii's Baia keeps captured stones in the capturer's hand.
+            v["hands"] = serde_json::json!(s.captured_map());
+        }
+        v
     }
 }

@@ -17,6 +17,8 @@ pub(crate) enum OpeningRule {
     Forced { k: usize, protect: bool },
     Gambit { spread_captures: bool },
     OneCounter,
+    LudiiOneCounter,
+    LudiiBaia { k: usize },
     LudiiNjombwa,
 }
 
@@ -35,12 +37,15 @@ pub struct Rules {
     pub(crate) relay: bool,
     pub(crate) skip_origin: bool,
     pub(crate) endless: Endless,
+    pub(crate) after_empty: bool,
+    pub(crate) into_hand: bool,
     pub(crate) back: BackCapture,
     pub(crate) resow: Resow,
     pub(crate) singles: SinglesRule,
     pub(crate) schedule: Vec<u8>,
     pub(crate) then: u8,
     pub(crate) takes_optional: bool,
+    pub(crate) takes_shared: bool,
     pub(crate) opening: OpeningRule,
     pub(crate) end: EndRule,
     pub(crate) total: u32,
@@ -62,8 +67,17 @@ impl Rules {
         self.total
     }
 
-    /// Additional takes earned by a player's `k`-th capture (1-based).
+    /// Additional takes earned by a player's `k`-th capture (1-based), outside an opening.
     pub(crate) fn takes_for(&self, k: u16) -> u8 {
+        if let OpeningRule::LudiiBaia { .. } = self.opening {
+            // Ludii's counter: -1 at the start, one up for each capture; 0 before this one
+            // means the second schedule entry.
+            return if k == 2 {
+                self.schedule.get(1).copied().unwrap_or(self.then)
+            } else {
+                self.then
+            };
+        }
         let i = k as usize - 1;
         self.schedule.get(i).copied().unwrap_or(self.then)
     }
@@ -187,6 +201,19 @@ impl SowingConfig {
                 "there are no additional takes to decline",
             ));
         }
+        if c.takes.shared && !any_takes {
+            return Err(ConfigError::new(
+                "takes.shared",
+                "there are no additional takes to share",
+            ));
+        }
+        if c.takes.shared && c.takes.optional {
+            return Err(ConfigError::new(
+                "takes.shared",
+                "a shared count of takes owed that may be declined is described by no source: \
+                 choose one",
+            ));
+        }
         if any_takes && c.capture.resow != Resow::Off {
             return Err(ConfigError::new(
                 "capture.resow",
@@ -253,6 +280,29 @@ impl SowingConfig {
                 }
                 OpeningRule::OneCounter
             }
+            Opening::LudiiOneCounter => {
+                // The relay must come round to the hole before the end: the pattern of one
+                // stone in every hole guarantees it.
+                if start.iter().any(|side| side[..len].iter().any(|&v| v != 1)) {
+                    return Err(ConfigError::new(
+                        "opening",
+                        "Ludii's one-counter opening needs one stone in every hole",
+                    ));
+                }
+                OpeningRule::LudiiOneCounter
+            }
+            Opening::LudiiBaia { a } => {
+                let hole = a
+                    .resolve(n)
+                    .map_err(|e| ConfigError::new("opening.a", e.to_string()))?;
+                if hole.owner() != Player::A {
+                    return Err(ConfigError::new(
+                        "opening.a",
+                        "name A's hole (row i or ii); B's is its half-turn image",
+                    ));
+                }
+                OpeningRule::LudiiBaia { k: hole.track(n) }
+            }
             Opening::LudiiNjombwa => OpeningRule::LudiiNjombwa,
         };
         if opening != OpeningRule::None && has_heads {
@@ -281,12 +331,15 @@ impl SowingConfig {
             relay: c.sowing.relay,
             skip_origin: c.sowing.lap_origin == LapOrigin::Skip,
             endless: c.sowing.endless,
+            after_empty: c.sowing.after_empty,
+            into_hand: c.capture.into_hand,
             back: c.capture.back,
             resow: c.capture.resow,
             singles: c.singles,
             schedule: c.takes.schedule.clone(),
             then: c.takes.then,
             takes_optional: c.takes.optional,
+            takes_shared: c.takes.shared,
             opening,
             end: c.end,
             total,

@@ -19,6 +19,14 @@ pub(crate) enum Open {
     Spread,
     /// Sanderson's one-counter start.
     OneCounter,
+    /// Ludii's Tsoro (Baia): the first turn.
+    LudiiBaiaFirst,
+    /// Ludii's Njombwa (One Counter): the relay from the end of the back row.
+    LudiiEndRelay,
+    /// Ludii's Njombwa (One Counter): the pair moved into the end hole.
+    LudiiEndPair,
+    /// Ludii's Njombwa (One Counter): the front-row pair removed.
+    LudiiRemovePair,
     /// Ludii's Njombwa phase Opening1.
     LudiiPairs,
     /// Ludii's Njombwa phase Opening2.
@@ -58,6 +66,10 @@ pub struct SowingState {
     pub(crate) turns: u32,
     pub(crate) moves: u32,
     pub(crate) passes: u8,
+    /// Takes owed, one count for both players (`takes.shared`): they pass to the next turn.
+    pub(crate) owed: u8,
+    /// The turn began with takes owed and no move has been made yet (`takes.shared`).
+    pub(crate) carried: bool,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) n: u8,
     /// The ordinary sowing moves of the player to move (bits of track indices), computed when
