@@ -386,6 +386,64 @@ fn a_full_board_after_placement_is_a_draw_by_default() {
     assert_eq!((o.winner, o.reason), (Some(Player::B), EndReason::NoMoves));
 }
 
+/// Ludii's all-pass draw (peer notes, section 6, item 1): in Ludii's Tsoro Yemutwelve, 24
+/// placements without a line fill the board; each player then makes one forced pass (a
+/// decision with one legal option) and the game is drawn after 26 moves.
+#[test]
+fn ludii_yemutwelve_full_board_ends_in_two_forced_passes_and_a_draw() {
+    let g = game("tsoro-yemutwelve-ludii", &[]);
+    let order = full_board_without_lines(&g);
+    let mut s = g.initial_state();
+    for p in &order {
+        g.apply_unchecked(&mut s, MorrisAction::Place(*p));
+    }
+    assert_eq!(s.outcome(), None, "the full board is not the end yet");
+    assert_eq!(s.turns(), 24);
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    let (_, ev) = g.apply_traced(&mut s, MorrisAction::Pass);
+    assert_eq!(ev, vec![MorrisEvent::Pass { player: Player::A }]);
+    assert_eq!(s.outcome(), None, "one pass is not the end");
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (None, EndReason::NoMoves, 26)
+    );
+    assert!(legal(&g, &s).is_empty());
+    // Dig Dig as Ludii plays it has the same rule.
+    assert_eq!(
+        game("dig-dig-ludii", &[]).rules().config.end.no_moves,
+        g.rules().config.end.no_moves
+    );
+}
+
+/// The all-pass draw needs both players' last turns to be passes: a pass, a move by the
+/// other player and a second pass do not end the game.
+#[test]
+fn ludii_all_pass_draw_needs_passes_from_both_players() {
+    let g = game("tsoro-yemutwelve-ludii", &[]);
+    // A's four corner stones are hemmed in by B; B's d5 can move.
+    let a = mask(&g, &["a1", "g1", "a7", "g7"]);
+    let b = mask(&g, &["d1", "a4", "b2", "g4", "f2", "d7", "b6", "f6", "d5"]);
+    let mut s = g.setup([a, b], [0, 0], Player::A);
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert!(legal(&g, &s).contains(&mv("d5", "e5")));
+    g.apply_unchecked(&mut s, mv("d5", "e5"));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.outcome(), None, "B's last turn was a move");
+    assert_eq!(s.to_move(), Some(Player::B));
+    // B frees d1 (making the line b2-d2-f2 and taking g7) and A moves into it.
+    g.apply_unchecked(&mut s, mv("d1", "d2"));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("g7")));
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert!(legal(&g, &s).contains(&mv("a1", "d1")));
+}
+
 /// An order of 24 placements (A, B, A, ...) that makes no line, found by depth-first search.
 fn full_board_without_lines(g: &MorrisGame) -> Vec<Square> {
     fn go(g: &MorrisGame, s: &MorrisState, out: &mut Vec<Square>) -> bool {

@@ -256,7 +256,9 @@ pub enum NoMoves {
     Loss,
     /// The game is a draw.
     Draw,
-    /// He passes; when neither player can move the game is a draw.
+    /// He makes a forced pass (`"pass"`, a decision with one legal option); when every
+    /// player's last turn was such a pass the game is a draw, reason `no_moves` (Ludii's
+    /// all-pass draw).
     Pass,
 }
 

@@ -23,6 +23,8 @@ pub struct MorrisState {
     to_move: Player,
     /// Takes the player to move still owes himself this turn.
     takes: u8,
+    /// Forced passes in a row (the last turns of both players were passes at 2).
+    passes: u8,
     turns: u32,
     outcome: Option<Outcome>,
     /// Positions since the last placement or take (movement stage, when repetition counts).
@@ -81,8 +83,9 @@ impl MorrisState {
     }
 
     /// A compact key of the position (stones of each player, cancelled points, hands, player
-    /// to move and takes owed), without the turn count: for solvers and repetition. It leaves
-    /// out the stage-1 memory of `placement.leave_line` (solvers run on rulesets without it).
+    /// to move, takes owed and forced passes in a row), without the turn count: for solvers
+    /// and repetition. It leaves out the stage-1 memory of `placement.leave_line` (solvers
+    /// run on rulesets without it).
     pub fn key(&self) -> u128 {
         self.stones[0] as u128
             | (self.stones[1] as u128) << 32
@@ -92,6 +95,7 @@ impl MorrisState {
             | (self.to_move.index() as u128) << 112
             | (self.takes as u128) << 113
             | (self.placed as u128) << 117
+            | (self.passes.min(3) as u128) << 118
     }
 }
 
@@ -180,6 +184,7 @@ impl MorrisGame {
             placed: false,
             to_move: c.first_player,
             takes: 0,
+            passes: 0,
             turns: 0,
             outcome: None,
             history: Vec::new(),
@@ -357,9 +362,24 @@ impl MorrisGame {
                 v.push(e)
             }
         };
+        if a != MorrisAction::Pass {
+            s.passes = 0;
+        }
         match a {
             MorrisAction::Pass => {
                 log(MorrisEvent::Pass { player: p });
+                s.passes = s.passes.saturating_add(1);
+                if s.passes >= 2 {
+                    // Every player's last turn was a forced pass: Ludii's all-pass draw.
+                    s.turns += 1;
+                    s.to_move = p.other();
+                    s.outcome = Some(Outcome {
+                        winner: None,
+                        reason: EndReason::NoMoves,
+                        turns: s.turns,
+                    });
+                    return rep;
+                }
                 self.end_turn(s, ev);
                 return rep;
             }
@@ -559,7 +579,7 @@ impl MorrisGame {
             match c.end.no_moves {
                 NoMoves::Loss => end(s, Some(p.other()), EndReason::NoMoves),
                 NoMoves::Draw => end(s, None, EndReason::NoMoves),
-                NoMoves::Pass if !self.can_move(s, p.other()) => end(s, None, EndReason::NoMoves),
+                // A forced pass: his one legal action (see `apply_inner`).
                 NoMoves::Pass => {}
             }
         }
