@@ -522,6 +522,67 @@ fn dig_dig_cancels_during_placement_and_removes_the_pairs_at_its_end() {
     assert_eq!(s.cancelled(), 0);
 }
 
+/// Ludii's Dig Dig (peer notes, section 6, item 9): a placement that cancels an enemy stone
+/// still completes a line through that point with two of the placer's uncancelled stones, and
+/// the line's take follows. Matthews' reading (a cancelled point is in no line) does not.
+#[test]
+fn ludii_dig_dig_a_cancelling_placement_makes_a_line_and_takes() {
+    let g = game("dig-dig-ludii", &[]);
+    // A: d1, g1; B: a1 (a single stone), d7, g7. A places on a1.
+    let a = mask(&g, &["d1", "g1"]);
+    let b = mask(&g, &["a1", "d7", "g7"]);
+    let mut s = g.setup([a, b], [0, 0], Player::A);
+    assert!(legal(&g, &s).contains(&place("a1")));
+    let (rep, ev) = g.apply_traced(&mut s, place("a1"));
+    assert_eq!(
+        ev,
+        vec![
+            MorrisEvent::Cancel {
+                player: Player::A,
+                point: sq("a1")
+            },
+            MorrisEvent::Line {
+                player: Player::A,
+                points: vec![sq("a1"), sq("d1"), sq("g1")]
+            },
+        ]
+    );
+    assert_eq!(rep.captures, 1);
+    assert_eq!(s.cancelled(), mask(&g, &["a1"]));
+    assert_eq!(
+        s.stones(Player::A),
+        a,
+        "the cancelling stone is not A's single"
+    );
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(s.takes_owed(), 1);
+    let takes: BTreeSet<String> = legal(&g, &s).iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        takes,
+        BTreeSet::from(["take d7", "take g7"].map(String::from))
+    );
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("g7")));
+    assert_eq!(s.stones(Player::B), mask(&g, &["d7"]));
+    assert_eq!(s.to_move(), Some(Player::B));
+    // Matthews' reading: the same placement cancels and the turn passes.
+    let m = game("dig-dig-matthews", &[]);
+    let mut s = m.setup([a, b], [5, 5], Player::A);
+    let rep = m.apply_unchecked(&mut s, place("a1"));
+    assert_eq!(rep.captures, 0);
+    assert_eq!(s.to_move(), Some(Player::B));
+    // In Ludii's reading too a cancelled point is in nobody's line: B's g1 and d1 (where B
+    // cancelled A's stone) with a cancelling placement on a1 make no line.
+    let mut s = g.initial_state();
+    for p in ["d1", "d1", "a1", "g1", "b4"] {
+        g.apply_unchecked(&mut s, place(p));
+    }
+    assert_eq!(s.to_move(), Some(Player::B));
+    let rep = g.apply_unchecked(&mut s, place("a1"));
+    assert_eq!(rep.captures, 0);
+    assert_eq!(s.cancelled(), mask(&g, &["d1", "a1"]));
+    assert_eq!(s.to_move(), Some(Player::A));
+}
+
 #[test]
 fn board_b_moves_go_to_the_one_empty_point() {
     let g = game("tsoro-yemutatu-matthews-b", &[]);
@@ -713,4 +774,14 @@ proptest! {
             prop_assert_eq!(legal(&g, &here), legal(&g, &swapped), "{}", label);
         }
     }
+}
+
+/// A cancelling placement's line needs cancelling: the configuration error names the field.
+#[test]
+fn cancel_line_without_cancelling_is_rejected() {
+    let mut v = catalogue::get("dig-dig-ludii").unwrap().config.clone();
+    v["placement"]["cancel"] = false.into();
+    let c: tsoro_engine::morris::MorrisConfig = serde_json::from_value(v).unwrap();
+    let e = c.compile().unwrap_err().to_string();
+    assert!(e.starts_with("placement.cancel_line:"), "{e}");
 }

@@ -11,6 +11,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "stones",
     "first_player",
     "placement.cancel",
+    "placement.cancel_line",
     "placement.until",
     "placement.leave_line",
     "placement.return_takes",
@@ -68,6 +69,11 @@ pub struct Placement {
     /// cancelled pairs are removed when placement ends.
     #[serde(default)]
     pub cancel: bool,
+    /// Whether a cancelling placement still completes a line through its point with two of
+    /// the placer's uncancelled stones, and the line takes (Ludii's Dig Dig). Default false:
+    /// a cancelled point is in no line.
+    #[serde(default)]
+    pub cancel_line: bool,
     /// When placement ends.
     #[serde(default)]
     pub until: Until,
@@ -86,6 +92,7 @@ impl Default for Placement {
     fn default() -> Self {
         Placement {
             cancel: false,
+            cancel_line: false,
             until: Until::default(),
             leave_line: LeaveLine::default(),
             return_takes: true,
@@ -302,6 +309,12 @@ impl MorrisConfig {
                 ));
             }
             _ => {}
+        }
+        if self.placement.cancel_line && !self.placement.cancel {
+            return Err(ConfigError::new(
+                "placement.cancel_line",
+                "a cancelling placement's line needs cancelling (placement.cancel = true)",
+            ));
         }
         if unlimited && self.placement.leave_line != LeaveLine::Off {
             return Err(ConfigError::new(

@@ -423,7 +423,11 @@ impl MorrisGame {
                         player: p,
                         point: q,
                     });
-                    self.end_turn(s, ev);
+                    if c.placement.cancel_line {
+                        self.after_line(s, m, true, &mut rep, ev);
+                    } else {
+                        self.end_turn(s, ev);
+                    }
                     return rep;
                 }
                 s.stones[me] |= m;
@@ -462,7 +466,9 @@ impl MorrisGame {
         rep
     }
 
-    /// After a stone arrived at `m`: lines made, takes owed or the win, end of turn.
+    /// After a stone arrived at `m` (or cancelled an enemy stone there, with
+    /// `placement.cancel_line`): lines through `m` of the player's uncancelled stones, takes
+    /// owed or the win, end of turn.
     fn after_line(
         &self,
         s: &mut MorrisState,
@@ -475,7 +481,7 @@ impl MorrisGame {
         let b = self.board();
         let p = s.to_move;
         let i = m.trailing_zeros() as usize;
-        let mine = s.stones[p.index()];
+        let mine = s.stones[p.index()] | m;
         // At most four lines pass through a point of any board.
         let made: arrayvec::ArrayVec<u32, 4> = b.lines_through[i]
             .iter()
