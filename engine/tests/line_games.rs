@@ -785,3 +785,88 @@ fn cancel_line_without_cancelling_is_rejected() {
     let e = c.compile().unwrap_err().to_string();
     assert!(e.starts_with("placement.cancel_line:"), "{e}");
 }
+
+/// Ludii's two tsoro yemutatu files (peer notes, section 6, item 10): the boards, with Ludii's
+/// site numbers in our point order; a placement line wins at once; a move goes to any empty
+/// point; best play on both sides runs to Ludii's turn limit, a draw after 2,500 turns.
+#[test]
+fn ludii_yemutatu_on_both_boards() {
+    let names = |g: &MorrisGame| -> Vec<String> {
+        g.board().points.iter().map(|p| p.to_string()).collect()
+    };
+    let square = game("tsoro-yemutatu-ludii", &[]);
+    let triangle = game("tsoro-yemutatu-ludii-triangle", &[]);
+    // Ludii's sites 0.. are these points, row by row from the bottom left.
+    assert_eq!(
+        names(&square),
+        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+    );
+    assert_eq!(names(&triangle), ["a1", "c1", "e1", "b2", "c2", "d2", "c3"]);
+    for (g, lines, edges) in [(&square, 8, 16), (&triangle, 5, 10)] {
+        assert_eq!(g.board().lines.len(), lines);
+        let degree: u32 = g.board().adjacent.iter().map(|m| m.count_ones()).sum();
+        assert_eq!(degree, 2 * edges);
+        assert_eq!(g.rules().config.end.turn_limit, 2500);
+    }
+    // A's third placement on the diagonal wins at once.
+    let mut s = square.initial_state();
+    for p in ["a1", "a2", "b2", "b1"] {
+        square.apply_unchecked(&mut s, place(p));
+    }
+    let (_, ev) = square.apply_traced(&mut s, place("c3"));
+    assert!(matches!(ev[1], MorrisEvent::Line { .. }));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (Some(Player::A), EndReason::Line, 5)
+    );
+    // In the movement stage a stone goes to any empty point: 3 stones x 3 empty points.
+    let a = mask(&square, &["a1", "c1", "b3"]);
+    let b = mask(&square, &["b1", "a3", "c3"]);
+    let s = square.setup([a, b], [0, 0], Player::A);
+    assert_eq!(legal(&square, &s).len(), 9);
+    assert!(legal(&square, &s).contains(&mv("a1", "c2")));
+    let mut t = s.clone();
+    square.apply_unchecked(&mut t, mv("b3", "b2"));
+    assert_eq!(t.outcome(), None);
+    square.apply_unchecked(&mut t, mv("a3", "a2"));
+    assert_eq!(t.outcome(), None);
+    // A's move from a1 to the freed a3 makes the diagonal c1-b2-a3 and wins.
+    assert!(legal(&square, &t).contains(&mv("a1", "a3")));
+    square.apply_unchecked(&mut t, mv("a1", "a3"));
+    let o = t.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (Some(Player::A), EndReason::Line, 3)
+    );
+    // On the triangle a stone goes to the one empty point.
+    let a = mask(&triangle, &["a1", "e1", "c2"]);
+    let b = mask(&triangle, &["b2", "d2", "c1"]);
+    let s = triangle.setup([a, b], [0, 0], Player::A);
+    assert_eq!(legal(&triangle, &s).len(), 3);
+    // Both games are the Matthews games under Ludii's limits: the same values, and best play
+    // on both sides runs to the turn limit.
+    for (g, m) in [
+        (&square, "tsoro-yemutatu-matthews-a"),
+        (&triangle, "tsoro-yemutatu-matthews-b"),
+    ] {
+        let sol = Solution::solve(g.rules(), 1_000_000).unwrap();
+        let msol = Solution::solve(game(m, &[]).rules(), 1_000_000).unwrap();
+        assert_eq!(sol.start_value(), Value::Draw);
+        assert_eq!(
+            (sol.open(), sol.finished()),
+            (msol.open(), msol.finished()),
+            "{m}"
+        );
+        let mut s = g.initial_state();
+        while s.outcome().is_none() {
+            let a = sol.best_actions(&s)[0];
+            g.apply_unchecked(&mut s, a);
+        }
+        let o = s.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.turns),
+            (None, EndReason::TurnLimit, 2500)
+        );
+    }
+}
