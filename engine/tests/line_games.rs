@@ -870,3 +870,44 @@ fn ludii_yemutatu_on_both_boards() {
         );
     }
 }
+
+/// Ludii's cap (peer notes, section 6, item 2): the game is cut after the first move of the
+/// limit's last turn, so a line made then is not followed by its take; the other readings
+/// play the last turn out.
+#[test]
+fn ludii_turn_limit_cuts_the_last_turn_after_its_first_move() {
+    for (id, cut) in [
+        ("tsoro-yemutwelve-ludii", true),
+        ("dig-dig-ludii", true),
+        ("tsoro-yemutwelve-matthews", false),
+    ] {
+        let g = game(id, &[("turn_limit", 1.into())]);
+        let a = mask(&g, &["a1", "d1"]);
+        let b = mask(&g, &["d7", "g7", "b4"]);
+        let mut s = g.setup([a, b], [5, 5], Player::A);
+        let rep = g.apply_unchecked(&mut s, place("g1"));
+        assert_eq!(rep.captures, 1, "{id}: the line is made");
+        if cut {
+            let o = s.outcome().unwrap();
+            assert_eq!(
+                (o.winner, o.reason, o.turns),
+                (None, EndReason::TurnLimit, 1)
+            );
+            assert_eq!(s.takes_owed(), 0, "{id}");
+            assert_eq!(s.stones(Player::B), b, "{id}: nothing taken");
+        } else {
+            assert_eq!(s.outcome(), None, "{id}");
+            g.apply_unchecked(&mut s, MorrisAction::Take(sq("d7")));
+            let o = s.outcome().unwrap();
+            assert_eq!((o.reason, o.turns), (EndReason::TurnLimit, 1), "{id}");
+            assert_eq!(s.stones(Player::B).count_ones(), 2, "{id}");
+        }
+    }
+    // Before the last turn a line takes as usual.
+    let g = game("tsoro-yemutwelve-ludii", &[("turn_limit", 2.into())]);
+    let a = mask(&g, &["a1", "d1"]);
+    let mut s = g.setup([a, mask(&g, &["d7", "g7", "b4"])], [5, 5], Player::A);
+    g.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.takes_owed(), 1);
+}

@@ -26,6 +26,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "end.full_board",
     "end.repetition",
     "end.turn_limit",
+    "end.limit_cuts_turn",
 ];
 
 /// A line game: placement, then movement, lines of three taking or winning.
@@ -236,6 +237,11 @@ pub struct End {
     /// Turns after which the game is a draw.
     #[serde(default = "turn_limit")]
     pub turn_limit: u32,
+    /// Whether the turn limit cuts its last turn after the turn's first action, before a take
+    /// that action earned (Ludii cuts a game after the first move of turn 2,500). Default
+    /// false: the last turn is played out.
+    #[serde(default)]
+    pub limit_cuts_turn: bool,
 }
 
 impl Default for End {
@@ -246,6 +252,7 @@ impl Default for End {
             full_board: FullBoard::Draw,
             repetition: 0,
             turn_limit: turn_limit(),
+            limit_cuts_turn: false,
         }
     }
 }

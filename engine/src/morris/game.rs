@@ -425,6 +425,7 @@ impl MorrisGame {
                     });
                     if c.placement.cancel_line {
                         self.after_line(s, m, true, &mut rep, ev);
+                        self.cut_at_limit(s);
                     } else {
                         self.end_turn(s, ev);
                     }
@@ -463,7 +464,28 @@ impl MorrisGame {
                 self.after_line(s, m, may_take, &mut rep, ev);
             }
         }
+        self.cut_at_limit(s);
         rep
+    }
+
+    /// `end.limit_cuts_turn`: the turn limit's last turn ends the game after its first action,
+    /// even when a take is owed (Ludii cuts after the first move of turn 2,500).
+    fn cut_at_limit(&self, s: &mut MorrisState) {
+        let end = &self.rules.config.end;
+        if end.limit_cuts_turn
+            && s.outcome.is_none()
+            && s.takes > 0
+            && s.turns + 1 >= end.turn_limit
+        {
+            s.takes = 0;
+            s.turns += 1;
+            s.to_move = s.to_move.other();
+            s.outcome = Some(Outcome {
+                winner: None,
+                reason: EndReason::TurnLimit,
+                turns: s.turns,
+            });
+        }
     }
 
     /// After a stone arrived at `m` (or cancelled an enemy stone there, with
