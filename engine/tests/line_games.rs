@@ -911,3 +911,36 @@ fn ludii_turn_limit_cuts_the_last_turn_after_its_first_move() {
     assert_eq!(s.outcome(), None);
     assert_eq!(s.takes_owed(), 1);
 }
+
+/// In Ludii's readings a line always earns its removal decision; with no enemy stone to take
+/// the maker makes a forced pass (a decision with one option) and the turn ends. Matthews'
+/// reading simply ends the turn.
+#[test]
+fn ludii_a_line_with_nothing_to_take_is_followed_by_a_forced_pass() {
+    // Tsoro yemutwelve: B has no stone on the board, five in hand.
+    let a = |g: &MorrisGame| mask(g, &["a1", "d1"]);
+    let l = game("tsoro-yemutwelve-ludii", &[]);
+    let mut s = l.setup([a(&l), 0], [5, 5], Player::A);
+    let rep = l.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(rep.captures, 1);
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&l, &s), vec![MorrisAction::Pass]);
+    l.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(s.turns(), 1);
+    let m = game("tsoro-yemutwelve-matthews", &[]);
+    let mut s = m.setup([a(&m), 0], [5, 5], Player::A);
+    m.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.to_move(), Some(Player::B));
+    // Dig Dig: A's cancelling placement on B's only stone makes a line with nothing to take.
+    let d = game("dig-dig-ludii", &[]);
+    let mut s = d.setup([a(&d), mask(&d, &["g1"])], [0, 0], Player::A);
+    let (_, ev) = d.apply_traced(&mut s, place("g1"));
+    assert!(matches!(ev[1], MorrisEvent::Line { .. }));
+    assert_eq!(legal(&d, &s), vec![MorrisAction::Pass]);
+    d.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.to_move(), Some(Player::B));
+    // B places; that pass was no turn of a single pass, so nothing is drawn.
+    assert!(legal(&d, &s).contains(&place("b4")));
+}

@@ -20,6 +20,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "lines.effect",
     "lines.per_move",
     "lines.flying_takes",
+    "lines.pass_if_no_take",
     "take.protect_lines",
     "end.lose_at",
     "end.no_moves",
@@ -169,6 +170,11 @@ pub struct Lines {
     /// Whether a line made by a flying move takes.
     #[serde(default = "yes")]
     pub flying_takes: bool,
+    /// Whether a line that may take when the opponent has no stone it can take still owes
+    /// its take, which the maker then passes (`"pass"`, Ludii's forced pass in the removal
+    /// decision). Default false: the turn simply ends.
+    #[serde(default)]
+    pub pass_if_no_take: bool,
 }
 
 impl Default for Lines {
@@ -177,6 +183,7 @@ impl Default for Lines {
             effect: LineEffect::Take,
             per_move: PerMove::Each,
             flying_takes: true,
+            pass_if_no_take: false,
         }
     }
 }

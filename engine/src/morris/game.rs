@@ -256,6 +256,10 @@ impl MorrisGame {
             for i in bits(self.takeable(s, p)) {
                 out.push(MorrisAction::Take(b.square(i)));
             }
+            if out.is_empty() {
+                // `lines.pass_if_no_take`: a take owed with nothing to take.
+                out.push(MorrisAction::Pass);
+            }
             return;
         }
         self.moves(s, p, out);
@@ -368,6 +372,13 @@ impl MorrisGame {
         match a {
             MorrisAction::Pass => {
                 log(MorrisEvent::Pass { player: p });
+                if s.takes > 0 {
+                    // A line's take with nothing to take (`lines.pass_if_no_take`): the turn
+                    // ends; it was no turn of a single pass.
+                    s.passes = 0;
+                    self.end_turn(s, ev);
+                    return rep;
+                }
                 s.passes = s.passes.saturating_add(1);
                 if s.passes >= 2 {
                     // Every player's last turn was a forced pass: Ludii's all-pass draw.
@@ -537,6 +548,11 @@ impl MorrisGame {
                         PerMove::One => 1,
                         PerMove::Each => made.len() as u8,
                     };
+                    return;
+                }
+                LineEffect::Take if may_take && c.lines.pass_if_no_take => {
+                    // Nothing to take: the take is owed and passed (see `legal_actions`).
+                    s.takes = 1;
                     return;
                 }
                 LineEffect::Take => {}
