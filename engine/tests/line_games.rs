@@ -944,3 +944,53 @@ fn ludii_a_line_with_nothing_to_take_is_followed_by_a_forced_pass() {
     // B places; that pass was no turn of a single pass, so nothing is drawn.
     assert!(legal(&d, &s).contains(&place("b4")));
 }
+
+/// Ludii's Dig Dig looks for the full board after a move that ends a turn, never after a
+/// forced pass: a last placement that makes a line with nothing to take is followed by a
+/// pass, and placement goes on (onto the placer's single stones) until a move ends a turn on
+/// a full board.
+#[test]
+fn ludii_dig_dig_full_board_after_a_passed_take_keeps_placing() {
+    let g = game("dig-dig-ludii", &[]);
+    let all = g.board().all();
+    let g7 = mask(&g, &["g7"]);
+    let mut s = g.setup([all & !g7, 0], [0, 0], Player::A);
+    g.apply_unchecked(&mut s, place("g7"));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    // The board is full, yet B still places: on any of A's 24 single stones.
+    assert!(g.placing(&s, Player::B));
+    let l = legal(&g, &s);
+    assert_eq!(l.len(), 24);
+    assert!(l.contains(&place("d1")));
+    let (_, ev) = g.apply_traced(&mut s, place("d1"));
+    // B's cancelling placement ends a turn on a full board: the pair goes, movement begins.
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, MorrisEvent::RemoveCancelled { .. }))
+    );
+    assert!(!g.placing(&s, Player::A));
+    assert_eq!(s.cancelled(), 0);
+    assert_eq!(s.stones(Player::A), all & !mask(&g, &["d1"]));
+    // B has no stone left, but Ludii's end rule looks at the next player only: A moves, and
+    // only then has B lost.
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert!(legal(&g, &s).contains(&mv("a1", "d1")));
+    g.apply_unchecked(&mut s, mv("a1", "d1"));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Player::A), EndReason::TooFewPieces)
+    );
+    // Matthews' reading (both players checked at the end of every turn) ends it at once.
+    let mut v = catalogue::get("dig-dig-ludii").unwrap().config.clone();
+    v["end"]["lose_next_only"] = false.into();
+    let c: tsoro_engine::morris::MorrisConfig = serde_json::from_value(v).unwrap();
+    let both = MorrisGame::new(c.compile().unwrap());
+    let mut s = both.setup([all & !g7, 0], [0, 0], Player::A);
+    for a in [place("g7"), MorrisAction::Pass, place("d1")] {
+        both.apply_unchecked(&mut s, a);
+    }
+    assert_eq!(s.outcome().unwrap().winner, Some(Player::A));
+}

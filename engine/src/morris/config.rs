@@ -23,6 +23,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "lines.pass_if_no_take",
     "take.protect_lines",
     "end.lose_at",
+    "end.lose_next_only",
     "end.no_moves",
     "end.full_board",
     "end.repetition",
@@ -231,6 +232,12 @@ pub struct End {
     /// with an unlimited supply this is checked only once placement is over.
     #[serde(default)]
     pub lose_at: u8,
+    /// Whether `lose_at` is checked after each action for the player to move next only (as
+    /// Ludii's end rules check `Next`): a player left short by the end of his own turn (Dig
+    /// Dig's pairs removed) loses after his opponent's next action. Default false: both
+    /// players are checked at the end of every turn.
+    #[serde(default)]
+    pub lose_next_only: bool,
     /// A player to move with no legal move.
     #[serde(default)]
     pub no_moves: NoMoves,
@@ -255,6 +262,7 @@ impl Default for End {
     fn default() -> Self {
         End {
             lose_at: 0,
+            lose_next_only: false,
             no_moves: NoMoves::Loss,
             full_board: FullBoard::Draw,
             repetition: 0,

@@ -376,7 +376,7 @@ impl MorrisGame {
                     // A line's take with nothing to take (`lines.pass_if_no_take`): the turn
                     // ends; it was no turn of a single pass.
                     s.passes = 0;
-                    self.end_turn(s, ev);
+                    self.end_turn_after_pass(s, ev);
                     return rep;
                 }
                 s.passes = s.passes.saturating_add(1);
@@ -391,7 +391,7 @@ impl MorrisGame {
                     });
                     return rep;
                 }
-                self.end_turn(s, ev);
+                self.end_turn_after_pass(s, ev);
                 return rep;
             }
             MorrisAction::Take(q) => {
@@ -551,7 +551,17 @@ impl MorrisGame {
                     return;
                 }
                 LineEffect::Take if may_take && c.lines.pass_if_no_take => {
-                    // Nothing to take: the take is owed and passed (see `legal_actions`).
+                    // Nothing to take. An opponent already short has lost (Ludii's end rules
+                    // follow every move); otherwise the take is owed and passed (see
+                    // `legal_actions`).
+                    if self.loss_counts(s) && self.count(s, p.other()) <= c.end.lose_at as u32 {
+                        s.outcome = Some(Outcome {
+                            winner: Some(p),
+                            reason: EndReason::TooFewPieces,
+                            turns: s.turns + 1,
+                        });
+                        return;
+                    }
                     s.takes = 1;
                     return;
                 }
@@ -568,6 +578,17 @@ impl MorrisGame {
     }
 
     fn end_turn(&self, s: &mut MorrisState, ev: &mut Option<Vec<MorrisEvent>>) {
+        self.end_turn_by(s, ev, false)
+    }
+
+    /// Ends a turn whose last action was a pass. A pass changes nothing on the board, so the
+    /// end of placement is not looked for (as in Ludii's Dig Dig, where the full-board check
+    /// follows a move, never a forced pass).
+    fn end_turn_after_pass(&self, s: &mut MorrisState, ev: &mut Option<Vec<MorrisEvent>>) {
+        self.end_turn_by(s, ev, true)
+    }
+
+    fn end_turn_by(&self, s: &mut MorrisState, ev: &mut Option<Vec<MorrisEvent>>, pass: bool) {
         let c = &self.rules.config;
         let b = self.board();
         s.turns += 1;
@@ -581,7 +602,7 @@ impl MorrisGame {
             });
         };
         // The end of placement.
-        if !s.placed {
+        if !s.placed && !pass {
             let over = match c.placement.until {
                 Until::HandsEmpty => s.hand == [0, 0],
                 Until::BoardFull => self.occupied(s) == b.all(),
@@ -602,7 +623,8 @@ impl MorrisGame {
             }
         }
         let p = s.to_move;
-        for q in [p, p.other()] {
+        let checked = if c.end.lose_next_only { 1 } else { 2 };
+        for q in [p, p.other()].into_iter().take(checked) {
             if self.count(s, q) <= c.end.lose_at as u32 && self.loss_counts(s) {
                 return end(s, Some(q.other()), EndReason::TooFewPieces);
             }
