@@ -16,6 +16,8 @@ const IDS: &[&str] = &[
     "dig-dig-ludii",
     "tsoro-yemutatu-matthews-a",
     "tsoro-yemutatu-matthews-b",
+    "tsoro-yemutatu-ludii",
+    "tsoro-yemutatu-ludii-triangle",
     "nhodo-matthews",
 ];
 

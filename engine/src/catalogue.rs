@@ -50,6 +50,8 @@ const FILES: &[(&str, &str)] = rulesets![
     "dig-dig-ludii",
     "tsoro-yemutatu-matthews-a",
     "tsoro-yemutatu-matthews-b",
+    "tsoro-yemutatu-ludii",
+    "tsoro-yemutatu-ludii-triangle",
     "nhodo-matthews",
 ];
 

@@ -386,6 +386,64 @@ fn a_full_board_after_placement_is_a_draw_by_default() {
     assert_eq!((o.winner, o.reason), (Some(Player::B), EndReason::NoMoves));
 }
 
+/// Ludii's all-pass draw (peer notes, section 6, item 1): in Ludii's Tsoro Yemutwelve, 24
+/// placements without a line fill the board; each player then makes one forced pass (a
+/// decision with one legal option) and the game is drawn after 26 moves.
+#[test]
+fn ludii_yemutwelve_full_board_ends_in_two_forced_passes_and_a_draw() {
+    let g = game("tsoro-yemutwelve-ludii", &[]);
+    let order = full_board_without_lines(&g);
+    let mut s = g.initial_state();
+    for p in &order {
+        g.apply_unchecked(&mut s, MorrisAction::Place(*p));
+    }
+    assert_eq!(s.outcome(), None, "the full board is not the end yet");
+    assert_eq!(s.turns(), 24);
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    let (_, ev) = g.apply_traced(&mut s, MorrisAction::Pass);
+    assert_eq!(ev, vec![MorrisEvent::Pass { player: Player::A }]);
+    assert_eq!(s.outcome(), None, "one pass is not the end");
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (None, EndReason::NoMoves, 26)
+    );
+    assert!(legal(&g, &s).is_empty());
+    // Dig Dig as Ludii plays it has the same rule.
+    assert_eq!(
+        game("dig-dig-ludii", &[]).rules().config.end.no_moves,
+        g.rules().config.end.no_moves
+    );
+}
+
+/// The all-pass draw needs both players' last turns to be passes: a pass, a move by the
+/// other player and a second pass do not end the game.
+#[test]
+fn ludii_all_pass_draw_needs_passes_from_both_players() {
+    let g = game("tsoro-yemutwelve-ludii", &[]);
+    // A's four corner stones are hemmed in by B; B's d5 can move.
+    let a = mask(&g, &["a1", "g1", "a7", "g7"]);
+    let b = mask(&g, &["d1", "a4", "b2", "g4", "f2", "d7", "b6", "f6", "d5"]);
+    let mut s = g.setup([a, b], [0, 0], Player::A);
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert!(legal(&g, &s).contains(&mv("d5", "e5")));
+    g.apply_unchecked(&mut s, mv("d5", "e5"));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.outcome(), None, "B's last turn was a move");
+    assert_eq!(s.to_move(), Some(Player::B));
+    // B frees d1 (making the line b2-d2-f2 and taking g7) and A moves into it.
+    g.apply_unchecked(&mut s, mv("d1", "d2"));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("g7")));
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert!(legal(&g, &s).contains(&mv("a1", "d1")));
+}
+
 /// An order of 24 placements (A, B, A, ...) that makes no line, found by depth-first search.
 fn full_board_without_lines(g: &MorrisGame) -> Vec<Square> {
     fn go(g: &MorrisGame, s: &MorrisState, out: &mut Vec<Square>) -> bool {
@@ -462,6 +520,67 @@ fn dig_dig_cancels_during_placement_and_removes_the_pairs_at_its_end() {
     }
     assert!(placements >= 24, "{placements}");
     assert_eq!(s.cancelled(), 0);
+}
+
+/// Ludii's Dig Dig (peer notes, section 6, item 9): a placement that cancels an enemy stone
+/// still completes a line through that point with two of the placer's uncancelled stones, and
+/// the line's take follows. Matthews' reading (a cancelled point is in no line) does not.
+#[test]
+fn ludii_dig_dig_a_cancelling_placement_makes_a_line_and_takes() {
+    let g = game("dig-dig-ludii", &[]);
+    // A: d1, g1; B: a1 (a single stone), d7, g7. A places on a1.
+    let a = mask(&g, &["d1", "g1"]);
+    let b = mask(&g, &["a1", "d7", "g7"]);
+    let mut s = g.setup([a, b], [0, 0], Player::A);
+    assert!(legal(&g, &s).contains(&place("a1")));
+    let (rep, ev) = g.apply_traced(&mut s, place("a1"));
+    assert_eq!(
+        ev,
+        vec![
+            MorrisEvent::Cancel {
+                player: Player::A,
+                point: sq("a1")
+            },
+            MorrisEvent::Line {
+                player: Player::A,
+                points: vec![sq("a1"), sq("d1"), sq("g1")]
+            },
+        ]
+    );
+    assert_eq!(rep.captures, 1);
+    assert_eq!(s.cancelled(), mask(&g, &["a1"]));
+    assert_eq!(
+        s.stones(Player::A),
+        a,
+        "the cancelling stone is not A's single"
+    );
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(s.takes_owed(), 1);
+    let takes: BTreeSet<String> = legal(&g, &s).iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        takes,
+        BTreeSet::from(["take d7", "take g7"].map(String::from))
+    );
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("g7")));
+    assert_eq!(s.stones(Player::B), mask(&g, &["d7"]));
+    assert_eq!(s.to_move(), Some(Player::B));
+    // Matthews' reading: the same placement cancels and the turn passes.
+    let m = game("dig-dig-matthews", &[]);
+    let mut s = m.setup([a, b], [5, 5], Player::A);
+    let rep = m.apply_unchecked(&mut s, place("a1"));
+    assert_eq!(rep.captures, 0);
+    assert_eq!(s.to_move(), Some(Player::B));
+    // In Ludii's reading too a cancelled point is in nobody's line: B's g1 and d1 (where B
+    // cancelled A's stone) with a cancelling placement on a1 make no line.
+    let mut s = g.initial_state();
+    for p in ["d1", "d1", "a1", "g1", "b4"] {
+        g.apply_unchecked(&mut s, place(p));
+    }
+    assert_eq!(s.to_move(), Some(Player::B));
+    let rep = g.apply_unchecked(&mut s, place("a1"));
+    assert_eq!(rep.captures, 0);
+    assert_eq!(s.cancelled(), mask(&g, &["d1", "a1"]));
+    assert_eq!(s.to_move(), Some(Player::A));
 }
 
 #[test]
@@ -655,4 +774,223 @@ proptest! {
             prop_assert_eq!(legal(&g, &here), legal(&g, &swapped), "{}", label);
         }
     }
+}
+
+/// A cancelling placement's line needs cancelling: the configuration error names the field.
+#[test]
+fn cancel_line_without_cancelling_is_rejected() {
+    let mut v = catalogue::get("dig-dig-ludii").unwrap().config.clone();
+    v["placement"]["cancel"] = false.into();
+    let c: tsoro_engine::morris::MorrisConfig = serde_json::from_value(v).unwrap();
+    let e = c.compile().unwrap_err().to_string();
+    assert!(e.starts_with("placement.cancel_line:"), "{e}");
+}
+
+/// Ludii's two tsoro yemutatu files (peer notes, section 6, item 10): the boards, with Ludii's
+/// site numbers in our point order; a placement line wins at once; a move goes to any empty
+/// point; best play on both sides runs to Ludii's turn limit, a draw after 2,500 turns.
+#[test]
+fn ludii_yemutatu_on_both_boards() {
+    let names = |g: &MorrisGame| -> Vec<String> {
+        g.board().points.iter().map(|p| p.to_string()).collect()
+    };
+    let square = game("tsoro-yemutatu-ludii", &[]);
+    let triangle = game("tsoro-yemutatu-ludii-triangle", &[]);
+    // Ludii's sites 0.. are these points, row by row from the bottom left.
+    assert_eq!(
+        names(&square),
+        ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+    );
+    assert_eq!(names(&triangle), ["a1", "c1", "e1", "b2", "c2", "d2", "c3"]);
+    for (g, lines, edges) in [(&square, 8, 16), (&triangle, 5, 10)] {
+        assert_eq!(g.board().lines.len(), lines);
+        let degree: u32 = g.board().adjacent.iter().map(|m| m.count_ones()).sum();
+        assert_eq!(degree, 2 * edges);
+        assert_eq!(g.rules().config.end.turn_limit, 2500);
+    }
+    // A's third placement on the diagonal wins at once.
+    let mut s = square.initial_state();
+    for p in ["a1", "a2", "b2", "b1"] {
+        square.apply_unchecked(&mut s, place(p));
+    }
+    let (_, ev) = square.apply_traced(&mut s, place("c3"));
+    assert!(matches!(ev[1], MorrisEvent::Line { .. }));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (Some(Player::A), EndReason::Line, 5)
+    );
+    // In the movement stage a stone goes to any empty point: 3 stones x 3 empty points.
+    let a = mask(&square, &["a1", "c1", "b3"]);
+    let b = mask(&square, &["b1", "a3", "c3"]);
+    let s = square.setup([a, b], [0, 0], Player::A);
+    assert_eq!(legal(&square, &s).len(), 9);
+    assert!(legal(&square, &s).contains(&mv("a1", "c2")));
+    let mut t = s.clone();
+    square.apply_unchecked(&mut t, mv("b3", "b2"));
+    assert_eq!(t.outcome(), None);
+    square.apply_unchecked(&mut t, mv("a3", "a2"));
+    assert_eq!(t.outcome(), None);
+    // A's move from a1 to the freed a3 makes the diagonal c1-b2-a3 and wins.
+    assert!(legal(&square, &t).contains(&mv("a1", "a3")));
+    square.apply_unchecked(&mut t, mv("a1", "a3"));
+    let o = t.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (Some(Player::A), EndReason::Line, 3)
+    );
+    // On the triangle a stone goes to the one empty point.
+    let a = mask(&triangle, &["a1", "e1", "c2"]);
+    let b = mask(&triangle, &["b2", "d2", "c1"]);
+    let s = triangle.setup([a, b], [0, 0], Player::A);
+    assert_eq!(legal(&triangle, &s).len(), 3);
+    // Both games are the Matthews games under Ludii's limits: the same values, and best play
+    // on both sides runs to the turn limit.
+    for (g, m) in [
+        (&square, "tsoro-yemutatu-matthews-a"),
+        (&triangle, "tsoro-yemutatu-matthews-b"),
+    ] {
+        let sol = Solution::solve(g.rules(), 1_000_000).unwrap();
+        let msol = Solution::solve(game(m, &[]).rules(), 1_000_000).unwrap();
+        assert_eq!(sol.start_value(), Value::Draw);
+        assert_eq!(
+            (sol.open(), sol.finished()),
+            (msol.open(), msol.finished()),
+            "{m}"
+        );
+        let mut s = g.initial_state();
+        while s.outcome().is_none() {
+            let a = sol.best_actions(&s)[0];
+            g.apply_unchecked(&mut s, a);
+        }
+        let o = s.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.turns),
+            (None, EndReason::TurnLimit, 2500)
+        );
+    }
+}
+
+/// Ludii's cap (peer notes, section 6, item 2): the game is cut after the first move of the
+/// limit's last turn, so a line made then is not followed by its take; the other readings
+/// play the last turn out.
+#[test]
+fn ludii_turn_limit_cuts_the_last_turn_after_its_first_move() {
+    for (id, cut) in [
+        ("tsoro-yemutwelve-ludii", true),
+        ("dig-dig-ludii", true),
+        ("tsoro-yemutwelve-matthews", false),
+    ] {
+        let g = game(id, &[("turn_limit", 1.into())]);
+        let a = mask(&g, &["a1", "d1"]);
+        let b = mask(&g, &["d7", "g7", "b4"]);
+        let mut s = g.setup([a, b], [5, 5], Player::A);
+        let rep = g.apply_unchecked(&mut s, place("g1"));
+        assert_eq!(rep.captures, 1, "{id}: the line is made");
+        if cut {
+            let o = s.outcome().unwrap();
+            assert_eq!(
+                (o.winner, o.reason, o.turns),
+                (None, EndReason::TurnLimit, 1)
+            );
+            assert_eq!(s.takes_owed(), 0, "{id}");
+            assert_eq!(s.stones(Player::B), b, "{id}: nothing taken");
+        } else {
+            assert_eq!(s.outcome(), None, "{id}");
+            g.apply_unchecked(&mut s, MorrisAction::Take(sq("d7")));
+            let o = s.outcome().unwrap();
+            assert_eq!((o.reason, o.turns), (EndReason::TurnLimit, 1), "{id}");
+            assert_eq!(s.stones(Player::B).count_ones(), 2, "{id}");
+        }
+    }
+    // Before the last turn a line takes as usual.
+    let g = game("tsoro-yemutwelve-ludii", &[("turn_limit", 2.into())]);
+    let a = mask(&g, &["a1", "d1"]);
+    let mut s = g.setup([a, mask(&g, &["d7", "g7", "b4"])], [5, 5], Player::A);
+    g.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.takes_owed(), 1);
+}
+
+/// In Ludii's readings a line always earns its removal decision; with no enemy stone to take
+/// the maker makes a forced pass (a decision with one option) and the turn ends. Matthews'
+/// reading simply ends the turn.
+#[test]
+fn ludii_a_line_with_nothing_to_take_is_followed_by_a_forced_pass() {
+    // Tsoro yemutwelve: B has no stone on the board, five in hand.
+    let a = |g: &MorrisGame| mask(g, &["a1", "d1"]);
+    let l = game("tsoro-yemutwelve-ludii", &[]);
+    let mut s = l.setup([a(&l), 0], [5, 5], Player::A);
+    let rep = l.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(rep.captures, 1);
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert_eq!(legal(&l, &s), vec![MorrisAction::Pass]);
+    l.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.to_move(), Some(Player::B));
+    assert_eq!(s.turns(), 1);
+    let m = game("tsoro-yemutwelve-matthews", &[]);
+    let mut s = m.setup([a(&m), 0], [5, 5], Player::A);
+    m.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.to_move(), Some(Player::B));
+    // Dig Dig: A's cancelling placement on B's only stone makes a line with nothing to take.
+    let d = game("dig-dig-ludii", &[]);
+    let mut s = d.setup([a(&d), mask(&d, &["g1"])], [0, 0], Player::A);
+    let (_, ev) = d.apply_traced(&mut s, place("g1"));
+    assert!(matches!(ev[1], MorrisEvent::Line { .. }));
+    assert_eq!(legal(&d, &s), vec![MorrisAction::Pass]);
+    d.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.to_move(), Some(Player::B));
+    // B places; that pass was no turn of a single pass, so nothing is drawn.
+    assert!(legal(&d, &s).contains(&place("b4")));
+}
+
+/// Ludii's Dig Dig looks for the full board after a move that ends a turn, never after a
+/// forced pass: a last placement that makes a line with nothing to take is followed by a
+/// pass, and placement goes on (onto the placer's single stones) until a move ends a turn on
+/// a full board.
+#[test]
+fn ludii_dig_dig_full_board_after_a_passed_take_keeps_placing() {
+    let g = game("dig-dig-ludii", &[]);
+    let all = g.board().all();
+    let g7 = mask(&g, &["g7"]);
+    let mut s = g.setup([all & !g7, 0], [0, 0], Player::A);
+    g.apply_unchecked(&mut s, place("g7"));
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    // The board is full, yet B still places: on any of A's 24 single stones.
+    assert!(g.placing(&s, Player::B));
+    let l = legal(&g, &s);
+    assert_eq!(l.len(), 24);
+    assert!(l.contains(&place("d1")));
+    let (_, ev) = g.apply_traced(&mut s, place("d1"));
+    // B's cancelling placement ends a turn on a full board: the pair goes, movement begins.
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, MorrisEvent::RemoveCancelled { .. }))
+    );
+    assert!(!g.placing(&s, Player::A));
+    assert_eq!(s.cancelled(), 0);
+    assert_eq!(s.stones(Player::A), all & !mask(&g, &["d1"]));
+    // B has no stone left, but Ludii's end rule looks at the next player only: A moves, and
+    // only then has B lost.
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.to_move(), Some(Player::A));
+    assert!(legal(&g, &s).contains(&mv("a1", "d1")));
+    g.apply_unchecked(&mut s, mv("a1", "d1"));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Player::A), EndReason::TooFewPieces)
+    );
+    // Matthews' reading (both players checked at the end of every turn) ends it at once.
+    let mut v = catalogue::get("dig-dig-ludii").unwrap().config.clone();
+    v["end"]["lose_next_only"] = false.into();
+    let c: tsoro_engine::morris::MorrisConfig = serde_json::from_value(v).unwrap();
+    let both = MorrisGame::new(c.compile().unwrap());
+    let mut s = both.setup([all & !g7, 0], [0, 0], Player::A);
+    for a in [place("g7"), MorrisAction::Pass, place("d1")] {
+        both.apply_unchecked(&mut s, a);
+    }
+    assert_eq!(s.outcome().unwrap().winner, Some(Player::A));
 }

@@ -77,6 +77,7 @@ async fn every_page_renders_and_every_link_resolves() {
     pages.push("/rulesets/tsoro-matthews-basic/diff/tsoro-ludii".into());
     pages.push("/rulesets/njombwa-sanderson-gambit/diff/njombwa-ludii".into());
     pages.push("/rulesets/tsoro-yemutatu-matthews-a/play".into());
+    pages.push("/rulesets/tsoro-yemutatu-ludii-triangle/play".into());
     pages.push("/rulesets/tsoro-matthews-v7/play".into());
     pages.push("/evidence/matthews-1964-tsoro-b".into());
     pages.push("/sources/matthews-1964".into());

@@ -39,9 +39,11 @@
 //! Without the diagonals (`square_plain`, a reading of the lost Diagram D offered as a
 //! parameter): 9 points, 6 lines.
 //!
-//! **Tsoro yemutatu, board B** (`triangle`, a reconstruction of Matthews' missing Diagram D): a
-//! triangle divided by its median and by a line parallel to its base through the midpoints of
-//! its sides. 7 points (the apex, three on the middle line, three on the base), 5 lines.
+//! **Tsoro yemutatu, board B** (`triangle`, a reconstruction of Matthews' missing Diagram D, and
+//! the board of Ludii's Tsoro Yemutatu (Triangle).lud): a triangle divided by its median and by
+//! a line parallel to its base through the midpoints of its sides. 7 points (the apex, three on
+//! the middle line, three on the base), 5 lines. The point order (a1, c1, e1, b2, c2, d2, c3)
+//! is Ludii's site order; so is the square's (a1, b1, c1, a2, ... c3).
 //!
 //! ```text
 //! 3          c3

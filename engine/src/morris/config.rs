@@ -11,6 +11,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "stones",
     "first_player",
     "placement.cancel",
+    "placement.cancel_line",
     "placement.until",
     "placement.leave_line",
     "placement.return_takes",
@@ -19,12 +20,15 @@ pub const RULE_FIELDS: &[&str] = &[
     "lines.effect",
     "lines.per_move",
     "lines.flying_takes",
+    "lines.pass_if_no_take",
     "take.protect_lines",
     "end.lose_at",
+    "end.lose_next_only",
     "end.no_moves",
     "end.full_board",
     "end.repetition",
     "end.turn_limit",
+    "end.limit_cuts_turn",
 ];
 
 /// A line game: placement, then movement, lines of three taking or winning.
@@ -68,6 +72,11 @@ pub struct Placement {
     /// cancelled pairs are removed when placement ends.
     #[serde(default)]
     pub cancel: bool,
+    /// Whether a cancelling placement still completes a line through its point with two of
+    /// the placer's uncancelled stones, and the line takes (Ludii's Dig Dig). Default false:
+    /// a cancelled point is in no line.
+    #[serde(default)]
+    pub cancel_line: bool,
     /// When placement ends.
     #[serde(default)]
     pub until: Until,
@@ -86,6 +95,7 @@ impl Default for Placement {
     fn default() -> Self {
         Placement {
             cancel: false,
+            cancel_line: false,
             until: Until::default(),
             leave_line: LeaveLine::default(),
             return_takes: true,
@@ -161,6 +171,11 @@ pub struct Lines {
     /// Whether a line made by a flying move takes.
     #[serde(default = "yes")]
     pub flying_takes: bool,
+    /// Whether a line that may take when the opponent has no stone it can take still owes
+    /// its take, which the maker then passes (`"pass"`, Ludii's forced pass in the removal
+    /// decision). Default false: the turn simply ends.
+    #[serde(default)]
+    pub pass_if_no_take: bool,
 }
 
 impl Default for Lines {
@@ -169,6 +184,7 @@ impl Default for Lines {
             effect: LineEffect::Take,
             per_move: PerMove::Each,
             flying_takes: true,
+            pass_if_no_take: false,
         }
     }
 }
@@ -216,6 +232,12 @@ pub struct End {
     /// with an unlimited supply this is checked only once placement is over.
     #[serde(default)]
     pub lose_at: u8,
+    /// Whether `lose_at` is checked after each action for the player to move next only (as
+    /// Ludii's end rules check `Next`): a player left short by the end of his own turn (Dig
+    /// Dig's pairs removed) loses after his opponent's next action. Default false: both
+    /// players are checked at the end of every turn.
+    #[serde(default)]
+    pub lose_next_only: bool,
     /// A player to move with no legal move.
     #[serde(default)]
     pub no_moves: NoMoves,
@@ -229,16 +251,23 @@ pub struct End {
     /// Turns after which the game is a draw.
     #[serde(default = "turn_limit")]
     pub turn_limit: u32,
+    /// Whether the turn limit cuts its last turn after the turn's first action, before a take
+    /// that action earned (Ludii cuts a game after the first move of turn 2,500). Default
+    /// false: the last turn is played out.
+    #[serde(default)]
+    pub limit_cuts_turn: bool,
 }
 
 impl Default for End {
     fn default() -> Self {
         End {
             lose_at: 0,
+            lose_next_only: false,
             no_moves: NoMoves::Loss,
             full_board: FullBoard::Draw,
             repetition: 0,
             turn_limit: turn_limit(),
+            limit_cuts_turn: false,
         }
     }
 }
@@ -256,7 +285,9 @@ pub enum NoMoves {
     Loss,
     /// The game is a draw.
     Draw,
-    /// He passes; when neither player can move the game is a draw.
+    /// He makes a forced pass (`"pass"`, a decision with one legal option); when every
+    /// player's last turn was such a pass the game is a draw, reason `no_moves` (Ludii's
+    /// all-pass draw).
     Pass,
 }
 
@@ -300,6 +331,12 @@ impl MorrisConfig {
                 ));
             }
             _ => {}
+        }
+        if self.placement.cancel_line && !self.placement.cancel {
+            return Err(ConfigError::new(
+                "placement.cancel_line",
+                "a cancelling placement's line needs cancelling (placement.cancel = true)",
+            ));
         }
         if unlimited && self.placement.leave_line != LeaveLine::Off {
             return Err(ConfigError::new(

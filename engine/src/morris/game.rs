@@ -23,6 +23,8 @@ pub struct MorrisState {
     to_move: Player,
     /// Takes the player to move still owes himself this turn.
     takes: u8,
+    /// Forced passes in a row (the last turns of both players were passes at 2).
+    passes: u8,
     turns: u32,
     outcome: Option<Outcome>,
     /// Positions since the last placement or take (movement stage, when repetition counts).
@@ -81,8 +83,9 @@ impl MorrisState {
     }
 
     /// A compact key of the position (stones of each player, cancelled points, hands, player
-    /// to move and takes owed), without the turn count: for solvers and repetition. It leaves
-    /// out the stage-1 memory of `placement.leave_line` (solvers run on rulesets without it).
+    /// to move, takes owed and forced passes in a row), without the turn count: for solvers
+    /// and repetition. It leaves out the stage-1 memory of `placement.leave_line` (solvers
+    /// run on rulesets without it).
     pub fn key(&self) -> u128 {
         self.stones[0] as u128
             | (self.stones[1] as u128) << 32
@@ -92,6 +95,7 @@ impl MorrisState {
             | (self.to_move.index() as u128) << 112
             | (self.takes as u128) << 113
             | (self.placed as u128) << 117
+            | (self.passes.min(3) as u128) << 118
     }
 }
 
@@ -180,6 +184,7 @@ impl MorrisGame {
             placed: false,
             to_move: c.first_player,
             takes: 0,
+            passes: 0,
             turns: 0,
             outcome: None,
             history: Vec::new(),
@@ -250,6 +255,10 @@ impl MorrisGame {
         if s.takes > 0 {
             for i in bits(self.takeable(s, p)) {
                 out.push(MorrisAction::Take(b.square(i)));
+            }
+            if out.is_empty() {
+                // `lines.pass_if_no_take`: a take owed with nothing to take.
+                out.push(MorrisAction::Pass);
             }
             return;
         }
@@ -357,10 +366,32 @@ impl MorrisGame {
                 v.push(e)
             }
         };
+        if a != MorrisAction::Pass {
+            s.passes = 0;
+        }
         match a {
             MorrisAction::Pass => {
                 log(MorrisEvent::Pass { player: p });
-                self.end_turn(s, ev);
+                if s.takes > 0 {
+                    // A line's take with nothing to take (`lines.pass_if_no_take`): the turn
+                    // ends; it was no turn of a single pass.
+                    s.passes = 0;
+                    self.end_turn_after_pass(s, ev);
+                    return rep;
+                }
+                s.passes = s.passes.saturating_add(1);
+                if s.passes >= 2 {
+                    // Every player's last turn was a forced pass: Ludii's all-pass draw.
+                    s.turns += 1;
+                    s.to_move = p.other();
+                    s.outcome = Some(Outcome {
+                        winner: None,
+                        reason: EndReason::NoMoves,
+                        turns: s.turns,
+                    });
+                    return rep;
+                }
+                self.end_turn_after_pass(s, ev);
                 return rep;
             }
             MorrisAction::Take(q) => {
@@ -403,7 +434,12 @@ impl MorrisGame {
                         player: p,
                         point: q,
                     });
-                    self.end_turn(s, ev);
+                    if c.placement.cancel_line {
+                        self.after_line(s, m, true, &mut rep, ev);
+                        self.cut_at_limit(s);
+                    } else {
+                        self.end_turn(s, ev);
+                    }
                     return rep;
                 }
                 s.stones[me] |= m;
@@ -439,10 +475,33 @@ impl MorrisGame {
                 self.after_line(s, m, may_take, &mut rep, ev);
             }
         }
+        self.cut_at_limit(s);
         rep
     }
 
-    /// After a stone arrived at `m`: lines made, takes owed or the win, end of turn.
+    /// `end.limit_cuts_turn`: the turn limit's last turn ends the game after its first action,
+    /// even when a take is owed (Ludii cuts after the first move of turn 2,500).
+    fn cut_at_limit(&self, s: &mut MorrisState) {
+        let end = &self.rules.config.end;
+        if end.limit_cuts_turn
+            && s.outcome.is_none()
+            && s.takes > 0
+            && s.turns + 1 >= end.turn_limit
+        {
+            s.takes = 0;
+            s.turns += 1;
+            s.to_move = s.to_move.other();
+            s.outcome = Some(Outcome {
+                winner: None,
+                reason: EndReason::TurnLimit,
+                turns: s.turns,
+            });
+        }
+    }
+
+    /// After a stone arrived at `m` (or cancelled an enemy stone there, with
+    /// `placement.cancel_line`): lines through `m` of the player's uncancelled stones, takes
+    /// owed or the win, end of turn.
     fn after_line(
         &self,
         s: &mut MorrisState,
@@ -455,7 +514,7 @@ impl MorrisGame {
         let b = self.board();
         let p = s.to_move;
         let i = m.trailing_zeros() as usize;
-        let mine = s.stones[p.index()];
+        let mine = s.stones[p.index()] | m;
         // At most four lines pass through a point of any board.
         let made: arrayvec::ArrayVec<u32, 4> = b.lines_through[i]
             .iter()
@@ -491,6 +550,21 @@ impl MorrisGame {
                     };
                     return;
                 }
+                LineEffect::Take if may_take && c.lines.pass_if_no_take => {
+                    // Nothing to take. An opponent already short has lost (Ludii's end rules
+                    // follow every move); otherwise the take is owed and passed (see
+                    // `legal_actions`).
+                    if self.loss_counts(s) && self.count(s, p.other()) <= c.end.lose_at as u32 {
+                        s.outcome = Some(Outcome {
+                            winner: Some(p),
+                            reason: EndReason::TooFewPieces,
+                            turns: s.turns + 1,
+                        });
+                        return;
+                    }
+                    s.takes = 1;
+                    return;
+                }
                 LineEffect::Take => {}
             }
         }
@@ -504,6 +578,17 @@ impl MorrisGame {
     }
 
     fn end_turn(&self, s: &mut MorrisState, ev: &mut Option<Vec<MorrisEvent>>) {
+        self.end_turn_by(s, ev, false)
+    }
+
+    /// Ends a turn whose last action was a pass. A pass changes nothing on the board, so the
+    /// end of placement is not looked for (as in Ludii's Dig Dig, where the full-board check
+    /// follows a move, never a forced pass).
+    fn end_turn_after_pass(&self, s: &mut MorrisState, ev: &mut Option<Vec<MorrisEvent>>) {
+        self.end_turn_by(s, ev, true)
+    }
+
+    fn end_turn_by(&self, s: &mut MorrisState, ev: &mut Option<Vec<MorrisEvent>>, pass: bool) {
         let c = &self.rules.config;
         let b = self.board();
         s.turns += 1;
@@ -517,7 +602,7 @@ impl MorrisGame {
             });
         };
         // The end of placement.
-        if !s.placed {
+        if !s.placed && !pass {
             let over = match c.placement.until {
                 Until::HandsEmpty => s.hand == [0, 0],
                 Until::BoardFull => self.occupied(s) == b.all(),
@@ -538,7 +623,8 @@ impl MorrisGame {
             }
         }
         let p = s.to_move;
-        for q in [p, p.other()] {
+        let checked = if c.end.lose_next_only { 1 } else { 2 };
+        for q in [p, p.other()].into_iter().take(checked) {
             if self.count(s, q) <= c.end.lose_at as u32 && self.loss_counts(s) {
                 return end(s, Some(q.other()), EndReason::TooFewPieces);
             }
@@ -559,7 +645,7 @@ impl MorrisGame {
             match c.end.no_moves {
                 NoMoves::Loss => end(s, Some(p.other()), EndReason::NoMoves),
                 NoMoves::Draw => end(s, None, EndReason::NoMoves),
-                NoMoves::Pass if !self.can_move(s, p.other()) => end(s, None, EndReason::NoMoves),
+                // A forced pass: his one legal action (see `apply_inner`).
                 NoMoves::Pass => {}
             }
         }
