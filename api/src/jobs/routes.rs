@@ -2,9 +2,10 @@
 
 use super::JobSettings;
 use super::export;
-use super::request::{self, ComparisonRequest, RunOptions, SimulationRequest};
+use super::request;
 use super::store::{self, JobRow};
 use crate::app::AppState;
+use crate::plan::{ComparisonRequest, RunRequest};
 use crate::problem::Problem;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -161,18 +162,9 @@ pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
-    body: web::Json<SimulationRequest>,
+    body: web::Json<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let b = body.into_inner();
-    let run = RunOptions {
-        agents: &b.agents,
-        games: b.games,
-        seed: b.seed,
-        turn_limit: b.turn_limit,
-        swap_seats: b.swap_seats,
-        reference: b.reference,
-    };
-    let spec = request::check(&b.ruleset, &b.params, run, &limits).map_err(|p| p.at(req.path()))?;
+    let spec = request::check(&body, &limits).map_err(|p| p.at(req.path()))?;
     admit(&state, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
@@ -469,41 +461,7 @@ pub async fn create_comparison(
     body: web::Json<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
-    if !(2..=8).contains(&b.rulesets.len()) {
-        return Err(Problem::unprocessable("a comparison has 2 to 8 rulesets")
-            .with_error("rulesets", "2 to 8 ruleset ids")
-            .at(req.path()));
-    }
-    let mut specs = Vec::new();
-    for (i, id) in b.rulesets.iter().enumerate() {
-        // Parameters apply to each ruleset that has them.
-        let def = tsoro_engine::catalogue::get(id).map_err(|e| {
-            Problem::unprocessable(e.to_string())
-                .with_error(format!("rulesets[{i}]"), e.to_string())
-                .at(req.path())
-        })?;
-        let params = b
-            .params
-            .iter()
-            .filter(|(k, _)| def.params.iter().any(|p| &p.name == *k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let run = RunOptions {
-            agents: &b.agents,
-            games: b.games,
-            seed: b.seed,
-            turn_limit: b.turn_limit,
-            swap_seats: b.swap_seats,
-            reference: b.reference,
-        };
-        let spec = request::check(id, &params, run, &limits).map_err(|mut p| {
-            for e in &mut p.errors {
-                e.field = format!("rulesets[{i}].{}", e.field);
-            }
-            p.at(req.path())
-        })?;
-        specs.push(spec);
-    }
+    let specs = request::check_comparison(&b, &limits).map_err(|p| p.at(req.path()))?;
     admit(&state, &limits, specs.len() as i64)
         .await
         .map_err(|p| p.at(req.path()))?;
@@ -604,8 +562,7 @@ pub async fn comparison_csv(
     let diffs: Vec<_> = stats[1..].iter().map(|s| compare(s, &stats[0])).collect();
     let labels: Vec<_> = jobs.iter().map(export::label).collect();
     let mut out = Vec::new();
-    crate::commands::simulate::compare_csv(&mut out, &labels, &stats, &diffs)
-        .map_err(Problem::internal)?;
+    crate::run_export::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .body(out))
