@@ -11,13 +11,18 @@ use tsoro_engine::AnyGame;
 use tsoro_engine::agents::{AgentSpec, KNOWN_AGENTS};
 use tsoro_engine::catalogue::{self, ParamError, Params, RulesetDef};
 use tsoro_engine::sim::SimSpec;
+use utoipa::ToSchema;
 
 /// Most rulesets in one comparison.
 pub const MAX_COMPARED: usize = 8;
 
-/// Agents as `"random,greedy"` or `["random", "greedy"]` (one name: both seats).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+/// Agents as `"random,greedy"` or `["random", "greedy"]` (one name: both seats). An agent is
+/// `random`, `greedy`, `alphabeta:D` or `alphabeta:D:mobility` (search depth D, 1 to 8;
+/// `material` or `mobility` evaluation), or `mcts:N` or `mcts:N:C` (N iterations, 1 to
+/// 1000000; exploration constant C).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, ToSchema)]
 #[serde(untagged)]
+#[schema(example = json!("random,greedy"))]
 pub enum Agents {
     /// Comma-separated.
     Text(String),
@@ -45,22 +50,52 @@ fn yes() -> bool {
     true
 }
 
+/// A seed: an unsigned 64-bit integer, as a JSON number or a decimal string (JavaScript's
+/// `JSON.parse` rounds numbers above 2^53, so the service writes seeds as strings).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+#[schema(example = "7")]
+pub enum Seed {
+    /// A decimal string, `"18446744073709551615"` at most.
+    Text(String),
+    /// A number.
+    Number(u64),
+}
+
+/// Reads a [`Seed`] into its number.
+pub fn deserialize_seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    match Seed::deserialize(d)? {
+        Seed::Number(n) => Ok(n),
+        Seed::Text(t) => t.trim().parse().map_err(|_| {
+            serde::de::Error::custom(format!(
+                "seed {t:?}: an unsigned 64-bit integer, as a number or a decimal string"
+            ))
+        }),
+    }
+}
+
 /// A simulation run as asked for (`POST /api/v1/simulations`, `tsoro simulate`).
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"ruleset": "tsoro-matthews-basic", "params": {"holes": 8},
+    "agents": "random,greedy", "games": 200, "seed": "7"}))]
 #[serde(deny_unknown_fields)]
 pub struct RunRequest {
     /// The ruleset id.
     pub ruleset: String,
-    /// Parameter values (others at their defaults).
+    /// Parameter values by name (others at their defaults; the ruleset's `params` lists them
+    /// with their types and ranges).
     #[serde(default)]
+    #[schema(value_type = HashMap<String, Value>)]
     pub params: Params,
     /// The two agents.
     #[serde(default)]
     pub agents: Agents,
-    /// Games to play.
+    /// Games to play (at most the service's `--max-games`).
+    #[schema(minimum = 1)]
     pub games: u64,
     /// The run's seed: game k depends only on (seed, k).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "deserialize_seed")]
+    #[schema(value_type = Seed)]
     pub seed: u64,
     /// Turns after which a game is a draw (overrides the ruleset's `turn_limit`).
     #[serde(default)]
@@ -76,21 +111,26 @@ pub struct RunRequest {
 
 /// The same run on several rulesets, on the same seeds (`POST /api/v1/comparisons`,
 /// `tsoro compare`).
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"rulesets": ["tsoro-ludii", "tsoro-ludii-additional-capture"],
+    "agents": ["random", "random"], "games": 200, "seed": "1"}))]
 #[serde(deny_unknown_fields)]
 pub struct ComparisonRequest {
     /// Two to eight ruleset ids; the first is the reference the others are compared with.
     pub rulesets: Vec<String>,
     /// Parameter values, applied to every ruleset that has them (each must belong to one).
     #[serde(default)]
+    #[schema(value_type = HashMap<String, Value>)]
     pub params: Params,
     /// The two agents.
     #[serde(default)]
     pub agents: Agents,
     /// Games per ruleset.
+    #[schema(minimum = 1)]
     pub games: u64,
     /// The seed shared by every run.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "deserialize_seed")]
+    #[schema(value_type = Seed)]
     pub seed: u64,
     /// Turn limit for every run.
     #[serde(default)]
@@ -355,6 +395,23 @@ mod tests {
 
     fn run(body: Value) -> Result<RunPlan, RunError> {
         plan(&serde_json::from_value(body).unwrap(), 1000)
+    }
+
+    #[test]
+    fn seeds_are_numbers_or_decimal_strings() {
+        let seed = |v: Value| {
+            serde_json::from_value::<RunRequest>(
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": 1, "seed": v}),
+            )
+            .map(|r| r.seed)
+        };
+        assert_eq!(seed(serde_json::json!(7)).unwrap(), 7);
+        assert_eq!(
+            seed(serde_json::json!("18446744073709551615")).unwrap(),
+            u64::MAX
+        );
+        assert!(seed(serde_json::json!("-1")).is_err());
+        assert!(seed(serde_json::json!(-1)).is_err());
     }
 
     #[test]

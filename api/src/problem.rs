@@ -3,12 +3,13 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// One thing wrong with a request: where, and what.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
     /// The parameter, field or path at fault (`holes`, `body.actions[3]`).
     pub field: String,
@@ -16,8 +17,13 @@ pub struct FieldError {
     pub message: String,
 }
 
-/// An RFC 7807 problem: every handler's error.
-#[derive(Clone, Debug, Serialize, thiserror::Error)]
+/// An RFC 7807 problem (`application/problem+json`): every error's body. Some problems carry
+/// more members (a replay's illegal action: `index` and `legal`).
+#[derive(Clone, Debug, Serialize, ToSchema, thiserror::Error)]
+#[schema(example = json!({"type": "/problems/unprocessable", "title": "Unprocessable Entity",
+    "status": 422, "detail": "games = 0: a run has 1 to 10000000 games",
+    "instance": "/api/v1/simulations",
+    "errors": [{"field": "games", "message": "1..=10000000"}]}))]
 #[error("{status} {title}: {detail}")]
 pub struct Problem {
     /// A URI reference naming the problem type (`/problems/not-found`).
@@ -37,6 +43,7 @@ pub struct Problem {
     pub errors: Vec<FieldError>,
     /// Other members (e.g. the legal actions of a replay).
     #[serde(flatten, skip_serializing_if = "serde_json::Map::is_empty")]
+    #[schema(ignore)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
