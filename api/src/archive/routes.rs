@@ -7,8 +7,8 @@ use super::read::{
 };
 use super::respond::{self, Format, format_of};
 use super::schema::*;
-use crate::app::AppState;
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -29,7 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         ($path:literal, $h:expr) => {
             web::resource($path)
                 .route(web::get().to($h))
-                .default_service(web::to(crate::routes::method_not_allowed))
+                .default_service(web::to(crate::fallback::method_not_allowed))
         };
     }
     cfg.service(get!("/api/v1/games", games))

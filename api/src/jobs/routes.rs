@@ -5,9 +5,9 @@ use super::export;
 use super::request;
 use super::store::{self, JobRow};
 use super::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, job_url};
-use crate::app::AppState;
 use crate::plan::{ComparisonRequest, RunRequest};
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -21,7 +21,7 @@ use uuid::Uuid;
 
 /// Registers the routes (full paths, so they sit beside any `/api/v1` scope).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let na = || web::to(crate::routes::method_not_allowed);
+    let na = || web::to(crate::fallback::method_not_allowed);
     cfg.service(
         web::resource("/api/v1/simulations")
             .route(web::post().to(create))

@@ -3,10 +3,10 @@
 
 use super::charts::{self, Bar};
 use super::{Page, PageError, html, missing, value_text};
-use crate::app::AppState;
 use crate::jobs::export;
 use crate::jobs::store::{self, JobRow};
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::{Value, json};
