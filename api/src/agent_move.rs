@@ -112,7 +112,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/api/v1/rulesets/{id}/agent-move")
             .route(web::post().to(agent_move))
-            .default_service(web::to(crate::fallback::method_not_allowed)),
+            .default_service(crate::fallback::only("POST")),
     );
 }
 

@@ -8,6 +8,9 @@ use utoipa::ToSchema;
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// Seconds a client is asked to wait (`Retry-After`) after a 429 or a 503.
+pub const RETRY_AFTER_SECS: u32 = 5;
+
 /// One thing wrong with a request: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
@@ -123,9 +126,12 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code())
-            .content_type(PROBLEM_JSON)
-            .json(self)
+        let mut r = HttpResponse::build(self.status_code());
+        r.content_type(PROBLEM_JSON);
+        if matches!(self.status, 429 | 503) {
+            r.insert_header(("Retry-After", RETRY_AFTER_SECS.to_string()));
+        }
+        r.json(self)
     }
 }
 
@@ -136,6 +142,34 @@ impl From<sqlx::Error> for Problem {
                 Problem::unavailable(format!("the database is unavailable: {e}"))
             }
             other => Problem::internal(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_and_unavailable_say_when_to_retry() {
+        for (p, retry) in [
+            (
+                Problem::new(StatusCode::TOO_MANY_REQUESTS, "too-many-jobs", "busy"),
+                true,
+            ),
+            (Problem::unavailable("down"), true),
+            (Problem::unprocessable("bad"), false),
+        ] {
+            let r = p.error_response();
+            assert_eq!(r.headers().get("content-type").unwrap(), PROBLEM_JSON);
+            assert_eq!(
+                r.headers()
+                    .get("retry-after")
+                    .map(|v| v.to_str().unwrap().to_string()),
+                retry.then(|| RETRY_AFTER_SECS.to_string()),
+                "{}",
+                p.status
+            );
         }
     }
 }

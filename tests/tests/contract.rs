@@ -1,6 +1,7 @@
 //! The OpenAPI document against the running service: every operation's example, as Swagger
 //! UI's "Try it out" sends it, is accepted (a simulation and a comparison run to the end), every
-//! documented read answers with a documented status, and the shared error answers are documented.
+//! documented read answers (and HEAD, and 405 with `Allow` for a method it does not take), and
+//! the shared error answers are documented.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -37,6 +38,7 @@ async fn every_example_in_the_document_works_against_the_service() {
         ..JobSettings::default()
     })
     .await;
+    let http = reqwest::Client::new();
     let spec: Value = app
         .get("/api-docs/openapi.json")
         .await
@@ -95,6 +97,23 @@ async fn every_example_in_the_document_works_against_the_service() {
             {
                 let r = app.get(&url).await;
                 assert_eq!(r.status(), StatusCode::OK, "GET {url}");
+                // HEAD answers as GET does, without the body.
+                let h = http
+                    .head(format!("{}{url}", app.address))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(h.status(), StatusCode::OK, "HEAD {url}");
+                assert!(h.bytes().await.unwrap().is_empty(), "HEAD {url}: no body");
+                // A method the path does not take: 405 problem+json naming those it takes.
+                let r = http
+                    .put(format!("{}{url}", app.address))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(r.status(), StatusCode::METHOD_NOT_ALLOWED, "PUT {url}");
+                assert_eq!(r.headers()["allow"], "GET, HEAD", "PUT {url}");
+                assert_eq!(r.headers()["content-type"], "application/problem+json");
                 read += 1;
             }
         }

@@ -29,7 +29,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         ($path:literal, $h:expr) => {
             web::resource($path)
                 .route(web::get().to($h))
-                .default_service(web::to(crate::fallback::method_not_allowed))
+                .route(web::head().to($h))
+                .default_service(crate::fallback::only("GET, HEAD"))
         };
     }
     cfg.service(get!("/api/v1/games", games))

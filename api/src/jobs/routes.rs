@@ -21,53 +21,50 @@ use uuid::Uuid;
 
 /// Registers the routes (full paths, so they sit beside any `/api/v1` scope).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let na = || web::to(crate::fallback::method_not_allowed);
+    use crate::fallback::only;
+    macro_rules! get {
+        ($path:literal, $h:expr) => {
+            web::resource($path)
+                .route(web::get().to($h))
+                .route(web::head().to($h))
+                .default_service(only("GET, HEAD"))
+        };
+    }
+    macro_rules! post {
+        ($path:literal, $h:expr) => {
+            web::resource($path)
+                .route(web::post().to($h))
+                .default_service(only("POST"))
+        };
+    }
     cfg.service(
         web::resource("/api/v1/simulations")
             .route(web::post().to(create))
             .route(web::get().to(list))
-            .default_service(na()),
+            .route(web::head().to(list))
+            .default_service(only("GET, HEAD, POST")),
     )
     .service(
         web::resource("/api/v1/simulations/{id}")
             .route(web::get().to(show))
+            .route(web::head().to(show))
             .route(web::delete().to(cancel))
-            .default_service(na()),
+            .default_service(only("GET, HEAD, DELETE")),
     )
-    .service(web::resource("/api/v1/simulations/{id}/games.csv").route(web::get().to(games_csv)))
-    .service(web::resource("/api/v1/simulations/{id}/games.json").route(web::get().to(games_json)))
-    .service(
-        web::resource("/api/v1/simulations/{id}/games/{game}").route(web::get().to(game_moves)),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}/summary.csv").route(web::get().to(summary_csv)),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}/summary.json").route(web::get().to(summary_json)),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}/datapackage.json")
-            .route(web::get().to(datapackage)),
-    )
-    .service(
-        web::resource("/api/v1/comparisons")
-            .route(web::post().to(create_comparison))
-            .default_service(na()),
-    )
-    .service(web::resource("/api/v1/comparisons/{id}").route(web::get().to(show_comparison)))
-    .service(
-        web::resource("/api/v1/comparisons/{id}/table.csv").route(web::get().to(comparison_csv)),
-    )
-    .service(
-        web::resource("/api/v1/rulesets/{id}/replay")
-            .route(web::post().to(replay_game))
-            .default_service(na()),
-    )
-    .service(
-        web::resource("/api/v1/rulesets/{id}/legal")
-            .route(web::post().to(legal))
-            .default_service(na()),
-    );
+    .service(get!("/api/v1/simulations/{id}/games.csv", games_csv))
+    .service(get!("/api/v1/simulations/{id}/games.json", games_json))
+    .service(get!("/api/v1/simulations/{id}/games/{game}", game_moves))
+    .service(get!("/api/v1/simulations/{id}/summary.csv", summary_csv))
+    .service(get!("/api/v1/simulations/{id}/summary.json", summary_json))
+    .service(get!(
+        "/api/v1/simulations/{id}/datapackage.json",
+        datapackage
+    ))
+    .service(post!("/api/v1/comparisons", create_comparison))
+    .service(get!("/api/v1/comparisons/{id}", show_comparison))
+    .service(get!("/api/v1/comparisons/{id}/table.csv", comparison_csv))
+    .service(post!("/api/v1/rulesets/{id}/replay", replay_game))
+    .service(post!("/api/v1/rulesets/{id}/legal", legal));
 }
 
 fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {

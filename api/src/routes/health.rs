@@ -10,12 +10,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/health")
             .route(web::get().to(health))
-            .default_service(web::to(crate::fallback::method_not_allowed)),
+            .route(web::head().to(health))
+            .default_service(crate::fallback::only("GET, HEAD")),
     )
     .service(
         web::resource("/ready")
             .route(web::get().to(ready))
-            .default_service(web::to(crate::fallback::method_not_allowed)),
+            .route(web::head().to(ready))
+            .default_service(crate::fallback::only("GET, HEAD")),
     );
 }
 

@@ -23,4 +23,4 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     })));
 }
 
-pub use crate::fallback::{method_not_allowed, not_found};
+pub use crate::fallback::not_found;
