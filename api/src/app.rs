@@ -39,6 +39,7 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
+                .wrap(crate::cors::policy())
                 .app_data(state.clone())
                 .app_data(jobs.clone())
                 .app_data(json_config(limit))

@@ -5,6 +5,7 @@ pub mod app;
 pub mod archive;
 pub mod cli;
 pub mod commands;
+pub mod cors;
 pub mod db;
 pub mod fallback;
 pub mod jobs;

@@ -123,6 +123,33 @@ async fn every_example_in_the_document_works_against_the_service() {
         "simulation, comparison, replay, legal, agent move: {posted}"
     );
     assert!(read >= 10, "the archive's reads: {read}");
+    // Cross-origin: any page may read, and a preflight is answered.
+    let r = http
+        .get(format!("{}/api/v1/games", app.address))
+        .header("Origin", "https://notebook.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    let r = http
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/api/v1/simulations", app.address),
+        )
+        .header("Origin", "https://notebook.example")
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "preflight: {}", r.status());
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    assert!(
+        r.headers()["access-control-allow-methods"]
+            .to_str()
+            .unwrap()
+            .contains("POST")
+    );
     // A seed too large for a JavaScript number survives as a string.
     let r = app
         .post(
