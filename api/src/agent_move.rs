@@ -25,21 +25,23 @@ pub const MAX_ACTIONS: usize = 100_000;
 
 /// The game so far and who is to choose the next move.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"params": {"holes": 8}, "actions": [{"sow": "i,6"}], "agent": "greedy"}))]
 #[serde(deny_unknown_fields)]
 pub struct AgentMoveRequest {
     /// Parameter values (others at their defaults).
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, Value>)]
     pub params: Params,
     /// The actions played so far, as for `/replay`.
     #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Value>)]
     pub actions: Vec<Value>,
     /// The agent: `random`, `greedy`, `alphabeta:D` (D at most 6), `mcts:N` (N at most
     /// 20000).
     pub agent: String,
     /// Seed of the agent's random choices (ties, playouts); default 0.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::plan::deserialize_seed")]
+    #[schema(value_type = crate::plan::Seed)]
     pub seed: u64,
 }
 
@@ -47,7 +49,7 @@ pub struct AgentMoveRequest {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct AgentMoveResponse {
     /// The action chosen, in the form `/replay` takes.
-    #[schema(value_type = Object)]
+    #[schema(value_type = Value)]
     pub action: Value,
     /// The agent that chose it.
     pub agent: String,
@@ -110,7 +112,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/api/v1/rulesets/{id}/agent-move")
             .route(web::post().to(agent_move))
-            .default_service(web::to(crate::routes::method_not_allowed)),
+            .default_service(crate::fallback::only("POST")),
     );
 }
 
@@ -164,12 +166,12 @@ fn move_problem(e: MoveError) -> Problem {
 }
 
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/agent-move", tag = "play",
-    params(("id" = String, Path, description = "Ruleset id")),
+    params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
     request_body = AgentMoveRequest,
     responses(
         (status = 200, description = "The agent's move", body = AgentMoveResponse),
-        (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 422, description = "An unknown or too strong agent, an illegal action, a bad parameter, or a game already over", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown or too strong agent, an illegal action, a bad parameter, or a game already over", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// An agent's move after the given actions (to play against the computer).
 pub async fn agent_move(

@@ -9,12 +9,7 @@ use std::net::TcpListener;
 /// Largest JSON request body by default (1 MiB).
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
 
-/// What every handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    /// The database.
-    pub pool: PgPool,
-}
+pub use crate::state::AppState;
 
 /// Settings of the HTTP application.
 #[derive(Clone, Debug)]
@@ -44,6 +39,7 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
+                .wrap(crate::cors::policy())
                 .app_data(state.clone())
                 .app_data(jobs.clone())
                 .app_data(json_config(limit))

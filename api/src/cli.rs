@@ -2,7 +2,7 @@
 
 use crate::commands::{
     replay::ReplayArgs,
-    simulate::{CompareArgs, SimulateArgs},
+    run_args::{CompareArgs, SimulateArgs},
 };
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

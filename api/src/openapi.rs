@@ -2,35 +2,8 @@
 //! with Swagger UI at `/docs`, and written to `openapi/openapi.json` by `tsoro openapi`.
 
 use crate::archive::{routes as archive, schema};
-use serde::Serialize;
-use utoipa::{OpenApi, ToSchema};
-
-/// An RFC 7807 problem (`application/problem+json`): every error's body.
-#[derive(Serialize, ToSchema)]
-pub struct ProblemDoc {
-    /// A URI reference naming the problem type (`/problems/not-found`).
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// A short summary of the problem type.
-    pub title: String,
-    /// The HTTP status.
-    pub status: u16,
-    /// What happened.
-    pub detail: String,
-    /// The request path.
-    pub instance: Option<String>,
-    /// What was wrong, parameter by parameter.
-    pub errors: Vec<FieldErrorDoc>,
-}
-
-/// One thing wrong with a request.
-#[derive(Serialize, ToSchema)]
-pub struct FieldErrorDoc {
-    /// The parameter or field at fault.
-    pub field: String,
-    /// What is wrong and what is allowed.
-    pub message: String,
-}
+use utoipa::openapi::{Content, OpenApi as Document, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi};
 
 /// The service's API.
 #[derive(OpenApi)]
@@ -72,9 +45,10 @@ pub struct FieldErrorDoc {
         crate::jobs::routes::legal,
         crate::agent_move::agent_move,
     ),
+    modifiers(&CommonResponses),
     components(schemas(
-        ProblemDoc,
-        FieldErrorDoc,
+        crate::problem::Problem,
+        crate::problem::FieldError,
         schema::Link,
         schema::GameItem,
         schema::GameList,
@@ -92,9 +66,16 @@ pub struct FieldErrorDoc {
         schema::RulesetDetail,
         schema::RuleDiffRow,
         schema::RulesetDiff,
-        crate::jobs::doc::SimulationRequestDoc,
-        crate::jobs::doc::ComparisonRequestDoc,
-        crate::jobs::doc::ReplayRequestDoc,
+        crate::plan::RunRequest,
+        crate::plan::ComparisonRequest,
+        crate::plan::Agents,
+        crate::plan::Seed,
+        crate::jobs::routes::GameBody,
+        crate::jobs::view::JobView,
+        crate::jobs::view::JobList,
+        crate::jobs::view::ComparisonView,
+        crate::jobs::view::SummaryView,
+        crate::jobs::view::JobGame,
         crate::agent_move::AgentMoveRequest,
         crate::agent_move::AgentMoveResponse,
     )),
@@ -105,6 +86,97 @@ pub struct FieldErrorDoc {
     )
 )]
 pub struct ApiDoc;
+
+/// The answers any operation may give besides its own, as shared responses: a malformed
+/// request (400), a method the path does not take (405), the database down (503), and for
+/// operations with a body, one too large (413) or not JSON (415).
+struct CommonResponses;
+
+/// Shared problem responses: (status, component name, description).
+const COMMON: &[(&str, &str, &str)] = &[
+    (
+        "400",
+        "BadRequest",
+        "A malformed request: a bad query parameter, or a body that is not valid JSON of the expected shape",
+    ),
+    ("404", "NotFound", "No such resource"),
+    (
+        "405",
+        "MethodNotAllowed",
+        "The path does not take this method",
+    ),
+    (
+        "413",
+        "PayloadTooLarge",
+        "The body is over the service's size limit",
+    ),
+    (
+        "415",
+        "UnsupportedMediaType",
+        "The body is not `application/json`",
+    ),
+    (
+        "429",
+        "TooManyRequests",
+        "Too many jobs queued or running: try again later",
+    ),
+    (
+        "503",
+        "Unavailable",
+        "The database is unavailable: try again later",
+    ),
+];
+
+impl Modify for CommonResponses {
+    fn modify(&self, doc: &mut Document) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        for (_, name, description) in COMMON {
+            let response = ResponseBuilder::new()
+                .description(*description)
+                .content(
+                    crate::problem::PROBLEM_JSON,
+                    Content::new(Some(Ref::from_schema_name("Problem"))),
+                )
+                .build();
+            components
+                .responses
+                .insert(name.to_string(), RefOr::T(response));
+        }
+        for (path, item) in doc.paths.paths.iter_mut() {
+            let database = !(path.ends_with("/replay")
+                || path.ends_with("/legal")
+                || path.ends_with("/agent-move"));
+            let ops = [
+                (&mut item.get, false),
+                (&mut item.post, true),
+                (&mut item.put, true),
+                (&mut item.delete, false),
+            ];
+            for (op, has_body) in ops {
+                let Some(op) = op.as_mut() else { continue };
+                let mut add = vec!["400", "405"];
+                if path.contains('{') {
+                    add.push("404");
+                }
+                if has_body {
+                    add.extend(["413", "415"]);
+                }
+                if database {
+                    add.push("503");
+                }
+                for status in add {
+                    let name = COMMON.iter().find(|c| c.0 == status).map_or("", |c| c.1);
+                    op.responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| {
+                            RefOr::Ref(Ref::new(format!("#/components/responses/{name}")))
+                        });
+                }
+            }
+        }
+    }
+}
 
 /// The description as pretty JSON (what `openapi/openapi.json` holds).
 pub fn json() -> String {

@@ -3,12 +3,16 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// Seconds a client is asked to wait (`Retry-After`) after a 429 or a 503.
+pub const RETRY_AFTER_SECS: u32 = 5;
+
 /// One thing wrong with a request: where, and what.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
     /// The parameter, field or path at fault (`holes`, `body.actions[3]`).
     pub field: String,
@@ -16,8 +20,13 @@ pub struct FieldError {
     pub message: String,
 }
 
-/// An RFC 7807 problem: every handler's error.
-#[derive(Clone, Debug, Serialize, thiserror::Error)]
+/// An RFC 7807 problem (`application/problem+json`): every error's body. Some problems carry
+/// more members (a replay's illegal action: `index` and `legal`).
+#[derive(Clone, Debug, Serialize, ToSchema, thiserror::Error)]
+#[schema(example = json!({"type": "/problems/unprocessable", "title": "Unprocessable Entity",
+    "status": 422, "detail": "games = 0: a run has 1 to 10000000 games",
+    "instance": "/api/v1/simulations",
+    "errors": [{"field": "games", "message": "1..=10000000"}]}))]
 #[error("{status} {title}: {detail}")]
 pub struct Problem {
     /// A URI reference naming the problem type (`/problems/not-found`).
@@ -37,6 +46,7 @@ pub struct Problem {
     pub errors: Vec<FieldError>,
     /// Other members (e.g. the legal actions of a replay).
     #[serde(flatten, skip_serializing_if = "serde_json::Map::is_empty")]
+    #[schema(ignore)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -116,9 +126,12 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code())
-            .content_type(PROBLEM_JSON)
-            .json(self)
+        let mut r = HttpResponse::build(self.status_code());
+        r.content_type(PROBLEM_JSON);
+        if matches!(self.status, 429 | 503) {
+            r.insert_header(("Retry-After", RETRY_AFTER_SECS.to_string()));
+        }
+        r.json(self)
     }
 }
 
@@ -129,6 +142,34 @@ impl From<sqlx::Error> for Problem {
                 Problem::unavailable(format!("the database is unavailable: {e}"))
             }
             other => Problem::internal(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_and_unavailable_say_when_to_retry() {
+        for (p, retry) in [
+            (
+                Problem::new(StatusCode::TOO_MANY_REQUESTS, "too-many-jobs", "busy"),
+                true,
+            ),
+            (Problem::unavailable("down"), true),
+            (Problem::unprocessable("bad"), false),
+        ] {
+            let r = p.error_response();
+            assert_eq!(r.headers().get("content-type").unwrap(), PROBLEM_JSON);
+            assert_eq!(
+                r.headers()
+                    .get("retry-after")
+                    .map(|v| v.to_str().unwrap().to_string()),
+                retry.then(|| RETRY_AFTER_SECS.to_string()),
+                "{}",
+                p.status
+            );
         }
     }
 }

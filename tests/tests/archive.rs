@@ -696,7 +696,7 @@ async fn openapi_is_served_committed_and_fresh_and_the_docs_work_offline() {
     ] {
         assert!(spec["paths"][path].is_object(), "{path} documented");
     }
-    assert!(spec["components"]["schemas"]["ProblemDoc"].is_object());
+    assert!(spec["components"]["schemas"]["Problem"].is_object());
     let evidence_params: Vec<&str> = spec["paths"]["/api/v1/evidence"]["get"]["parameters"]
         .as_array()
         .unwrap()

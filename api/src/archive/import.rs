@@ -157,7 +157,7 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
             continue; // the corpus validates that every record is a shipped ruleset
         };
         let params: Vec<Value> = def.params.iter().map(param_json).collect();
-        let version = crate::jobs::request::config_hash(&def.config);
+        let version = crate::plan::config_hash(&def.config);
         let record = to_json(r);
         let detail = ruleset_detail(DetailParts {
             item: RulesetItem {

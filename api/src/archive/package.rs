@@ -50,10 +50,10 @@ pub async fn datapackage(req: HttpRequest) -> Resp {
 }
 
 #[utoipa::path(get, path = "/api/v1/archive/{table}", tag = "archive",
-    params(("table" = String, Path, description = "A table of the data package: `sources.csv`, `source_variants.csv`, `games.csv`, `evidence.csv`, `rulesets.csv` or `rule_citations.csv`")),
+    params(("table" = String, Path, example = "sources.csv", description = "A table of the data package: `sources.csv`, `source_variants.csv`, `games.csv`, `evidence.csv`, `rulesets.csv` or `rule_citations.csv`")),
     responses(
         (status = 200, description = "The table (RFC 4180 CSV with a header row; its columns are described in `datapackage.json`)", body = String, content_type = "text/csv"),
-        (status = 404, description = "No such table", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such table", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One table of the data package.
 pub async fn table(req: HttpRequest, name: web::Path<String>) -> Resp {

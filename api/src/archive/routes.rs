@@ -7,8 +7,8 @@ use super::read::{
 };
 use super::respond::{self, Format, format_of};
 use super::schema::*;
-use crate::app::AppState;
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -29,7 +29,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         ($path:literal, $h:expr) => {
             web::resource($path)
                 .route(web::get().to($h))
-                .default_service(web::to(crate::routes::method_not_allowed))
+                .route(web::head().to($h))
+                .default_service(crate::fallback::only("GET, HEAD"))
         };
     }
     cfg.service(get!("/api/v1/games", games))
@@ -152,7 +153,7 @@ async fn check_filter(
 #[utoipa::path(get, path = "/api/v1/games", tag = "archive", params(FormatQuery),
     responses(
         (status = 200, description = "Every game", content((GameList = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 400, description = "A bad parameter", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The games.
 pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
@@ -184,10 +185,10 @@ pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> R
 }
 
 #[utoipa::path(get, path = "/api/v1/games/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Game id (`tsoro`)")),
+    params(("id" = String, Path, description = "Game id", example = "tsoro")),
     responses(
         (status = 200, description = "The game", body = GameDetail),
-        (status = 404, description = "No such game", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One game, with its summary, evidence and rulesets.
 pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -200,7 +201,7 @@ pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
 #[utoipa::path(get, path = "/api/v1/sources", tag = "archive", params(FormatQuery),
     responses(
         (status = 200, description = "Every source", content((SourceList = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 400, description = "A bad parameter", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The sources.
 pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
@@ -255,10 +256,10 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
 }
 
 #[utoipa::path(get, path = "/api/v1/sources/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Source id (`matthews-1964`)")),
+    params(("id" = String, Path, description = "Source id", example = "matthews-1964")),
     responses(
         (status = 200, description = "The source", body = SourceDetail),
-        (status = 404, description = "No such source", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One source, with the passages quoted from it and the rulesets that follow it.
 pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -269,12 +270,12 @@ pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp 
 }
 
 #[utoipa::path(get, path = "/api/v1/sources/{id}/citation", tag = "archive",
-    params(("id" = String, Path, description = "Source id"), CitationQuery),
+    params(("id" = String, Path, description = "Source id", example = "matthews-1964"), CitationQuery),
     responses(
         (status = 200, description = "The citation", content((String = "application/x-bibtex"), (Object = "application/vnd.citationstyles.csl+json"))),
-        (status = 400, description = "An unknown format", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 404, description = "No such source", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 406, description = "`Accept` names neither citation format", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 400, description = "An unknown format", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 406, description = "`Accept` names neither citation format", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// A source's citation, as BibTeX or CSL-JSON (by `?format=`, else by `Accept`).
 pub async fn citation(
@@ -372,7 +373,7 @@ fn bad(req: &HttpRequest, field: &str, msg: impl Into<String>) -> Problem {
 #[utoipa::path(get, path = "/api/v1/evidence", tag = "archive", params(EvidenceQuery),
     responses(
         (status = 200, description = "A page of passages (by id, or by rank with `q`); the next page's URL also in `Link`", content((EvidencePage = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Quoted passages, filtered, searched and paged.
 pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQuery>) -> Resp {
@@ -557,10 +558,10 @@ fn encode(s: &str) -> String {
 }
 
 #[utoipa::path(get, path = "/api/v1/evidence/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Evidence id (`matthews-1964-tsoro-b`)")),
+    params(("id" = String, Path, description = "Evidence id", example = "matthews-1964-tsoro-b")),
     responses(
         (status = 200, description = "The passage", body = EvidenceDetail),
-        (status = 404, description = "No such passage", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such passage", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One passage: its quote as HTML, summary, citation and the rulesets it supports.
 pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -573,7 +574,7 @@ pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Res
 #[utoipa::path(get, path = "/api/v1/rulesets", tag = "archive", params(RulesetQuery),
     responses(
         (status = 200, description = "The rulesets", content((RulesetList = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The rulesets, filtered by game, source or evidence.
 pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) -> Resp {
@@ -620,10 +621,10 @@ pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) 
 }
 
 #[utoipa::path(get, path = "/api/v1/rulesets/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Ruleset id (`tsoro-matthews-basic`)")),
+    params(("id" = String, Path, description = "Ruleset id", example = "tsoro-matthews-basic")),
     responses(
         (status = 200, description = "The ruleset", body = RulesetDetail),
-        (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One ruleset: configuration, parameters, a citation per rule and its description.
 pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -635,10 +636,10 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
 }
 
 #[utoipa::path(get, path = "/api/v1/rulesets/{a}/diff/{b}", tag = "archive",
-    params(("a" = String, Path, description = "First ruleset"), ("b" = String, Path, description = "Second ruleset"), FormatQuery),
+    params(("a" = String, Path, description = "First ruleset", example = "tsoro-ludii"), ("b" = String, Path, description = "Second ruleset", example = "tsoro-ludii-additional-capture"), FormatQuery),
     responses(
         (status = 200, description = "The rules on which they differ, each side with its citation", content((RulesetDiff = "application/json"), (String = "text/csv"))),
-        (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Two rulesets rule by rule: the fields whose values differ at default parameters.
 pub async fn diff(

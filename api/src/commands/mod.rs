@@ -5,5 +5,6 @@ pub mod export;
 pub mod nhodo;
 pub mod replay;
 pub mod rulesets;
+pub mod run_args;
 pub mod search;
 pub mod simulate;

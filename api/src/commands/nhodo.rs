@@ -1,7 +1,7 @@
 //! `tsoro simulate` on nhodo, a stochastic model with no decisions: who wins and how long
 //! games last as skills and numbers of stones vary.
 
-use super::simulate::SimulateArgs;
+use super::run_args::{SimulateArgs, progress_bar};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -84,7 +84,7 @@ pub fn run(def: &'static RulesetDef, args: &SimulateArgs) -> ExitCode {
         threads: run.threads.unwrap_or(0),
         ..SimOptions::default()
     };
-    let pb = super::simulate::progress_bar(run.games, &def.id);
+    let pb = progress_bar(run.games, &def.id);
     if let Some(pb) = &pb {
         let pb = pb.clone();
         opts.progress = Some(Arc::new(move |done, _| pb.set_position(done)));

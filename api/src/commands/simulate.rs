@@ -1,81 +1,17 @@
 //! `tsoro simulate` and `tsoro compare`: seeded simulations from the command line, no database.
 
-use crate::jobs::export::games_header;
-use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use super::run_args::{CompareArgs, RunArgs, SimulateArgs, progress_bar};
+use crate::plan::{self, Agents, ComparisonRequest, RunError, RunPlan, RunRequest};
+use crate::run_export::{GAME_FIELDS, RunLabel, compare_csv, header, summary_csv};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use tsoro_engine::agents::AgentSpec;
-use tsoro_engine::catalogue::{self, Params, RulesetDef};
-use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::sim::{MAX_GAMES, SimOptions, simulate_any};
 use tsoro_engine::stats::csv_line;
 use tsoro_engine::stats::{Comparison, GameRecord, Stats, compare};
-
-/// Options shared by `simulate` and `compare`.
-#[derive(Debug, Args, Clone)]
-pub struct RunArgs {
-    /// A ruleset parameter, `name=value` (repeatable), e.g. `--param holes=12`.
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
-    /// The two agents, comma-separated: random, greedy, alphabeta:D, mcts:N.
-    #[arg(long, default_value = "random,random")]
-    pub agents: String,
-    /// Games to play.
-    #[arg(long, default_value_t = 1000)]
-    pub games: u64,
-    /// The run's seed: game k depends only on (seed, k).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Worker threads (default: one per core). The numbers do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Turns after which a game is a draw (overrides the ruleset's).
-    #[arg(long)]
-    pub turn_limit: Option<u32>,
-    /// Keep each agent in its seat instead of swapping every other game.
-    #[arg(long)]
-    pub fixed_seats: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
-    /// Play every game action by action through the reference rules instead of the fast
-    /// kernel (random agents play on the kernel where it models the rules): the records are
-    /// the same, byte for byte; this checks it.
-    #[arg(long)]
-    pub reference: bool,
-}
-
-/// Arguments of `tsoro simulate`.
-#[derive(Debug, Args)]
-pub struct SimulateArgs {
-    /// The ruleset id (see `tsoro rulesets`).
-    #[arg(long)]
-    pub ruleset: String,
-    #[command(flatten)]
-    pub run: RunArgs,
-    /// Write every game's record here as CSV.
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
-    /// Write the summary statistics here as CSV (one metric per row).
-    #[arg(long)]
-    pub summary: Option<PathBuf>,
-}
-
-/// Arguments of `tsoro compare`.
-#[derive(Debug, Args)]
-pub struct CompareArgs {
-    /// Rulesets to compare on the same seeds, comma-separated.
-    #[arg(long, value_delimiter = ',', num_args = 1..)]
-    pub rulesets: Vec<String>,
-    #[command(flatten)]
-    pub run: RunArgs,
-    /// Write the comparison table here as CSV.
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
-}
 
 /// Bad input: a one-line message, exit status 2.
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -83,100 +19,69 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// A checked run: ruleset, parameters and simulation spec.
-struct Prepared {
-    def: &'static RulesetDef,
-    params: Params,
-    game: tsoro_engine::AnyGame,
-    spec: SimSpec,
-    opts: SimOptions,
+/// `--param name=value` pairs, each read with the type of the first of the rulesets that has
+/// the parameter (a comparison applies each to the rulesets that have it).
+fn cli_params(ids: &[String], pairs: &[String]) -> Result<Params, RunError> {
+    let defs = ids
+        .iter()
+        .map(|id| catalogue::get(id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Params::new();
+    for pair in pairs {
+        let name = pair
+            .split_once('=')
+            .map_or(pair.as_str(), |(n, _)| n)
+            .trim();
+        let def = defs
+            .iter()
+            .find(|d| d.params.iter().any(|p| p.name == name))
+            .or(defs.first());
+        if let Some(def) = def {
+            out.extend(def.parse_params([pair.as_str()])?);
+        }
+    }
+    Ok(out)
 }
 
-fn prepare(id: &str, run: &RunArgs) -> Result<Prepared, String> {
-    let def = catalogue::get(id).map_err(|e| e.to_string())?;
-    let mut params = def
-        .parse_params(run.params.iter().map(String::as_str))
-        .map_err(|e| e.to_string())?;
-    if let Some(t) = run.turn_limit {
-        let spec = def
-            .params
-            .iter()
-            .find(|p| p.name == "turn_limit")
-            .ok_or_else(|| format!("{id} has no turn limit parameter"))?;
-        let v = serde_json::Value::from(t);
-        spec.check(&v).map_err(|e| e.to_string())?;
-        params.insert("turn_limit".into(), v);
-    }
-    let game = def.build(&params).map_err(|e| match e {
-        catalogue::ParamError::NotAGame { .. } => {
-            format!("{e}; `tsoro simulate --ruleset {id}` runs it")
-        }
-        e => e.to_string(),
-    })?;
-    let agents: Vec<AgentSpec> = run
-        .agents
-        .split(',')
-        .map(|a| a.parse::<AgentSpec>().map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
-    let agents: [AgentSpec; 2] = match agents.as_slice() {
-        [a] => [*a, *a],
-        [a, b] => [*a, *b],
-        _ => {
-            return Err(format!(
-                "--agents takes one or two agents, got {}",
-                run.agents
-            ));
-        }
+/// The run the options ask for, checked.
+fn plan_simulation(id: &str, run: &RunArgs) -> Result<RunPlan, RunError> {
+    let req = RunRequest {
+        ruleset: id.to_string(),
+        params: cli_params(&[id.to_string()], &run.params)?,
+        agents: Agents::Text(run.agents.clone()),
+        games: run.games,
+        seed: run.seed,
+        turn_limit: run.turn_limit,
+        swap_seats: !run.fixed_seats,
+        reference: run.reference,
     };
-    if run.games == 0 || run.games > tsoro_engine::sim::MAX_GAMES {
-        return Err(format!(
-            "--games {}: allowed 1 to {}",
-            run.games,
-            tsoro_engine::sim::MAX_GAMES
-        ));
-    }
+    plan::plan(&req, MAX_GAMES)
+}
+
+/// How the run is played (the numbers do not depend on it), checked.
+fn sim_options(run: &RunArgs) -> Result<SimOptions, String> {
     if run.threads == Some(0) || run.threads.is_some_and(|t| t > 1024) {
         return Err("--threads: allowed 1 to 1024".into());
     }
-    Ok(Prepared {
-        def,
-        params,
-        game,
-        spec: SimSpec {
-            agents,
-            games: 0..run.games,
-            seed: run.seed,
-            swap_seats: !run.fixed_seats,
-        },
-        opts: SimOptions {
-            threads: run.threads.unwrap_or(0),
-            reference: run.reference,
-            ..SimOptions::default()
-        },
+    Ok(SimOptions {
+        threads: run.threads.unwrap_or(0),
+        reference: run.reference,
+        ..SimOptions::default()
     })
 }
 
-pub(crate) fn progress_bar(total: u64, label: &str) -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let pb = ProgressBar::new(total);
-    pb.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games ({per_sec}, eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    pb.set_message(label.to_string());
-    Some(pb)
-}
-
-fn execute(p: &Prepared, sink: &mut dyn FnMut(&GameRecord)) -> Result<Stats, String> {
-    let mut opts = p.opts.clone();
-    let pb = progress_bar(p.spec.games.end - p.spec.games.start, &p.def.id);
+fn execute(
+    p: &RunPlan,
+    opts: &SimOptions,
+    sink: &mut dyn FnMut(&GameRecord),
+) -> Result<Stats, String> {
+    let mut opts = opts.clone();
+    let pb = progress_bar(p.games, &p.def.id);
     if let Some(pb) = &pb {
         let pb = pb.clone();
         opts.progress = Some(Arc::new(move |done, _| pb.set_position(done)));
     }
-    let summary = simulate_any(&p.game, &p.spec, &opts, sink).map_err(|e| e.to_string())?;
+    let summary = simulate_any(&p.game, &p.sim_spec(), &opts, sink).map_err(|e| e.to_string())?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
@@ -190,8 +95,11 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
     {
         return super::nhodo::run(def, args);
     }
-    let p = match prepare(&args.ruleset, &args.run) {
-        Ok(p) => p,
+    let (p, opts) = match plan_simulation(&args.ruleset, &args.run)
+        .map_err(|e| e.to_string())
+        .and_then(|p| Ok((p, sim_options(&args.run)?)))
+    {
+        Ok(x) => x,
         Err(e) => return usage(e),
     };
     let mut writer = match &args.csv {
@@ -203,10 +111,10 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
     };
     let mut write_err = writer
         .as_mut()
-        .and_then(|w| writeln!(w, "{}", games_header()).err())
+        .and_then(|w| writeln!(w, "{}", header(GAME_FIELDS)).err())
         .map(|e| e.to_string());
     let mut line = Vec::with_capacity(256);
-    let stats = execute(&p, &mut |r| {
+    let stats = execute(&p, &opts, &mut |r| {
         if let (Some(w), None) = (writer.as_mut(), &write_err) {
             line.clear();
             csv_line::write_line(r, &mut line);
@@ -241,10 +149,10 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
     if args.run.json {
         let doc = serde_json::json!({
             "ruleset": p.def.id,
-            "params": p.def.effective_params(&p.params),
-            "agents": p.spec.agents.map(|a| a.to_string()),
-            "seed": p.spec.seed,
-            "games": p.spec.games.end,
+            "params": p.params,
+            "agents": p.agent_names(),
+            "seed": p.seed,
+            "games": p.games,
             "stats": stats,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
@@ -256,19 +164,30 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
 
 /// Runs `tsoro compare`.
 pub fn run_compare(args: &CompareArgs) -> ExitCode {
-    if args.rulesets.len() < 2 {
-        return usage("--rulesets takes two or more ruleset ids, comma-separated");
-    }
-    let mut prepared = vec![];
-    for id in &args.rulesets {
-        match prepare(id, &args.run) {
-            Ok(p) => prepared.push(p),
-            Err(e) => return usage(e),
-        }
-    }
+    let opts = match sim_options(&args.run) {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    let req = match cli_params(&args.rulesets, &args.run.params) {
+        Ok(params) => ComparisonRequest {
+            rulesets: args.rulesets.clone(),
+            params,
+            agents: Agents::Text(args.run.agents.clone()),
+            games: args.run.games,
+            seed: args.run.seed,
+            turn_limit: args.run.turn_limit,
+            swap_seats: !args.run.fixed_seats,
+            reference: args.run.reference,
+        },
+        Err(e) => return usage(e),
+    };
+    let prepared = match plan::plan_comparison(&req, MAX_GAMES) {
+        Ok(p) => p,
+        Err(e) => return usage(e),
+    };
     let mut stats = vec![];
     for p in &prepared {
-        match execute(p, &mut |_| {}) {
+        match execute(p, &opts, &mut |_| {}) {
             Ok(s) => stats.push(s),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -288,14 +207,14 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
             "seed": args.run.seed,
             "games": args.run.games,
             "runs": prepared.iter().zip(&stats).map(|(p, s)| serde_json::json!({
-                "ruleset": p.def.id, "params": p.def.effective_params(&p.params),
-                "agents": p.spec.agents.map(|a| a.to_string()), "stats": s,
+                "ruleset": p.def.id, "params": p.params,
+                "agents": p.agent_names(), "stats": s,
             })).collect::<Vec<_>>(),
             "differences_from_first": diffs,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
-        let rows: Vec<(&Prepared, &Stats)> = prepared.iter().zip(&stats).collect();
+        let rows: Vec<(&RunPlan, &Stats)> = prepared.iter().zip(&stats).collect();
         print!("{}", table(&rows, &diffs));
     }
     ExitCode::SUCCESS
@@ -306,9 +225,9 @@ fn pct(x: f64) -> String {
 }
 
 /// A plain-text table, one column per run.
-fn table(runs: &[(&Prepared, &Stats)], diffs: &[Comparison]) -> String {
+fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Comparison]) -> String {
     let mut rows: Vec<(String, Vec<String>)> = vec![];
-    let mut row = |name: &str, f: &dyn Fn(&Prepared, &Stats) -> String| {
+    let mut row = |name: &str, f: &dyn Fn(&RunPlan, &Stats) -> String| {
         rows.push((
             name.to_string(),
             runs.iter().map(|(p, s)| f(p, s)).collect(),
@@ -316,11 +235,9 @@ fn table(runs: &[(&Prepared, &Stats)], diffs: &[Comparison]) -> String {
     };
     row("ruleset", &|p, _| p.def.id.clone());
     row("agents", &|p, _| {
-        format!("{} vs {}", p.spec.agents[0], p.spec.agents[1])
+        format!("{} vs {}", p.agents[0], p.agents[1])
     });
-    row("games (seed)", &|p, s| {
-        format!("{} ({})", s.games, p.spec.seed)
-    });
+    row("games (seed)", &|p, s| format!("{} ({})", s.games, p.seed));
     for i in 0..2 {
         row(&format!("agent {} wins", i + 1), &|_, s| {
             let a = &s.agents[i];
@@ -460,204 +377,16 @@ fn table(runs: &[(&Prepared, &Stats)], diffs: &[Comparison]) -> String {
     out
 }
 
-/// The summary as tidy CSV: one metric per row, with its interval where it has one.
-/// What identifies a run in the CSV exports: ruleset, parameters in force, agents, seed.
-#[derive(Clone, Debug)]
-pub struct RunLabel {
-    /// The ruleset id.
-    pub ruleset: String,
-    /// Every parameter in force, as JSON.
-    pub params: serde_json::Value,
-    /// The two agents, `a,b`.
-    pub agents: String,
-    /// The run's seed.
-    pub seed: u64,
-}
-
-impl RunLabel {
-    fn of(p: &Prepared) -> RunLabel {
-        RunLabel {
-            ruleset: p.def.id.clone(),
-            params: serde_json::to_value(p.def.effective_params(&p.params)).unwrap_or_default(),
-            agents: format!("{},{}", p.spec.agents[0], p.spec.agents[1]),
-            seed: p.spec.seed,
-        }
-    }
-}
-
-fn write_summary_csv(path: &PathBuf, p: &Prepared, s: &Stats) -> Result<(), csv::Error> {
-    let file = std::fs::File::create(path)?;
-    summary_csv(file, &RunLabel::of(p), s)
-}
-
-/// The tidy summary CSV (one metric per row, with its interval) of a run.
-pub fn summary_csv<W: std::io::Write>(
-    out: W,
-    label: &RunLabel,
-    s: &Stats,
-) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "ruleset", "params", "agents", "seed", "games", "metric", "value", "ci_low", "ci_high",
-    ])?;
-    let params = label.params.to_string();
-    let seed = label.seed.to_string();
-    let games = s.games.to_string();
-    for (metric, value, ci) in summary_rows(s) {
-        let (lo, hi) = ci
-            .map(|c| (c.low.to_string(), c.high.to_string()))
-            .unwrap_or_default();
-        w.write_record([
-            label.ruleset.as_str(),
-            &params,
-            &label.agents,
-            &seed,
-            &games,
-            &metric,
-            &value.to_string(),
-            &lo,
-            &hi,
-        ])?;
-    }
-    w.flush()?;
-    Ok(())
-}
-
-/// The metrics of a run as (name, value, interval).
-pub fn summary_rows(
-    s: &Stats,
-) -> Vec<(String, f64, Option<tsoro_engine::stats::interval::Interval>)> {
-    let mut v = vec![];
-    for (i, a) in s.agents.iter().enumerate() {
-        v.push((format!("agent{}_win_rate", i + 1), a.win_rate, Some(a.ci)));
-        v.push((
-            format!("agent{}_win_rate_as_a", i + 1),
-            a.as_a.win_rate,
-            None,
-        ));
-        v.push((
-            format!("agent{}_win_rate_as_b", i + 1),
-            a.as_b.win_rate,
-            None,
-        ));
-    }
-    v.push(("seat_a_win_rate".into(), s.seat_a.rate, Some(s.seat_a.ci)));
-    v.push(("seat_b_win_rate".into(), s.seat_b.rate, Some(s.seat_b.ci)));
-    v.push((
-        "first_mover_win_rate".into(),
-        s.first_mover.rate,
-        Some(s.first_mover.ci),
-    ));
-    v.push(("draw_rate".into(), s.draws.rate, Some(s.draws.ci)));
-    for (k, n) in &s.draw_reasons {
-        v.push((format!("draws_{k}"), *n as f64, None));
-    }
-    for (name, d) in [("turns", &s.turns), ("moves", &s.moves)] {
-        v.push((format!("{name}_mean"), d.mean, None));
-        v.push((format!("{name}_sd"), d.sd, None));
-        v.push((format!("{name}_median"), d.median as f64, None));
-        v.push((format!("{name}_p10"), d.p10 as f64, None));
-        v.push((format!("{name}_p90"), d.p90 as f64, None));
-        v.push((format!("{name}_min"), d.min as f64, None));
-        v.push((format!("{name}_max"), d.max as f64, None));
-    }
-    v.push(("captures_per_game_a".into(), s.captures_per_game[0], None));
-    v.push(("captures_per_game_b".into(), s.captures_per_game[1], None));
-    v.push((
-        "stones_captured_per_game_a".into(),
-        s.stones_captured_per_game[0],
-        None,
-    ));
-    v.push((
-        "stones_captured_per_game_b".into(),
-        s.stones_captured_per_game[1],
-        None,
-    ));
-    v.push(("branching_factor".into(), s.branching, None));
-    v.push(("longest_relay".into(), s.longest_relay as f64, None));
-    let l = &s.ludii;
-    for (k, x) in [
-        ("AdvantageP1", l.advantage_p1),
-        ("Balance", l.balance),
-        ("Completion", l.completion),
-        ("Drawishness", l.drawishness),
-        ("Timeouts", l.timeouts),
-        ("DurationTurns", l.duration_turns),
-        ("DurationMoves", l.duration_moves),
-        ("BranchingFactor", l.branching_factor),
-        ("DecisionMoves", l.decision_moves),
-    ] {
-        v.push((k.to_string(), x, None));
-    }
-    v
+fn write_summary_csv(path: &PathBuf, p: &RunPlan, s: &Stats) -> Result<(), csv::Error> {
+    summary_csv(std::fs::File::create(path)?, &p.label(), s)
 }
 
 fn write_compare_csv(
     path: &PathBuf,
-    runs: &[Prepared],
+    runs: &[RunPlan],
     stats: &[Stats],
     diffs: &[Comparison],
 ) -> Result<(), csv::Error> {
-    let labels: Vec<RunLabel> = runs.iter().map(RunLabel::of).collect();
+    let labels: Vec<RunLabel> = runs.iter().map(RunPlan::label).collect();
     compare_csv(std::fs::File::create(path)?, &labels, stats, diffs)
-}
-
-/// The comparison table as CSV: one row per run, differences from the first run.
-pub fn compare_csv<W: std::io::Write>(
-    out: W,
-    runs: &[RunLabel],
-    stats: &[Stats],
-    diffs: &[Comparison],
-) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "ruleset",
-        "params",
-        "agents",
-        "seed",
-        "games",
-        "first_mover_win_rate",
-        "first_mover_ci_low",
-        "first_mover_ci_high",
-        "draw_rate",
-        "turns_mean",
-        "turns_sd",
-        "moves_mean",
-        "diff_first_mover",
-        "diff_first_mover_ci_low",
-        "diff_first_mover_ci_high",
-        "diff_first_mover_p",
-        "diff_turns_mean",
-        "diff_turns_ci_low",
-        "diff_turns_ci_high",
-        "diff_turns_p",
-    ])?;
-    for (i, (p, s)) in runs.iter().zip(stats).enumerate() {
-        let d = if i == 0 { None } else { diffs.get(i - 1) };
-        let f = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
-        w.write_record([
-            p.ruleset.clone(),
-            p.params.to_string(),
-            p.agents.clone(),
-            p.seed.to_string(),
-            s.games.to_string(),
-            s.first_mover.rate.to_string(),
-            s.first_mover.ci.low.to_string(),
-            s.first_mover.ci.high.to_string(),
-            s.draws.rate.to_string(),
-            s.turns.mean.to_string(),
-            s.turns.sd.to_string(),
-            s.moves.mean.to_string(),
-            f(d.map(|d| d.first_mover.diff)),
-            f(d.map(|d| d.first_mover.ci.low)),
-            f(d.map(|d| d.first_mover.ci.high)),
-            f(d.map(|d| d.first_mover.p_value)),
-            f(d.map(|d| d.turns.diff)),
-            f(d.map(|d| d.turns.ci.low)),
-            f(d.map(|d| d.turns.ci.high)),
-            f(d.map(|d| d.turns.p_value)),
-        ])?;
-    }
-    w.flush()?;
-    Ok(())
 }

@@ -2,7 +2,9 @@
 //! never whole in memory), the summary, and a Frictionless data package describing them.
 
 use super::store::{self, JobRow};
-use crate::commands::simulate::{RunLabel, summary_csv};
+use crate::run_export::{
+    GAME_FIELDS, RunLabel, SUMMARY_FIELDS, frictionless_fields, header, summary_csv,
+};
 use actix_web::HttpResponse;
 use actix_web::web::Bytes;
 use futures_util::{StreamExt, stream};
@@ -10,100 +12,6 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use tsoro_engine::stats::{Stats, Summary};
 use uuid::Uuid;
-
-/// The columns of `games.csv`: name, Frictionless type, description (with units).
-pub const GAME_FIELDS: &[(&str, &str, &str)] = &[
-    ("game", "integer", "index of the game in the run, from 0"),
-    (
-        "seed",
-        "integer",
-        "the game's own seed (an unsigned 64-bit number), derived from (run seed, game) only",
-    ),
-    (
-        "agent_a",
-        "string",
-        "the agent in seat A (rows i and ii), e.g. random, alphabeta:4",
-    ),
-    ("agent_b", "string", "the agent in seat B"),
-    (
-        "agent_a_index",
-        "integer",
-        "which of the run's two agents (0 or 1) sat in seat A",
-    ),
-    ("first", "string", "the seat that moved first (A or B)"),
-    ("winner", "string", "A, B or draw"),
-    (
-        "reason",
-        "string",
-        "why the game ended: no_stones, no_moves, turn_limit, move_limit, endless_sowing, line, too_few_pieces, repetition",
-    ),
-    (
-        "turns",
-        "integer",
-        "turns played (one player's whole go is a turn)",
-    ),
-    ("actions", "integer", "decisions made"),
-    (
-        "moves",
-        "integer",
-        "moves as Ludii counts them (each relay lap and each take is one)",
-    ),
-    (
-        "captures_a",
-        "integer",
-        "capture events by seat A (lines made, in line games)",
-    ),
-    ("captures_b", "integer", "capture events by seat B"),
-    (
-        "stones_captured_a",
-        "integer",
-        "stones taken by seat A (captures and takes), in stones",
-    ),
-    (
-        "stones_captured_b",
-        "integer",
-        "stones taken by seat B, in stones",
-    ),
-    (
-        "stones_left_a",
-        "integer",
-        "stones left to seat A at the end, in stones",
-    ),
-    (
-        "stones_left_b",
-        "integer",
-        "stones left to seat B at the end, in stones",
-    ),
-    (
-        "longest_relay",
-        "integer",
-        "the longest sowing of one action, in laps",
-    ),
-    (
-        "mean_branching",
-        "number",
-        "mean number of legal actions over the game's decisions",
-    ),
-    (
-        "legal_sum",
-        "integer",
-        "legal-action counts summed over the decisions",
-    ),
-    (
-        "multi_decisions",
-        "integer",
-        "decisions with more than one legal action",
-    ),
-];
-
-/// The header of `games.csv` (the same as `tsoro simulate --csv`).
-pub fn games_header() -> String {
-    GAME_FIELDS
-        .iter()
-        .map(|(name, _, _)| *name)
-        .collect::<Vec<_>>()
-        .join(",")
-}
 
 fn stream_error(e: impl std::fmt::Display) -> actix_web::Error {
     actix_web::error::ErrorInternalServerError(e.to_string())
@@ -139,8 +47,8 @@ where
 /// `games.csv`: the header, then each chunk's stored lines in game order; byte for byte the
 /// file `tsoro simulate --csv` writes for the same inputs.
 pub fn games_csv(pool: PgPool, job: &JobRow) -> HttpResponse {
-    let header = Bytes::from(games_header() + "\n");
-    let body = stream::once(async { Ok(header) }).chain(chunk_stream(pool, job.id, |_, lines| {
+    let head = Bytes::from(header(GAME_FIELDS) + "\n");
+    let body = stream::once(async { Ok(head) }).chain(chunk_stream(pool, job.id, |_, lines| {
         Ok(Bytes::from(lines))
     }));
     HttpResponse::Ok()
@@ -247,9 +155,8 @@ pub fn datapackage(job: &JobRow) -> Value {
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "schema": {
-                    "fields": GAME_FIELDS.iter().map(|(n, t, d)| {
-                        let mut f = json!({"name": n, "type": t, "description": d});
-                        if *t == "integer" && *n != "seed" {
+                    "fields": frictionless_fields(GAME_FIELDS).into_iter().map(|mut f| {
+                        if f["type"] == "integer" && f["name"] != "seed" {
                             f["constraints"] = json!({"minimum": 0});
                         }
                         f
@@ -266,61 +173,10 @@ pub fn datapackage(job: &JobRow) -> Value {
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "schema": {
-                    "fields": [
-                        {"name": "ruleset", "type": "string", "description": "the ruleset id"},
-                        {"name": "params", "type": "object", "description": "every parameter in force, as JSON"},
-                        {"name": "agents", "type": "string", "description": "the two agents, comma-separated"},
-                        {"name": "seed", "type": "integer", "description": "the run's seed"},
-                        {"name": "games", "type": "integer", "description": "games played"},
-                        {"name": "metric", "type": "string", "description": "the statistic (win rates are proportions of games; lengths in turns or Ludii moves)"},
-                        {"name": "value", "type": "number", "description": "its value"},
-                        {"name": "ci_low", "type": "number", "description": "lower end of its 95% interval (Wilson for proportions), when it has one"},
-                        {"name": "ci_high", "type": "number", "description": "upper end of its 95% interval"},
-                    ],
+                    "fields": frictionless_fields(SUMMARY_FIELDS),
                     "missingValues": [""],
                 },
             },
         ],
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::games_header;
-    use std::sync::Arc;
-    use tsoro_engine::stats::{GameRecord, Winner};
-    use tsoro_engine::{EndReason, Player};
-
-    /// The header is the one serde writes for a record: the columns' names and order are the
-    /// record's fields.
-    #[test]
-    fn the_header_is_the_records_fields() {
-        let r = GameRecord {
-            game: 0,
-            seed: 0,
-            agent_a: Arc::from("random"),
-            agent_b: Arc::from("random"),
-            agent_a_index: 0,
-            first: Player::A,
-            winner: Winner::Draw,
-            reason: EndReason::NoMoves,
-            turns: 0,
-            actions: 0,
-            moves: 0,
-            captures_a: 0,
-            captures_b: 0,
-            stones_captured_a: 0,
-            stones_captured_b: 0,
-            stones_left_a: 0,
-            stones_left_b: 0,
-            longest_relay: 0,
-            mean_branching: 0.0,
-            legal_sum: 0,
-            multi_decisions: 0,
-        };
-        let mut w = csv::Writer::from_writer(vec![]);
-        w.serialize(&r).unwrap();
-        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
-        assert_eq!(text.lines().next(), Some(games_header().as_str()));
-    }
 }

@@ -11,11 +11,11 @@
 // small next to a request, so boxing them would only add noise.
 #![allow(clippy::result_large_err)]
 
-pub mod doc;
 pub mod export;
 pub mod request;
 pub mod routes;
 pub mod store;
+pub mod view;
 pub mod worker;
 
 use std::time::Duration;

@@ -2,10 +2,12 @@
 
 use super::JobSettings;
 use super::export;
-use super::request::{self, ComparisonRequest, RunOptions, SimulationRequest};
+use super::request;
 use super::store::{self, JobRow};
-use crate::app::AppState;
+use super::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, job_url};
+use crate::plan::{ComparisonRequest, RunRequest};
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
@@ -14,110 +16,55 @@ use std::time::{Duration, Instant};
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::replay::{ReplayError, ReplayRequest, legal_after, replay};
 use tsoro_engine::stats::compare;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// Registers the routes (full paths, so they sit beside any `/api/v1` scope).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let na = || web::to(crate::routes::method_not_allowed);
+    use crate::fallback::only;
+    macro_rules! get {
+        ($path:literal, $h:expr) => {
+            web::resource($path)
+                .route(web::get().to($h))
+                .route(web::head().to($h))
+                .default_service(only("GET, HEAD"))
+        };
+    }
+    macro_rules! post {
+        ($path:literal, $h:expr) => {
+            web::resource($path)
+                .route(web::post().to($h))
+                .default_service(only("POST"))
+        };
+    }
     cfg.service(
         web::resource("/api/v1/simulations")
             .route(web::post().to(create))
             .route(web::get().to(list))
-            .default_service(na()),
+            .route(web::head().to(list))
+            .default_service(only("GET, HEAD, POST")),
     )
     .service(
         web::resource("/api/v1/simulations/{id}")
             .route(web::get().to(show))
+            .route(web::head().to(show))
             .route(web::delete().to(cancel))
-            .default_service(na()),
+            .default_service(only("GET, HEAD, DELETE")),
     )
-    .service(web::resource("/api/v1/simulations/{id}/games.csv").route(web::get().to(games_csv)))
-    .service(web::resource("/api/v1/simulations/{id}/games.json").route(web::get().to(games_json)))
-    .service(
-        web::resource("/api/v1/simulations/{id}/games/{game}").route(web::get().to(game_moves)),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}/summary.csv").route(web::get().to(summary_csv)),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}/summary.json").route(web::get().to(summary_json)),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}/datapackage.json")
-            .route(web::get().to(datapackage)),
-    )
-    .service(
-        web::resource("/api/v1/comparisons")
-            .route(web::post().to(create_comparison))
-            .default_service(na()),
-    )
-    .service(web::resource("/api/v1/comparisons/{id}").route(web::get().to(show_comparison)))
-    .service(
-        web::resource("/api/v1/comparisons/{id}/table.csv").route(web::get().to(comparison_csv)),
-    )
-    .service(
-        web::resource("/api/v1/rulesets/{id}/replay")
-            .route(web::post().to(replay_game))
-            .default_service(na()),
-    )
-    .service(
-        web::resource("/api/v1/rulesets/{id}/legal")
-            .route(web::post().to(legal))
-            .default_service(na()),
-    );
-}
-
-fn job_url(id: Uuid) -> String {
-    format!("/api/v1/simulations/{id}")
-}
-
-/// A job as JSON: what it runs, its progress, and its statistics when done.
-pub fn job_view(job: &JobRow) -> Value {
-    let done = job.games_done.max(0) as f64;
-    let elapsed = job.started_at.map(|s| {
-        let end = job.finished_at.unwrap_or_else(chrono::Utc::now);
-        ((end - s).num_milliseconds().max(1)) as f64 / 1000.0
-    });
-    let rate = elapsed.map(|e| done / e).filter(|r| *r > 0.0);
-    let eta = match (job.status.as_str(), rate) {
-        ("running", Some(r)) => Some(((job.games as f64 - done) / r).max(0.0)),
-        ("done", _) => Some(0.0),
-        _ => None,
-    };
-    let url = job_url(job.id);
-    json!({
-        "id": job.id,
-        "url": url,
-        "status": job.status,
-        "ruleset": job.ruleset,
-        "ruleset_version": job.ruleset_hash,
-        "params": job.params,
-        "agents": job.agents,
-        "games": job.games,
-        "seed": job.seed,
-        "swap_seats": job.swap_seats,
-        "reference": job.reference,
-        "comparison": job.comparison_id.map(|c| format!("/api/v1/comparisons/{c}")),
-        "progress": {
-            "games_done": job.games_done,
-            "games": job.games,
-            "fraction": done / job.games.max(1) as f64,
-            "games_per_second": rate,
-            "eta_seconds": eta,
-        },
-        "error": job.error,
-        "created_at": job.created_at,
-        "started_at": job.started_at,
-        "finished_at": job.finished_at,
-        "stats": export::stats_of(job),
-        "links": {
-            "games_csv": format!("{url}/games.csv"),
-            "games_json": format!("{url}/games.json"),
-            "summary_csv": format!("{url}/summary.csv"),
-            "summary_json": format!("{url}/summary.json"),
-            "datapackage": format!("{url}/datapackage.json"),
-        },
-    })
+    .service(get!("/api/v1/simulations/{id}/games.csv", games_csv))
+    .service(get!("/api/v1/simulations/{id}/games.json", games_json))
+    .service(get!("/api/v1/simulations/{id}/games/{game}", game_moves))
+    .service(get!("/api/v1/simulations/{id}/summary.csv", summary_csv))
+    .service(get!("/api/v1/simulations/{id}/summary.json", summary_json))
+    .service(get!(
+        "/api/v1/simulations/{id}/datapackage.json",
+        datapackage
+    ))
+    .service(post!("/api/v1/comparisons", create_comparison))
+    .service(get!("/api/v1/comparisons/{id}", show_comparison))
+    .service(get!("/api/v1/comparisons/{id}/table.csv", comparison_csv))
+    .service(post!("/api/v1/rulesets/{id}/replay", replay_game))
+    .service(post!("/api/v1/rulesets/{id}/legal", legal));
 }
 
 fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
@@ -148,31 +95,22 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
 }
 
 #[utoipa::path(post, path = "/api/v1/simulations", tag = "simulations",
-    request_body = super::doc::SimulationRequestDoc,
+    request_body = RunRequest,
     responses(
-        (status = 202, description = "Queued; the job (with its `url`)", body = Object),
-        (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 413, description = "A body over the size limit", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 429, description = "Too many jobs queued or running", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 202, description = "Queued; the job (its `url` also in `Location`)", body = JobView),
+        (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running", body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Queues a simulation job (202 with its URL).
 pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
-    body: web::Json<SimulationRequest>,
+    body: web::Json<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let b = body.into_inner();
-    let run = RunOptions {
-        agents: &b.agents,
-        games: b.games,
-        seed: b.seed,
-        turn_limit: b.turn_limit,
-        swap_seats: b.swap_seats,
-        reference: b.reference,
-    };
-    let spec = request::check(&b.ruleset, &b.params, run, &limits).map_err(|p| p.at(req.path()))?;
+    let spec = request::check(&body, &limits).map_err(|p| p.at(req.path()))?;
     admit(&state, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
@@ -184,7 +122,7 @@ pub async fn create(
         .ok_or_else(|| Problem::internal("a job vanished after its creation"))?;
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", job_url(id)))
-        .json(job_view(&job)))
+        .json(JobView::of(&job)))
 }
 
 #[derive(Deserialize)]
@@ -202,7 +140,7 @@ const STATUSES: [&str; 5] = ["queued", "running", "done", "failed", "cancelled"]
     params(("status" = Option<String>, Query, description = "queued, running, done, failed or cancelled"),
            ("ruleset" = Option<String>, Query, description = "A ruleset id"),
            ("limit" = Option<i64>, Query, description = "At most this many, newest first")),
-    responses((status = 200, description = "Jobs, newest first", body = Object), (status = 400, description = "A bad filter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Lists jobs, newest first, by status and ruleset.
 pub async fn list(
     req: HttpRequest,
@@ -231,9 +169,9 @@ pub async fn list(
         limit,
     )
     .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "items": jobs.iter().map(job_view).collect::<Vec<_>>(),
-    })))
+    Ok(HttpResponse::Ok().json(JobList {
+        items: jobs.iter().map(JobView::of).collect(),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -250,7 +188,7 @@ fn finished(status: &str) -> bool {
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
-    responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A job's status, progress and, when done, its statistics (`?wait=` to await it).
 pub async fn show(
     req: HttpRequest,
@@ -270,14 +208,14 @@ pub async fn show(
     loop {
         let job = load(&state, &path, req.path()).await?;
         if finished(&job.status) || Instant::now() >= deadline {
-            return Ok(HttpResponse::Ok().json(job_view(&job)));
+            return Ok(HttpResponse::Ok().json(JobView::of(&job)));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
 #[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Cancelled (or already ended)", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Cancelled", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Cancels a job.
 pub async fn cancel(
     req: HttpRequest,
@@ -294,7 +232,7 @@ pub async fn cancel(
         .at(req.path()));
     }
     let job = load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(job_view(&job)))
+    Ok(HttpResponse::Ok().json(JobView::of(&job)))
 }
 
 /// A finished job, or 409 naming its progress.
@@ -315,7 +253,7 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
@@ -337,7 +275,7 @@ fn cheap_to_replay(agent: &AgentSpec) -> bool {
 
 /// Game `k` of a job, played again from the job's inputs and the game's seed: its actions
 /// (the game is a function of them, so nothing needs storing), as `/replay` takes them.
-pub fn job_game(job: &JobRow, k: u64) -> Result<Value, Problem> {
+pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, Problem> {
     let bad = |m: String| Problem::unprocessable(m.clone()).with_error("game", m);
     if k >= job.games as u64 {
         return Err(bad(format!("the job has games 0 to {}", job.games - 1)));
@@ -368,20 +306,20 @@ pub fn job_game(job: &JobRow, k: u64) -> Result<Value, Problem> {
         swap_seats: job.swap_seats,
     };
     let actions = tsoro_engine::sim::game_actions_any(&game, &spec, k);
-    Ok(json!({
-        "simulation": job_url(job.id),
-        "game": k,
-        "ruleset": job.ruleset,
-        "params": job.params,
-        "agents": job.agents,
-        "seat_a": if job.swap_seats { k % 2 } else { 0 },
-        "actions": actions,
-    }))
+    Ok(JobGame {
+        simulation: job_url(job.id),
+        game: k,
+        ruleset: job.ruleset.clone(),
+        params: job.params.clone(),
+        agents: job.agents.clone(),
+        seat_a: if job.swap_seats { k % 2 } else { 0 },
+        actions,
+    })
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("game" = u64, Path, description = "The game's index in the run (0-based)")),
-    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "No such game, or agents too strong to replay on request", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "No such game, or agents too strong to replay on request", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// One game of a job, move by move, to replay or show on the board.
 pub async fn game_moves(
     req: HttpRequest,
@@ -398,7 +336,7 @@ pub async fn game_moves(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as JSON, streamed.
 pub async fn games_json(
     req: HttpRequest,
@@ -410,7 +348,7 @@ pub async fn games_json(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A finished job's statistics, one metric per row.
 pub async fn summary_csv(
     req: HttpRequest,
@@ -427,7 +365,7 @@ pub async fn summary_csv(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "The statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The statistics", body = SummaryView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A finished job's statistics.
 pub async fn summary_json(
     req: HttpRequest,
@@ -435,19 +373,11 @@ pub async fn summary_json(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "ruleset": job.ruleset,
-        "ruleset_version": job.ruleset_hash,
-        "params": job.params,
-        "agents": job.agents,
-        "seed": job.seed,
-        "games": job.games,
-        "stats": export::stats_of(&job),
-    })))
+    Ok(HttpResponse::Ok().json(SummaryView::of(&job)))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a job's exports.
 pub async fn datapackage(
     req: HttpRequest,
@@ -459,8 +389,8 @@ pub async fn datapackage(
 }
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
-    request_body = super::doc::ComparisonRequestDoc,
-    responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    request_body = ComparisonRequest,
+    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
@@ -469,41 +399,7 @@ pub async fn create_comparison(
     body: web::Json<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
-    if !(2..=8).contains(&b.rulesets.len()) {
-        return Err(Problem::unprocessable("a comparison has 2 to 8 rulesets")
-            .with_error("rulesets", "2 to 8 ruleset ids")
-            .at(req.path()));
-    }
-    let mut specs = Vec::new();
-    for (i, id) in b.rulesets.iter().enumerate() {
-        // Parameters apply to each ruleset that has them.
-        let def = tsoro_engine::catalogue::get(id).map_err(|e| {
-            Problem::unprocessable(e.to_string())
-                .with_error(format!("rulesets[{i}]"), e.to_string())
-                .at(req.path())
-        })?;
-        let params = b
-            .params
-            .iter()
-            .filter(|(k, _)| def.params.iter().any(|p| &p.name == *k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let run = RunOptions {
-            agents: &b.agents,
-            games: b.games,
-            seed: b.seed,
-            turn_limit: b.turn_limit,
-            swap_seats: b.swap_seats,
-            reference: b.reference,
-        };
-        let spec = request::check(id, &params, run, &limits).map_err(|mut p| {
-            for e in &mut p.errors {
-                e.field = format!("rulesets[{i}].{}", e.field);
-            }
-            p.at(req.path())
-        })?;
-        specs.push(spec);
-    }
+    let specs = request::check_comparison(&b, &limits).map_err(|p| p.at(req.path()))?;
     admit(&state, &limits, specs.len() as i64)
         .await
         .map_err(|p| p.at(req.path()))?;
@@ -514,49 +410,20 @@ pub async fn create_comparison(
         store::create_job(&mut tx, spec, Some((cid, i as i32))).await?;
     }
     tx.commit().await?;
-    let url = format!("/api/v1/comparisons/{cid}");
+    let url = view::comparison_url(cid);
     let view = comparison_view(&state, cid).await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", url))
         .json(view))
 }
 
-async fn comparison_view(state: &AppState, id: Uuid) -> Result<Value, Problem> {
+async fn comparison_view(state: &AppState, id: Uuid) -> Result<ComparisonView, Problem> {
     let jobs = store::comparison_jobs(&state.pool, id).await?;
-    let status = if jobs.iter().all(|j| j.status == "done") {
-        "done"
-    } else if jobs.iter().any(|j| j.status == "failed") {
-        "failed"
-    } else if jobs.iter().any(|j| j.status == "cancelled") {
-        "cancelled"
-    } else if jobs.iter().any(|j| j.status == "running") {
-        "running"
-    } else {
-        "queued"
-    };
-    let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
-    let diffs = if stats.len() == jobs.len() && !stats.is_empty() {
-        Some(
-            stats[1..]
-                .iter()
-                .map(|s| compare(s, &stats[0]))
-                .collect::<Vec<_>>(),
-        )
-    } else {
-        None
-    };
-    Ok(json!({
-        "id": id,
-        "url": format!("/api/v1/comparisons/{id}"),
-        "status": status,
-        "runs": jobs.iter().map(job_view).collect::<Vec<_>>(),
-        "differences_from_first": diffs,
-        "links": {"table_csv": format!("/api/v1/comparisons/{id}/table.csv")},
-    }))
+    Ok(ComparisonView::of(id, &jobs))
 }
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
-    responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = Object), (status = 404, description = "No such comparison", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = ComparisonView), (status = 404, description = "No such comparison", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A comparison: its runs side by side with the differences.
 pub async fn show_comparison(
     req: HttpRequest,
@@ -572,7 +439,7 @@ pub async fn show_comparison(
     let deadline = Instant::now() + Duration::from_secs(wait);
     loop {
         let view = comparison_view(&state, id).await?;
-        if finished(view["status"].as_str().unwrap_or("")) || Instant::now() >= deadline {
+        if finished(&view.status) || Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(view));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -580,7 +447,7 @@ pub async fn show_comparison(
 }
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}/table.csv", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
-    responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A comparison's table as CSV.
 pub async fn comparison_csv(
     req: HttpRequest,
@@ -604,22 +471,27 @@ pub async fn comparison_csv(
     let diffs: Vec<_> = stats[1..].iter().map(|s| compare(s, &stats[0])).collect();
     let labels: Vec<_> = jobs.iter().map(export::label).collect();
     let mut out = Vec::new();
-    crate::commands::simulate::compare_csv(&mut out, &labels, &stats, &diffs)
-        .map_err(Problem::internal)?;
+    crate::run_export::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .body(out))
 }
 
-/// `POST /api/v1/rulesets/{id}/replay` and `/legal`: a recorded game.
-#[derive(Deserialize)]
+/// A recorded game (`POST /api/v1/rulesets/{id}/replay` and `/legal`): the parameters and the
+/// actions in order.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-/// A replay body.
+#[schema(example = json!({"params": {"holes": 8}, "actions": [{"sow": "i,6"}]}))]
 pub struct GameBody {
+    /// Parameter values by name (others at their defaults).
     #[serde(default)]
-    params: tsoro_engine::catalogue::Params,
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: tsoro_engine::catalogue::Params,
+    /// The actions in order: `{"sow":"ii,3"}`, `{"relay":"stop"}`, `{"take":"iv,5"}`,
+    /// `{"nominate":"i,1"}`, `"pass"`, `{"place":"a1"}`, `{"move":["a1","a4"]}`.
     #[serde(default)]
-    actions: Vec<Value>,
+    #[schema(value_type = Vec<Value>)]
+    pub actions: Vec<Value>,
 }
 
 /// Most actions in one replay.
@@ -673,9 +545,9 @@ fn game_request(id: &str, body: GameBody, path: &str) -> Result<ReplayRequest, P
     })
 }
 
-#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id")),
-    request_body = super::doc::ReplayRequestDoc,
-    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+    request_body = GameBody,
+    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Replays a recorded game: every state, the legal actions and the result.
 pub async fn replay_game(
     req: HttpRequest,
@@ -690,9 +562,9 @@ pub async fn replay_game(
     Ok(HttpResponse::Ok().json(out))
 }
 
-#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id")),
-    request_body = super::doc::ReplayRequestDoc,
-    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+    request_body = GameBody,
+    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// The legal actions after the given ones.
 pub async fn legal(
     req: HttpRequest,

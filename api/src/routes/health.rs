@@ -1,7 +1,7 @@
 //! `GET /health` (the process is alive) and `GET /ready` (the database answers).
 
-use crate::app::AppState;
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::{HttpResponse, web};
 use std::time::Duration;
 
@@ -10,12 +10,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/health")
             .route(web::get().to(health))
-            .default_service(web::to(super::method_not_allowed)),
+            .route(web::head().to(health))
+            .default_service(crate::fallback::only("GET, HEAD")),
     )
     .service(
         web::resource("/ready")
             .route(web::get().to(ready))
-            .default_service(web::to(super::method_not_allowed)),
+            .route(web::head().to(ready))
+            .default_service(crate::fallback::only("GET, HEAD")),
     );
 }
 

@@ -2,8 +2,7 @@
 
 pub mod health;
 
-use crate::problem::Problem;
-use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::{HttpResponse, web};
 use utoipa::OpenApi;
 
 /// Registers every route.
@@ -24,16 +23,4 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     })));
 }
 
-/// 405 for a known path with a method it does not take.
-pub async fn method_not_allowed(req: HttpRequest) -> HttpResponse {
-    Problem::method_not_allowed(format!("{} does not take {}", req.path(), req.method()))
-        .at(req.path())
-        .error_response()
-}
-
-/// 404 for any other path.
-pub async fn not_found(req: HttpRequest) -> HttpResponse {
-    Problem::not_found(format!("no resource at {}", req.path()))
-        .at(req.path())
-        .error_response()
-}
+pub use crate::fallback::not_found;

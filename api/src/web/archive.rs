@@ -4,9 +4,9 @@
 use super::home::{SourceRef, playable, source_refs};
 use super::words::{kind_label, rule_in_words};
 use super::{Page, excerpt, html, missing, period, value_text};
-use crate::app::AppState;
 use crate::archive::read;
 use crate::archive::schema::{EvidenceDetail, GameItem, RuleCitation, RulesetDetail, SourceDetail};
+use crate::state::AppState;
 use actix_web::web;
 use askama::Template;
 use std::collections::BTreeMap;

@@ -1,8 +1,8 @@
 //! `/`: what the archive is, its games, rulesets and sources, and the latest simulations.
 
 use super::{Page, html};
-use crate::app::AppState;
 use crate::archive::read;
+use crate::state::AppState;
 use actix_web::web;
 use askama::Template;
 use std::collections::BTreeMap;

@@ -3,10 +3,10 @@
 
 use super::charts::{self, Bar};
 use super::{Page, PageError, html, missing, value_text};
-use crate::app::AppState;
 use crate::jobs::export;
 use crate::jobs::store::{self, JobRow};
 use crate::problem::Problem;
+use crate::state::AppState;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::{Value, json};
@@ -290,12 +290,10 @@ async fn game(state: St, id: web::Path<String>, q: web::Query<GameQuery>) -> Pag
     let found = web::block(move || crate::jobs::routes::job_game(&job, k))
         .await
         .map_err(Problem::internal)??;
-    let def = tsoro_engine::catalogue::get(found["ruleset"].as_str().unwrap_or_default())
-        .map_err(|_| missing("ruleset", &id))?;
+    let def = tsoro_engine::catalogue::get(&found.ruleset).map_err(|_| missing("ruleset", &id))?;
     let params: tsoro_engine::catalogue::Params =
-        serde_json::from_value(found["params"].clone()).map_err(Problem::internal)?;
-    let moves = found["actions"].as_array().cloned().unwrap_or_default();
-    super::play::render(def, params, moves)
+        serde_json::from_value(found.params).map_err(Problem::internal)?;
+    super::play::render(def, params, found.actions)
 }
 
 async fn show(state: St, id: web::Path<String>) -> Page {

@@ -1,0 +1,275 @@
+//! What the jobs API answers: a job, a list of jobs, a comparison, a job's statistics and one
+//! of its games, as typed bodies (the OpenAPI schemas are derived from them). Seeds are
+//! decimal strings: JSON numbers above 2^53 lose digits in JavaScript.
+
+use super::export;
+use super::store::JobRow;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use tsoro_engine::stats::{Comparison, Stats};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The URL of a job.
+pub fn job_url(id: Uuid) -> String {
+    format!("/api/v1/simulations/{id}")
+}
+
+/// The URL of a comparison.
+pub fn comparison_url(id: Uuid) -> String {
+    format!("/api/v1/comparisons/{id}")
+}
+
+/// How far a job has got.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Progress {
+    /// Games played and stored.
+    pub games_done: i64,
+    /// Games in the job.
+    pub games: i64,
+    /// `games_done / games`, 0 to 1.
+    pub fraction: f64,
+    /// Games per second since the job started (none before it starts).
+    pub games_per_second: Option<f64>,
+    /// Seconds left at that rate (0 when done; none when not running).
+    pub eta_seconds: Option<f64>,
+}
+
+/// Where a job's exports are (each answers 409 until the job is done).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct JobLinks {
+    /// Every game's record as CSV.
+    pub games_csv: String,
+    /// Every game's record as JSON.
+    pub games_json: String,
+    /// The statistics, one metric per row.
+    pub summary_csv: String,
+    /// The statistics as JSON.
+    pub summary_json: String,
+    /// The Frictionless data package describing the CSV files.
+    pub datapackage: String,
+}
+
+/// A simulation job: what it runs, its progress and, when done, its statistics.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct JobView {
+    /// The job's id.
+    pub id: Uuid,
+    /// Its URL.
+    pub url: String,
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    pub status: String,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The version run: sha256 of the resolved configuration.
+    pub ruleset_version: String,
+    /// Every parameter in force.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Value,
+    /// The two agents.
+    pub agents: Vec<String>,
+    /// Games.
+    pub games: i64,
+    /// The run's seed, an unsigned 64-bit integer as a decimal string.
+    #[schema(example = "7")]
+    pub seed: String,
+    /// Agents swap seats every other game.
+    pub swap_seats: bool,
+    /// Played through the reference rules only.
+    pub reference: bool,
+    /// The comparison the job belongs to, if any (its URL).
+    pub comparison: Option<String>,
+    /// How far it has got.
+    pub progress: Progress,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// When it was queued.
+    pub created_at: DateTime<Utc>,
+    /// When its first chunk was claimed.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it ended.
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The statistics (win rates with 95% intervals, lengths, Ludii's metrics), when done.
+    #[schema(value_type = Option<Object>)]
+    pub stats: Option<Stats>,
+    /// Its exports.
+    pub links: JobLinks,
+}
+
+impl JobView {
+    /// The view of a stored job.
+    pub fn of(job: &JobRow) -> JobView {
+        let done = job.games_done.max(0) as f64;
+        let elapsed = job.started_at.map(|s| {
+            let end = job.finished_at.unwrap_or_else(Utc::now);
+            ((end - s).num_milliseconds().max(1)) as f64 / 1000.0
+        });
+        let rate = elapsed.map(|e| done / e).filter(|r| *r > 0.0);
+        let eta = match (job.status.as_str(), rate) {
+            ("running", Some(r)) => Some(((job.games as f64 - done) / r).max(0.0)),
+            ("done", _) => Some(0.0),
+            _ => None,
+        };
+        let url = job_url(job.id);
+        JobView {
+            id: job.id,
+            status: job.status.clone(),
+            ruleset: job.ruleset.clone(),
+            ruleset_version: job.ruleset_hash.clone(),
+            params: job.params.clone(),
+            agents: job.agents.clone(),
+            games: job.games,
+            seed: job.seed.to_string(),
+            swap_seats: job.swap_seats,
+            reference: job.reference,
+            comparison: job.comparison_id.map(comparison_url),
+            progress: Progress {
+                games_done: job.games_done,
+                games: job.games,
+                fraction: done / job.games.max(1) as f64,
+                games_per_second: rate,
+                eta_seconds: eta,
+            },
+            error: job.error.clone(),
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
+            stats: export::stats_of(job),
+            links: JobLinks {
+                games_csv: format!("{url}/games.csv"),
+                games_json: format!("{url}/games.json"),
+                summary_csv: format!("{url}/summary.csv"),
+                summary_json: format!("{url}/summary.json"),
+                datapackage: format!("{url}/datapackage.json"),
+            },
+            url,
+        }
+    }
+}
+
+/// Jobs, newest first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct JobList {
+    /// The jobs.
+    pub items: Vec<JobView>,
+}
+
+/// Where a comparison's table is.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ComparisonLinks {
+    /// The comparison table as CSV (409 until every run is done).
+    pub table_csv: String,
+}
+
+/// A comparison: one job per ruleset on the same seeds, and, when all are done, each run's
+/// differences from the first with 95% intervals and p-values.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ComparisonView {
+    /// The comparison's id.
+    pub id: Uuid,
+    /// Its URL.
+    pub url: String,
+    /// `done` when every run is; else `failed`, `cancelled`, `running` or `queued`.
+    pub status: String,
+    /// The runs, in the order of the request's rulesets.
+    pub runs: Vec<JobView>,
+    /// Each later run minus the first (first-mover win rate, draws, turns), when all are done.
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub differences_from_first: Option<Vec<Comparison>>,
+    /// Its table.
+    pub links: ComparisonLinks,
+}
+
+impl ComparisonView {
+    /// The view of a comparison's stored jobs.
+    pub fn of(id: Uuid, jobs: &[JobRow]) -> ComparisonView {
+        let any = |s: &str| jobs.iter().any(|j| j.status == s);
+        let status = if jobs.iter().all(|j| j.status == "done") {
+            "done"
+        } else if any("failed") {
+            "failed"
+        } else if any("cancelled") {
+            "cancelled"
+        } else if any("running") {
+            "running"
+        } else {
+            "queued"
+        };
+        let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
+        let differences_from_first = (stats.len() == jobs.len() && !stats.is_empty()).then(|| {
+            stats[1..]
+                .iter()
+                .map(|s| tsoro_engine::stats::compare(s, &stats[0]))
+                .collect()
+        });
+        let url = comparison_url(id);
+        ComparisonView {
+            id,
+            status: status.to_string(),
+            runs: jobs.iter().map(JobView::of).collect(),
+            differences_from_first,
+            links: ComparisonLinks {
+                table_csv: format!("{url}/table.csv"),
+            },
+            url,
+        }
+    }
+}
+
+/// A finished job's statistics with what defines the run.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SummaryView {
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The version run: sha256 of the resolved configuration.
+    pub ruleset_version: String,
+    /// Every parameter in force.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Value,
+    /// The two agents.
+    pub agents: Vec<String>,
+    /// The run's seed, as a decimal string.
+    pub seed: String,
+    /// Games.
+    pub games: i64,
+    /// The statistics.
+    #[schema(value_type = Option<Object>)]
+    pub stats: Option<Stats>,
+}
+
+impl SummaryView {
+    /// The summary of a stored job.
+    pub fn of(job: &JobRow) -> SummaryView {
+        SummaryView {
+            ruleset: job.ruleset.clone(),
+            ruleset_version: job.ruleset_hash.clone(),
+            params: job.params.clone(),
+            agents: job.agents.clone(),
+            seed: job.seed.to_string(),
+            games: job.games,
+            stats: export::stats_of(job),
+        }
+    }
+}
+
+/// Game k of a job, played again from the job's inputs: its actions, as `/replay` takes them.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct JobGame {
+    /// The job's URL.
+    pub simulation: String,
+    /// The game's index in the run.
+    pub game: u64,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Every parameter in force.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Value,
+    /// The two agents.
+    pub agents: Vec<String>,
+    /// Which of the two agents (0 or 1) sat in seat A.
+    pub seat_a: u64,
+    /// The actions in order.
+    #[schema(value_type = Vec<Object>)]
+    pub actions: Vec<Value>,
+}

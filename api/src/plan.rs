@@ -1,0 +1,510 @@
+//! One validation of a run: a [`RunRequest`] (a JSON body, or the command line's options)
+//! checked into a [`RunPlan`], or a [`RunError`] naming the field at fault. The command line
+//! prints the error on one line and exits 2; the service answers 422 with the field.
+
+use crate::run_export::RunLabel;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+use tsoro_engine::AnyGame;
+use tsoro_engine::agents::{AgentSpec, KNOWN_AGENTS};
+use tsoro_engine::catalogue::{self, ParamError, Params, RulesetDef};
+use tsoro_engine::sim::SimSpec;
+use utoipa::ToSchema;
+
+/// Most rulesets in one comparison.
+pub const MAX_COMPARED: usize = 8;
+
+/// Agents as `"random,greedy"` or `["random", "greedy"]` (one name: both seats). An agent is
+/// `random`, `greedy`, `alphabeta:D` or `alphabeta:D:mobility` (search depth D, 1 to 8;
+/// `material` or `mobility` evaluation), or `mcts:N` or `mcts:N:C` (N iterations, 1 to
+/// 1000000; exploration constant C).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, ToSchema)]
+#[serde(untagged)]
+#[schema(example = json!("random,greedy"))]
+pub enum Agents {
+    /// Comma-separated.
+    Text(String),
+    /// A list.
+    List(Vec<String>),
+}
+
+impl Default for Agents {
+    fn default() -> Self {
+        Agents::Text("random,random".into())
+    }
+}
+
+impl Agents {
+    /// The names given, trimmed.
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            Agents::Text(t) => t.split(',').map(|s| s.trim().to_string()).collect(),
+            Agents::List(l) => l.iter().map(|s| s.trim().to_string()).collect(),
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A seed: an unsigned 64-bit integer, as a JSON number or a decimal string (JavaScript's
+/// `JSON.parse` rounds numbers above 2^53, so the service writes seeds as strings).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+#[schema(example = "7")]
+pub enum Seed {
+    /// A decimal string, `"18446744073709551615"` at most.
+    Text(String),
+    /// A number.
+    Number(u64),
+}
+
+/// Reads a [`Seed`] into its number.
+pub fn deserialize_seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    match Seed::deserialize(d)? {
+        Seed::Number(n) => Ok(n),
+        Seed::Text(t) => t.trim().parse().map_err(|_| {
+            serde::de::Error::custom(format!(
+                "seed {t:?}: an unsigned 64-bit integer, as a number or a decimal string"
+            ))
+        }),
+    }
+}
+
+/// A simulation run as asked for (`POST /api/v1/simulations`, `tsoro simulate`).
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"ruleset": "tsoro-matthews-basic", "params": {"holes": 8},
+    "agents": "random,greedy", "games": 200, "seed": "7"}))]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Parameter values by name (others at their defaults; the ruleset's `params` lists them
+    /// with their types and ranges).
+    #[serde(default)]
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Params,
+    /// The two agents.
+    #[serde(default)]
+    pub agents: Agents,
+    /// Games to play (at most the service's `--max-games`).
+    #[schema(minimum = 1)]
+    pub games: u64,
+    /// The run's seed: game k depends only on (seed, k).
+    #[serde(default, deserialize_with = "deserialize_seed")]
+    #[schema(value_type = Seed)]
+    pub seed: u64,
+    /// Turns after which a game is a draw (overrides the ruleset's `turn_limit`).
+    #[serde(default)]
+    pub turn_limit: Option<u32>,
+    /// Agents swap seats every other game.
+    #[serde(default = "yes")]
+    pub swap_seats: bool,
+    /// Play every game action by action through the reference rules, not the fast kernel
+    /// (the records are the same: this is for checking that they are).
+    #[serde(default)]
+    pub reference: bool,
+}
+
+/// The same run on several rulesets, on the same seeds (`POST /api/v1/comparisons`,
+/// `tsoro compare`).
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"rulesets": ["tsoro-ludii", "tsoro-ludii-additional-capture"],
+    "agents": ["random", "random"], "games": 200, "seed": "1"}))]
+#[serde(deny_unknown_fields)]
+pub struct ComparisonRequest {
+    /// Two to eight ruleset ids; the first is the reference the others are compared with.
+    pub rulesets: Vec<String>,
+    /// Parameter values, applied to every ruleset that has them (each must belong to one).
+    #[serde(default)]
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Params,
+    /// The two agents.
+    #[serde(default)]
+    pub agents: Agents,
+    /// Games per ruleset.
+    #[schema(minimum = 1)]
+    pub games: u64,
+    /// The seed shared by every run.
+    #[serde(default, deserialize_with = "deserialize_seed")]
+    #[schema(value_type = Seed)]
+    pub seed: u64,
+    /// Turn limit for every run.
+    #[serde(default)]
+    pub turn_limit: Option<u32>,
+    /// Agents swap seats every other game.
+    #[serde(default = "yes")]
+    pub swap_seats: bool,
+    /// Play every game action by action through the reference rules, not the fast kernel.
+    #[serde(default)]
+    pub reference: bool,
+}
+
+/// A checked run, ready to play or to store as a job.
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    /// The ruleset.
+    pub def: &'static RulesetDef,
+    /// Every parameter in force (defaults included).
+    pub params: Params,
+    /// The resolved configuration (the exact version run).
+    pub config: Value,
+    /// sha256 of the configuration's canonical JSON.
+    pub hash: String,
+    /// The game built from the configuration.
+    pub game: AnyGame,
+    /// The two agents.
+    pub agents: [AgentSpec; 2],
+    /// Games to play.
+    pub games: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Agents swap seats every other game.
+    pub swap_seats: bool,
+    /// Play through the reference rules only.
+    pub reference: bool,
+}
+
+impl RunPlan {
+    /// Games `0..games` of the run.
+    pub fn sim_spec(&self) -> SimSpec {
+        SimSpec {
+            agents: self.agents,
+            games: 0..self.games,
+            seed: self.seed,
+            swap_seats: self.swap_seats,
+        }
+    }
+
+    /// How the run is labelled in the CSV exports.
+    pub fn label(&self) -> RunLabel {
+        RunLabel {
+            ruleset: self.def.id.clone(),
+            params: serde_json::to_value(&self.params).unwrap_or_default(),
+            agents: format!("{},{}", self.agents[0], self.agents[1]),
+            seed: self.seed,
+        }
+    }
+
+    /// The agents' names, as stored and shown.
+    pub fn agent_names(&self) -> [String; 2] {
+        self.agents.map(|a| a.to_string())
+    }
+}
+
+/// What is wrong with a run: the field at fault (`ruleset`, `params.holes`, `agents`, `games`,
+/// `rulesets[1]`...), what is wrong with it, and one line saying so.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{detail}")]
+pub struct RunError {
+    /// One line: what is wrong and what is allowed.
+    pub detail: String,
+    /// The field at fault.
+    pub field: String,
+    /// What is allowed there.
+    pub message: String,
+}
+
+impl RunError {
+    fn new(
+        field: impl Into<String>,
+        detail: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        RunError {
+            detail: detail.into(),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The same fault, of the run on `rulesets[i]` of a comparison.
+    fn in_ruleset(mut self, i: usize) -> Self {
+        self.field = match self.field.strip_prefix("ruleset") {
+            Some(rest) => format!("rulesets[{i}]{rest}"),
+            None if self.field.starts_with("params.") || self.field.starts_with("config.") => {
+                format!("rulesets[{i}].{}", self.field)
+            }
+            None => self.field,
+        };
+        self
+    }
+}
+
+impl From<ParamError> for RunError {
+    fn from(e: ParamError) -> Self {
+        let detail = e.to_string();
+        let field = match &e {
+            ParamError::UnknownRuleset { .. } | ParamError::NotAGame { .. } => {
+                "ruleset".to_string()
+            }
+            ParamError::UnknownParam { name, .. } | ParamError::OutOfRange { name, .. } => {
+                format!("params.{name}")
+            }
+            ParamError::Config(c) => format!("config.{}", c.field),
+            ParamError::Catalogue(_) => "ruleset".to_string(),
+        };
+        let message = match &e {
+            ParamError::UnknownRuleset { known, .. } => format!("one of: {}", known.join(", ")),
+            ParamError::UnknownParam { known, .. } => format!("parameters: {}", known.join(", ")),
+            ParamError::OutOfRange { allowed, .. } => format!("allowed: {allowed}"),
+            ParamError::NotAGame { .. } => {
+                "a game with players (nhodo is simulated by `tsoro simulate`)".into()
+            }
+            ParamError::Config(c) => c.message.clone(),
+            ParamError::Catalogue(_) => detail.clone(),
+        };
+        RunError::new(field, detail, message)
+    }
+}
+
+/// The version of a configuration: sha256 of its JSON (object keys sorted by serde_json).
+pub fn config_hash(config: &Value) -> String {
+    let digest = Sha256::digest(config.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The two agents of a run, from one or two names.
+pub fn parse_agents(agents: &Agents) -> Result<[AgentSpec; 2], RunError> {
+    let parsed = agents
+        .names()
+        .iter()
+        .map(|n| n.parse::<AgentSpec>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| RunError::new("agents", e.to_string(), format!("known: {KNOWN_AGENTS}")))?;
+    match parsed.as_slice() {
+        [a] => Ok([*a, *a]),
+        [a, b] => Ok([*a, *b]),
+        _ => Err(RunError::new(
+            "agents",
+            format!("{} agents given: a run takes one or two", parsed.len()),
+            format!("one or two of: {KNOWN_AGENTS}"),
+        )),
+    }
+}
+
+/// Checks a run against the catalogue and `max_games` (the most games one run may have).
+pub fn plan(req: &RunRequest, max_games: u64) -> Result<RunPlan, RunError> {
+    let def = catalogue::get(&req.ruleset)?;
+    let mut params = req.params.clone();
+    if let Some(t) = req.turn_limit {
+        let spec = def
+            .params
+            .iter()
+            .find(|p| p.name == "turn_limit")
+            .ok_or_else(|| {
+                RunError::new(
+                    "turn_limit",
+                    format!("{} has no turn limit parameter", def.id),
+                    "this ruleset has no turn_limit parameter",
+                )
+            })?;
+        let v = Value::from(t);
+        spec.check(&v).map_err(|e| {
+            RunError::new(
+                "turn_limit",
+                e.to_string(),
+                format!("allowed: {}", spec.range()),
+            )
+        })?;
+        params.insert("turn_limit".into(), v);
+    }
+    let config = def.resolve(&params)?;
+    let game = def.build(&params)?;
+    let agents = parse_agents(&req.agents)?;
+    if req.games == 0 || req.games > max_games {
+        return Err(RunError::new(
+            "games",
+            format!("games = {}: a run has 1 to {max_games} games", req.games),
+            format!("1..={max_games}"),
+        ));
+    }
+    Ok(RunPlan {
+        def,
+        params: def.effective_params(&params),
+        hash: config_hash(&config),
+        config,
+        game,
+        agents,
+        games: req.games,
+        seed: req.seed,
+        swap_seats: req.swap_seats,
+        reference: req.reference,
+    })
+}
+
+/// Checks a comparison: one run per ruleset, each with the parameters it has; every parameter
+/// must belong to at least one of the rulesets.
+pub fn plan_comparison(req: &ComparisonRequest, max_games: u64) -> Result<Vec<RunPlan>, RunError> {
+    let n = req.rulesets.len();
+    if !(2..=MAX_COMPARED).contains(&n) {
+        return Err(RunError::new(
+            "rulesets",
+            format!("{n} rulesets given: a comparison has 2 to {MAX_COMPARED}"),
+            format!("2 to {MAX_COMPARED} ruleset ids"),
+        ));
+    }
+    let defs = req
+        .rulesets
+        .iter()
+        .enumerate()
+        .map(|(i, id)| catalogue::get(id).map_err(|e| RunError::from(e).in_ruleset(i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    for name in req.params.keys() {
+        if !defs
+            .iter()
+            .any(|d| d.params.iter().any(|p| &p.name == name))
+        {
+            return Err(RunError::new(
+                format!("params.{name}"),
+                format!("no ruleset of the comparison has a parameter {name:?}"),
+                "a parameter of at least one of the rulesets",
+            ));
+        }
+    }
+    defs.iter()
+        .enumerate()
+        .map(|(i, def)| {
+            let params = req
+                .params
+                .iter()
+                .filter(|(k, _)| def.params.iter().any(|p| &p.name == *k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let run = RunRequest {
+                ruleset: def.id.clone(),
+                params,
+                agents: req.agents.clone(),
+                games: req.games,
+                seed: req.seed,
+                turn_limit: req.turn_limit,
+                swap_seats: req.swap_seats,
+                reference: req.reference,
+            };
+            plan(&run, max_games).map_err(|e| e.in_ruleset(i))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(body: Value) -> Result<RunPlan, RunError> {
+        plan(&serde_json::from_value(body).unwrap(), 1000)
+    }
+
+    #[test]
+    fn seeds_are_numbers_or_decimal_strings() {
+        let seed = |v: Value| {
+            serde_json::from_value::<RunRequest>(
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": 1, "seed": v}),
+            )
+            .map(|r| r.seed)
+        };
+        assert_eq!(seed(serde_json::json!(7)).unwrap(), 7);
+        assert_eq!(
+            seed(serde_json::json!("18446744073709551615")).unwrap(),
+            u64::MAX
+        );
+        assert!(seed(serde_json::json!("-1")).is_err());
+        assert!(seed(serde_json::json!(-1)).is_err());
+    }
+
+    #[test]
+    fn a_good_request_plans_a_run_with_every_parameter_in_force() {
+        let p = run(
+            serde_json::json!({"ruleset": "tsoro-ludii", "games": 10, "seed": 3,
+            "agents": ["random", " greedy"], "turn_limit": 300}),
+        )
+        .unwrap();
+        assert_eq!(p.agent_names(), ["random", "greedy"]);
+        assert_eq!(p.params["turn_limit"], 300);
+        assert!(p.params.contains_key("holes"));
+        assert_eq!(p.sim_spec().games, 0..10);
+        assert_eq!(p.hash.len(), 64);
+    }
+
+    #[test]
+    fn each_fault_names_its_field() {
+        for (body, field) in [
+            (
+                serde_json::json!({"ruleset": "nope", "games": 1}),
+                "ruleset",
+            ),
+            (
+                serde_json::json!({"ruleset": "tsoro-ludii", "params": {"holes": 99}, "games": 1}),
+                "params.holes",
+            ),
+            (
+                serde_json::json!({"ruleset": "tsoro-ludii", "agents": "wizard", "games": 1}),
+                "agents",
+            ),
+            (
+                serde_json::json!({"ruleset": "tsoro-ludii", "agents": "a,b,c", "games": 1}),
+                "agents",
+            ),
+            (
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": 1001}),
+                "games",
+            ),
+            (
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": 1, "turn_limit": 0}),
+                "turn_limit",
+            ),
+            (
+                serde_json::json!({"ruleset": "nhodo-matthews", "games": 1}),
+                "ruleset",
+            ),
+        ] {
+            let e = run(body.clone()).unwrap_err();
+            assert_eq!(e.field, field, "{body}: {e}");
+            assert!(!e.detail.contains('\n'), "one line: {e}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_applies_parameters_where_they_belong() {
+        let req = |params: Value, rulesets: &[&str]| -> ComparisonRequest {
+            serde_json::from_value(serde_json::json!({
+                "rulesets": rulesets, "params": params, "games": 10
+            }))
+            .unwrap()
+        };
+        let plans = plan_comparison(
+            &req(
+                serde_json::json!({"holes": 10}),
+                &["tsoro-ludii", "tsoro-ludii-additional-capture"],
+            ),
+            1000,
+        )
+        .unwrap();
+        assert!(plans.iter().all(|p| p.params["holes"] == 10));
+        let e = plan_comparison(
+            &req(
+                serde_json::json!({"colour": 1}),
+                &["tsoro-ludii", "tsoro-ludii-additional-capture"],
+            ),
+            1000,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "params.colour");
+        let e = plan_comparison(&req(serde_json::json!({}), &["tsoro-ludii", "nope"]), 1000)
+            .unwrap_err();
+        assert_eq!(e.field, "rulesets[1]");
+        let e = plan_comparison(
+            &req(
+                serde_json::json!({"holes": 99}),
+                &["tsoro-ludii", "tsoro-ludii"],
+            ),
+            1000,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "rulesets[0].params.holes");
+        let e = plan_comparison(&req(serde_json::json!({}), &["tsoro-ludii"]), 1000).unwrap_err();
+        assert_eq!(e.field, "rulesets");
+    }
+}

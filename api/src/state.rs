@@ -1,0 +1,11 @@
+//! What every handler shares (its own module, so handlers need not import the application
+//! that mounts them).
+
+use sqlx::PgPool;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub pool: PgPool,
+}

@@ -1,0 +1,163 @@
+//! The OpenAPI document against the running service: every operation's example, as Swagger
+//! UI's "Try it out" sends it, is accepted (a simulation and a comparison run to the end), every
+//! documented read answers (and HEAD, and 405 with `Allow` for a method it does not take), and
+//! the shared error answers are documented.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tsoro_api::jobs::JobSettings;
+use tsoro_tests::spawn_app_with_jobs;
+
+/// A path with its parameters replaced by their documented examples (`None` if one has none).
+fn example_path(path: &str, op: &Value) -> Option<String> {
+    let mut out = path.to_string();
+    for p in op["parameters"].as_array().into_iter().flatten() {
+        if p["in"] == "path" {
+            let ex = p["example"].as_str()?;
+            out = out.replace(&format!("{{{}}}", p["name"].as_str()?), ex);
+        }
+    }
+    (!out.contains('{')).then_some(out)
+}
+
+/// The example of a request body, from its schema.
+fn body_example(spec: &Value, op: &Value) -> Option<Value> {
+    let schema = &op["requestBody"]["content"]["application/json"]["schema"];
+    let name = schema["$ref"].as_str()?.rsplit('/').next()?;
+    let ex = spec["components"]["schemas"][name]["example"].clone();
+    (!ex.is_null()).then_some(ex)
+}
+
+#[tokio::test]
+async fn every_example_in_the_document_works_against_the_service() {
+    let app = spawn_app_with_jobs(JobSettings {
+        workers: 1,
+        threads: 2,
+        poll: Duration::from_millis(50),
+        ..JobSettings::default()
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let spec: Value = app
+        .get("/api-docs/openapi.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let text = spec.to_string();
+    assert!(
+        !text.contains("alphabeta-mobility"),
+        "no agent the parser rejects"
+    );
+    let mut posted = 0;
+    let mut read = 0;
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let responses = op["responses"].as_object().unwrap();
+            for status in ["400", "405"] {
+                assert!(responses.contains_key(status), "{method} {path}: {status}");
+            }
+            if method == "post" {
+                assert!(responses.contains_key("413"), "{method} {path}: 413");
+                assert!(responses.contains_key("415"), "{method} {path}: 415");
+                let url = example_path(path, op)
+                    .unwrap_or_else(|| panic!("{path}: every path parameter has an example"));
+                let body = body_example(&spec, op)
+                    .unwrap_or_else(|| panic!("{path}: the request body has an example"));
+                let r = app.post(&url, &body).await;
+                let status = r.status();
+                let v: Value = r.json().await.unwrap();
+                assert!(
+                    status.is_success(),
+                    "{path} with its example {body}: {status} {v}"
+                );
+                assert!(
+                    responses.contains_key(status.as_str()),
+                    "{path}: {status} documented"
+                );
+                if let Some(url) = v["url"].as_str() {
+                    // A job or a comparison: it runs to the end.
+                    let done: Value = app
+                        .get(&format!("{url}?wait=60"))
+                        .await
+                        .json()
+                        .await
+                        .unwrap();
+                    assert_eq!(done["status"], "done", "{path}: {done}");
+                    if let Some(seed) = done["seed"].as_str() {
+                        assert_eq!(seed, body["seed"], "seeds are strings");
+                    }
+                }
+                posted += 1;
+            } else if method == "get"
+                && let Some(url) = example_path(path, op)
+                && !path.starts_with("/api/v1/simulations")
+                && !path.starts_with("/api/v1/comparisons")
+            {
+                let r = app.get(&url).await;
+                assert_eq!(r.status(), StatusCode::OK, "GET {url}");
+                // HEAD answers as GET does, without the body.
+                let h = http
+                    .head(format!("{}{url}", app.address))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(h.status(), StatusCode::OK, "HEAD {url}");
+                assert!(h.bytes().await.unwrap().is_empty(), "HEAD {url}: no body");
+                // A method the path does not take: 405 problem+json naming those it takes.
+                let r = http
+                    .put(format!("{}{url}", app.address))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(r.status(), StatusCode::METHOD_NOT_ALLOWED, "PUT {url}");
+                assert_eq!(r.headers()["allow"], "GET, HEAD", "PUT {url}");
+                assert_eq!(r.headers()["content-type"], "application/problem+json");
+                read += 1;
+            }
+        }
+    }
+    assert!(
+        posted >= 5,
+        "simulation, comparison, replay, legal, agent move: {posted}"
+    );
+    assert!(read >= 10, "the archive's reads: {read}");
+    // Cross-origin: any page may read, and a preflight is answered.
+    let r = http
+        .get(format!("{}/api/v1/games", app.address))
+        .header("Origin", "https://notebook.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    let r = http
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/api/v1/simulations", app.address),
+        )
+        .header("Origin", "https://notebook.example")
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "preflight: {}", r.status());
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    assert!(
+        r.headers()["access-control-allow-methods"]
+            .to_str()
+            .unwrap()
+            .contains("POST")
+    );
+    // A seed too large for a JavaScript number survives as a string.
+    let r = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-ludii", "games": 2, "seed": "18446744073709551615"}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["seed"], "18446744073709551615");
+}
