@@ -43,6 +43,7 @@ impl Application {
         let jobs = web::Data::new(settings.jobs.clone());
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(actix_web::middleware::from_fn(crate::request_guard::guard))
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
                 .app_data(state.clone())
                 .app_data(jobs.clone())
@@ -81,10 +82,10 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
                 error::JsonPayloadError::Overflow { limit } => {
                     Problem::too_large(format!("the body is larger than {limit} bytes"))
                 }
-                error::JsonPayloadError::ContentType => Problem::new(
-                    actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported-media-type",
-                    "send the body as application/json",
+                error::JsonPayloadError::ContentType => crate::request_guard::unsupported_media(
+                    req.headers()
+                        .get(actix_web::http::header::CONTENT_TYPE)
+                        .and_then(|v| v.to_str().ok()),
                 ),
                 error::JsonPayloadError::Deserialize(e) => {
                     Problem::bad_request(format!("the JSON body does not fit: {e}"))

@@ -10,6 +10,7 @@ pub mod jobs;
 pub mod openapi;
 pub mod pg;
 pub mod problem;
+pub mod request_guard;
 pub mod routes;
 pub mod run;
 pub mod telemetry;

@@ -128,6 +128,15 @@ impl From<sqlx::Error> for Problem {
             sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
                 Problem::unavailable(format!("the database is unavailable: {e}"))
             }
+            // Text the database cannot hold (a NUL byte: 22021, 22P05) came from the client.
+            sqlx::Error::Database(ref db)
+                if matches!(db.code().as_deref(), Some("22021" | "22P05")) =>
+            {
+                Problem::bad_request(format!(
+                    "a value the database cannot hold: {}",
+                    db.message()
+                ))
+            }
             other => Problem::internal(other),
         }
     }
