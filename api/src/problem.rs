@@ -38,6 +38,9 @@ pub struct Problem {
     /// Other members (e.g. the legal actions of a replay).
     #[serde(flatten, skip_serializing_if = "serde_json::Map::is_empty")]
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// Seconds after which the client may try again (the `Retry-After` header of a 429/503).
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl Problem {
@@ -51,6 +54,7 @@ impl Problem {
             instance: None,
             errors: vec![],
             extra: serde_json::Map::new(),
+            retry_after: None,
         }
     }
 
@@ -103,6 +107,14 @@ impl Problem {
         self
     }
 
+    /// Tells the client to try again after this many seconds (`Retry-After`, and
+    /// `retry_after` in the body).
+    pub fn retry_after(mut self, secs: u64) -> Problem {
+        self.retry_after = Some(secs);
+        self.extra.insert("retry_after".into(), secs.into());
+        self
+    }
+
     /// Sets the request path.
     pub fn at(mut self, path: impl Into<String>) -> Problem {
         self.instance = Some(path.into());
@@ -116,9 +128,12 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code())
-            .content_type(PROBLEM_JSON)
-            .json(self)
+        let mut r = HttpResponse::build(self.status_code());
+        r.content_type(PROBLEM_JSON);
+        if let Some(secs) = self.retry_after {
+            r.insert_header((actix_web::http::header::RETRY_AFTER, secs));
+        }
+        r.json(self)
     }
 }
 

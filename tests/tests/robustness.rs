@@ -129,3 +129,62 @@ async fn json_bodies_must_be_sent_as_application_json() {
         assert_eq!(r.status(), StatusCode::ACCEPTED, "{media}");
     }
 }
+
+#[tokio::test]
+async fn admission_is_atomic_under_forty_concurrent_posts() {
+    let mut s = settings(0);
+    s.max_active_jobs = 4;
+    let app = spawn_app_with_jobs(s).await;
+    let body = json!({"ruleset": "tsoro-russ", "agents": "random,random", "games": 10});
+    let posts = (0..40).map(|_| {
+        let (client, url, body) = (
+            app.client.clone(),
+            format!("{}/api/v1/simulations", app.address),
+            body.clone(),
+        );
+        tokio::spawn(async move { client.post(url).json(&body).send().await.unwrap() })
+    });
+    let mut accepted = 0;
+    for r in futures_join(posts).await {
+        match r.status() {
+            StatusCode::ACCEPTED => accepted += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                let retry: u64 = r.headers()["retry-after"]
+                    .to_str()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!((1..=60).contains(&retry), "Retry-After: {retry}");
+                let p = problem(r, 429).await;
+                assert_eq!(p["retry_after"], retry);
+                assert!(p["detail"].as_str().unwrap().contains("at most 4"), "{p}");
+            }
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(accepted, 4, "exactly --max-jobs jobs are admitted");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM simulation_jobs")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, 4);
+    // A comparison needing more room than is left is refused whole.
+    let r = app
+        .post(
+            "/api/v1/comparisons",
+            &json!({"rulesets": ["tsoro-russ", "tsoro-matthews-basic"], "games": 10}),
+        )
+        .await;
+    problem(r, 429).await;
+}
+
+/// Awaits every task, in order.
+async fn futures_join<T: Send + 'static>(
+    tasks: impl Iterator<Item = tokio::task::JoinHandle<T>>,
+) -> Vec<T> {
+    let mut out = vec![];
+    for t in tasks.collect::<Vec<_>>() {
+        out.push(t.await.unwrap());
+    }
+    out
+}

@@ -132,8 +132,17 @@ async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem
         .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
 }
 
-async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), Problem> {
-    let active = store::active_jobs(&state.pool).await?;
+/// Seconds a client refused for too many jobs is told to wait (`Retry-After`).
+const ADMISSION_RETRY_SECS: u64 = 5;
+
+/// Admits `new` jobs inside the transaction that will insert them (holding the admission lock
+/// until it ends), or 429 with `Retry-After`.
+async fn admit(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    limits: &JobSettings,
+    new: i64,
+) -> Result<(), Problem> {
+    let active = store::lock_admission(tx).await?;
     if active + new > limits.max_active_jobs {
         return Err(Problem::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -142,7 +151,12 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
                 "{active} jobs are queued or running (at most {}); try again when one is done",
                 limits.max_active_jobs
             ),
-        ));
+        )
+        .with_error(
+            "max_jobs",
+            format!("at most {} at once", limits.max_active_jobs),
+        )
+        .retry_after(ADMISSION_RETRY_SECS));
     }
     Ok(())
 }
@@ -154,7 +168,7 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
         (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
         (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 429, description = "Too many jobs queued or running", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
     ))]
 /// Queues a simulation job (202 with its URL).
 pub async fn create(
@@ -173,10 +187,10 @@ pub async fn create(
         reference: b.reference,
     };
     let spec = request::check(&b.ruleset, &b.params, run, &limits).map_err(|p| p.at(req.path()))?;
-    admit(&state, &limits, 1)
+    let mut tx = state.pool.begin().await?;
+    admit(&mut tx, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
     let id = store::create_job(&mut tx, &spec, None).await?;
     tx.commit().await?;
     let job = store::get_job(&state.pool, id)
@@ -460,7 +474,7 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = super::doc::ComparisonRequestDoc,
-    responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
@@ -504,10 +518,10 @@ pub async fn create_comparison(
         })?;
         specs.push(spec);
     }
-    admit(&state, &limits, specs.len() as i64)
+    let mut tx = state.pool.begin().await?;
+    admit(&mut tx, &limits, specs.len() as i64)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
     for (i, spec) in specs.iter().enumerate() {

@@ -81,10 +81,15 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     })
 }
 
-/// Jobs queued or running.
-pub async fn active_jobs(pool: &PgPool) -> Result<i64, sqlx::Error> {
+/// Takes the admission lock for the rest of the transaction and counts the jobs queued or
+/// running. Every admission takes it before counting and inserting, so the count and the
+/// insert are one step: concurrent requests cannot all see room for one more.
+pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('tsoro.jobs.admission'))")
+        .execute(&mut **tx)
+        .await?;
     sqlx::query_scalar("SELECT count(*) FROM simulation_jobs WHERE status IN ('queued', 'running')")
-        .fetch_one(pool)
+        .fetch_one(&mut **tx)
         .await
 }
 
