@@ -9,6 +9,9 @@ use std::net::TcpListener;
 /// Largest JSON request body by default (1 MiB).
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
 
+/// Seconds the requests in flight get to finish when the server stops.
+pub const SHUTDOWN_GRACE_SECS: u64 = 4;
+
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
@@ -54,7 +57,10 @@ impl Application {
                 .default_service(web::to(crate::routes::not_found))
         })
         .listen(listener)?
-        .shutdown_timeout(10)
+        // The caller stops it (see `run::serve`): on a signal, the workers stop while the
+        // requests in flight get this long to finish.
+        .disable_signals()
+        .shutdown_timeout(SHUTDOWN_GRACE_SECS)
         .run();
         Ok(Application { port, server })
     }
@@ -64,7 +70,12 @@ impl Application {
         self.port
     }
 
-    /// Serves until Ctrl-C or SIGTERM.
+    /// A handle that stops the server.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until stopped through its [`handle`](Self::handle).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }

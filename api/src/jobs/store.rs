@@ -190,6 +190,17 @@ pub async fn cancel(pool: &PgPool, id: Uuid) -> Result<bool, sqlx::Error> {
     Ok(r.rows_affected() > 0)
 }
 
+/// Whether a job is still queued or running (false when cancelled, failed, done or gone).
+pub async fn is_active(pool: &PgPool, id: Uuid) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM simulation_jobs \
+         WHERE id = $1 AND status IN ('queued', 'running'))",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await
+}
+
 /// A chunk a worker holds.
 #[derive(Clone, Debug)]
 pub struct Claim {

@@ -13,6 +13,9 @@ use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any_with};
 
+/// How often a worker playing a chunk looks whether its job was cancelled.
+const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// A name for a worker, unique enough to own leases: host, process and a random part.
 pub fn worker_name(label: &str) -> String {
     let host = std::fs::read_to_string("/etc/hostname")
@@ -142,6 +145,11 @@ async fn play(
     });
     let mut beat = tokio::time::interval(settings.lease / 3);
     beat.tick().await;
+    // A cancelled job stops within a moment: its status is looked at often (a cheap read),
+    // and the flag reaches inside the agents' searches.
+    let mut look = tokio::time::interval(CANCEL_CHECK.min(settings.lease / 3));
+    look.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    look.tick().await;
     let outcome = loop {
         tokio::select! {
             done = &mut play => break done,
@@ -150,6 +158,11 @@ async fn play(
                     Ok(true) => {}
                     Ok(false) => cancel.store(true, Ordering::Relaxed),
                     Err(e) => tracing::warn!(error = %e, "renewing a lease"),
+                }
+            }
+            _ = look.tick() => {
+                if let Ok(false) = store::is_active(pool, c.job.id).await {
+                    cancel.store(true, Ordering::Relaxed);
                 }
             }
             _ = stop.changed() => cancel.store(true, Ordering::Relaxed),
