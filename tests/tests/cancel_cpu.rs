@@ -31,6 +31,7 @@ async fn after_delete_the_job_s_search_stops_within_two_seconds() {
         threads: 1,
         lease: Duration::from_secs(30),
         poll: Duration::from_millis(50),
+        max_job_cost: f64::INFINITY,
         ..JobSettings::default()
     })
     .await;

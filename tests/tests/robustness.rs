@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tsoro_api::jobs::JobSettings;
-use tsoro_tests::{TestApp, spawn_app, spawn_app_with_jobs};
+use tsoro_tests::{spawn_app, spawn_app_with_jobs};
 
 /// Asserts a problem+json answer of this status; returns its body.
 async fn problem(resp: reqwest::Response, status: u16) -> Value {
@@ -187,4 +187,60 @@ async fn futures_join<T: Send + 'static>(
         out.push(t.await.unwrap());
     }
     out
+}
+
+#[tokio::test]
+async fn a_job_over_the_budget_is_refused_naming_the_estimate_and_the_bound() {
+    let app = spawn_app_with_jobs(settings(0)).await;
+    // The request: years of CPU.
+    let r = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-russ", "agents": "mcts:1000000,mcts:1000000", "games": 10_000_000}),
+        )
+        .await;
+    let p = problem(r, 422).await;
+    assert_eq!(p["type"], "/problems/over-budget");
+    let cost = p["estimated_cost"].as_f64().unwrap();
+    let bound = p["max_job_cost"].as_f64().unwrap();
+    assert_eq!(bound, tsoro_api::jobs::budget::DEFAULT_MAX_JOB_COST);
+    assert!(cost > 1e9, "{cost}");
+    let detail = p["detail"].as_str().unwrap();
+    assert!(detail.contains(&format!("{cost:.0}")) && detail.contains(&format!("{bound:.0}")));
+    assert_eq!(p["errors"][0]["field"], "games");
+    let chunks: i64 = sqlx::query_scalar("SELECT count(*) FROM simulation_chunks")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(chunks, 0, "nothing stored for a refused job");
+    // Cheap jobs pass: ten million random games, a few thousand greedy ones.
+    for body in [
+        json!({"ruleset": "tsoro-russ", "agents": "random,random", "games": 10_000_000}),
+        json!({"ruleset": "tsoro-russ", "agents": "greedy,alphabeta:2", "games": 2000}),
+    ] {
+        let r = app.post("/api/v1/simulations", &body).await;
+        assert_eq!(r.status(), StatusCode::ACCEPTED, "{body}");
+    }
+    // A comparison is held to the budget run by run.
+    let r = app
+        .post(
+            "/api/v1/comparisons",
+            &json!({"rulesets": ["tsoro-russ", "tsoro-matthews-basic"], "agents": "mcts:1000000", "games": 100_000}),
+        )
+        .await;
+    let p = problem(r, 422).await;
+    assert_eq!(p["errors"][0]["field"], "rulesets[0].games");
+
+    // The bound is the service's setting.
+    let mut tight = settings(0);
+    tight.max_job_cost = 1.0;
+    let app = spawn_app_with_jobs(tight).await;
+    let r = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-russ", "agents": "mcts:1000", "games": 100}),
+        )
+        .await;
+    let p = problem(r, 422).await;
+    assert_eq!(p["max_job_cost"], 1.0);
 }

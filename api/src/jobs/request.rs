@@ -218,7 +218,7 @@ pub fn check(
     } else {
         limits.chunk_games.max(1)
     };
-    Ok(JobSpec {
+    let spec = JobSpec {
         def,
         hash: config_hash(&config),
         params: def.effective_params(&params),
@@ -229,5 +229,7 @@ pub fn check(
         swap_seats,
         reference,
         chunk_games,
-    })
+    };
+    super::budget::check(&spec, limits)?;
+    Ok(spec)
 }

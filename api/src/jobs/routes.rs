@@ -167,7 +167,7 @@ async fn admit(
         (status = 202, description = "Queued; the job (with its `url`)", body = Object),
         (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
-        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
+        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
         (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::openapi::ProblemDoc, content_type = "application/problem+json"),
     ))]
 /// Queues a simulation job (202 with its URL).
@@ -474,7 +474,7 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = super::doc::ComparisonRequestDoc,
-    responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+    responses((status = 202, description = "One job per ruleset, on the same seeds", body = Object), (status = 400, description = "A malformed body", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
