@@ -244,3 +244,75 @@ async fn a_job_over_the_budget_is_refused_naming_the_estimate_and_the_bound() {
     let p = problem(r, 422).await;
     assert_eq!(p["max_job_cost"], 1.0);
 }
+
+async fn wait_ended(app: &tsoro_tests::TestApp, url: &str) -> Value {
+    for _ in 0..12 {
+        let v: Value = app
+            .get(&format!("{url}?wait=10"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        if ["done", "failed", "cancelled"].contains(&v["status"].as_str().unwrap()) {
+            return v;
+        }
+    }
+    panic!("{url} did not end");
+}
+
+async fn chunk_rows(app: &tsoro_tests::TestApp) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM simulation_chunks")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn jobs_are_deleted_with_what_they_stored_and_expire() {
+    let mut s = settings(1);
+    s.chunk_games = 500;
+    let app = spawn_app_with_jobs(s).await;
+    let body = json!({"ruleset": "tsoro-russ", "agents": "random,greedy", "games": 2000});
+    let r = app.post("/api/v1/simulations", &body).await;
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    let v = wait_ended(&app, &url).await;
+    assert_eq!(v["status"], "done");
+    let stored = v["stored_bytes"].as_i64().unwrap();
+    assert!(stored > 2000 * 50, "about a hundred bytes a game: {stored}");
+    assert_eq!(chunk_rows(&app).await, 4);
+
+    let r = app.delete(&format!("{url}?purge=true")).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["deleted"], true);
+    assert_eq!(v["status_before"], "done");
+    assert_eq!(v["freed_bytes"], stored);
+    problem(app.get(&url).await, 404).await;
+    problem(app.get(&format!("{url}/games.csv")).await, 404).await;
+    assert_eq!(chunk_rows(&app).await, 0, "its chunks went with it");
+    problem(app.delete(&format!("{url}?purge=true")).await, 404).await;
+
+    // Cancelling drops the chunks not yet played.
+    let mut s = settings(0);
+    s.chunk_games = 100;
+    let app = spawn_app_with_jobs(s).await;
+    let r = app.post("/api/v1/simulations", &body).await;
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    assert_eq!(chunk_rows(&app).await, 20);
+    assert_eq!(app.delete(&url).await.status(), StatusCode::OK);
+    assert_eq!(chunk_rows(&app).await, 0);
+
+    // Retention: ended jobs older than the setting are deleted by the workers.
+    let mut s = settings(1);
+    s.retention = Some(Duration::from_secs(1));
+    let app = spawn_app_with_jobs(s).await;
+    let r = app.post("/api/v1/simulations", &body).await;
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    assert_eq!(wait_ended(&app, &url).await["status"], "done");
+    let start = std::time::Instant::now();
+    while app.get(&url).await.status() != StatusCode::NOT_FOUND {
+        assert!(start.elapsed() < Duration::from_secs(15), "never expired");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(chunk_rows(&app).await, 0);
+}

@@ -32,6 +32,8 @@ pub struct JobSettings {
     pub max_job_cost: f64,
     /// Games per chunk.
     pub chunk_games: u64,
+    /// Ended jobs older than this are deleted with what they stored (None: kept).
+    pub retention: Option<Duration>,
     /// How long a claimed chunk stays a worker's without renewal.
     pub lease: Duration,
     /// How often an idle worker looks for work.
@@ -49,6 +51,7 @@ impl Default for JobSettings {
             max_active_jobs: 16,
             max_job_cost: budget::DEFAULT_MAX_JOB_COST,
             chunk_games: 20_000,
+            retention: None,
             lease: Duration::from_secs(30),
             poll: Duration::from_millis(200),
             workers: 1,

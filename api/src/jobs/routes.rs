@@ -106,6 +106,7 @@ pub fn job_view(job: &JobRow) -> Value {
             "eta_seconds": eta,
         },
         "error": job.error,
+        "stored_bytes": job.stored_bytes,
         "created_at": job.created_at,
         "started_at": job.started_at,
         "finished_at": job.finished_at,
@@ -290,15 +291,33 @@ pub async fn show(
     }
 }
 
-#[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Cancelled (or already ended)", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// Cancels a job.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+/// `?purge=true`: delete rather than cancel.
+pub struct DeleteQuery {
+    #[serde(default)]
+    purge: bool,
+}
+
+#[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id"), ("purge" = Option<bool>, Query, description = "Delete the job and everything it stored (whatever its status; a running job stops), answering its id and `freed_bytes`")),
+    responses((status = 200, description = "Cancelled, or with `purge=true` deleted", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::openapi::ProblemDoc, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
+/// Cancels a job; with `?purge=true`, deletes it and everything it stored.
 pub async fn cancel(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
     let job = load(&state, &path, req.path()).await?;
+    if q.purge {
+        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
+        return Ok(HttpResponse::Ok().json(json!({
+            "id": job.id,
+            "deleted": true,
+            "status_before": job.status,
+            "freed_bytes": freed,
+        })));
+    }
     if !store::cancel(&state.pool, job.id).await? {
         return Err(Problem::new(
             StatusCode::CONFLICT,

@@ -76,6 +76,13 @@ pub async fn run(
                 if let Err(e) = store::finish_stragglers(&pool).await {
                     tracing::warn!(worker = %name, error = %e, "finishing jobs");
                 }
+                if let Some(age) = settings.retention {
+                    match store::expire(&pool, age).await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(worker = %name, jobs = n, "expired jobs deleted"),
+                        Err(e) => tracing::warn!(worker = %name, error = %e, "expiring jobs"),
+                    }
+                }
                 tokio::select! {
                     _ = tokio::time::sleep(settings.poll) => {}
                     _ = stop.changed() => {}
