@@ -41,6 +41,7 @@ impl Application {
     pub fn build(settings: &AppSettings, pool: PgPool) -> std::io::Result<Application> {
         let listener = TcpListener::bind(&settings.bind)?;
         let port = listener.local_addr()?.port();
+        let events = web::Data::new(crate::jobs::events::JobEvents::listen(&pool));
         let state = web::Data::new(AppState { pool });
         let limit = settings.body_limit;
         let jobs = web::Data::new(settings.jobs.clone());
@@ -50,6 +51,7 @@ impl Application {
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
                 .app_data(state.clone())
                 .app_data(jobs.clone())
+                .app_data(events.clone())
                 .app_data(json_config(limit))
                 .app_data(query_config())
                 .app_data(path_config())

@@ -316,3 +316,65 @@ async fn jobs_are_deleted_with_what_they_stored_and_expire() {
     }
     assert_eq!(chunk_rows(&app).await, 0);
 }
+
+/// Transactions the test database has committed so far.
+async fn commits(app: &tsoro_tests::TestApp) -> i64 {
+    sqlx::query_scalar(
+        "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn long_polls_are_woken_by_one_listener_not_by_polling() {
+    let app = spawn_app_with_jobs(settings(0)).await;
+    let r = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-russ", "games": 10}),
+        )
+        .await;
+    let url = format!(
+        "{}{}",
+        app.address,
+        r.headers()["location"].to_str().unwrap()
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = commits(&app).await;
+    let waiters: Vec<_> = (0..100)
+        .map(|_| {
+            let (client, url) = (app.client.clone(), url.clone());
+            tokio::spawn(async move {
+                let r = client.get(format!("{url}?wait=30")).send().await.unwrap();
+                let v: Value = r.json().await.unwrap();
+                (std::time::Instant::now(), v)
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    // The statistics collector reports at most every 0.5 s or so: give it a moment.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let during = commits(&app).await - before;
+    // Polling every 100 ms, 100 waiters would make about 3,000 queries in these 3 s.
+    assert!(
+        during < 600,
+        "{during} transactions while 100 clients waited 3 s"
+    );
+    // A cancel by another client wakes every waiter at once.
+    let cancelled = std::time::Instant::now();
+    assert_eq!(
+        app.delete(&url.replace(&app.address, "")).await.status(),
+        StatusCode::OK
+    );
+    for w in waiters {
+        let (at, v) = w.await.unwrap();
+        assert_eq!(v["status"], "cancelled");
+        assert!(
+            at.duration_since(cancelled) < Duration::from_secs(2),
+            "woken {:?} after the cancel",
+            at.duration_since(cancelled)
+        );
+    }
+}

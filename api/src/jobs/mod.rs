@@ -13,6 +13,7 @@
 
 pub mod budget;
 pub mod doc;
+pub mod events;
 pub mod export;
 pub mod request;
 pub mod routes;

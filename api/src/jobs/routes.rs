@@ -10,7 +10,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::replay::{ReplayError, ReplayRequest, legal_after, replay};
 use tsoro_engine::stats::compare;
@@ -266,10 +266,12 @@ fn finished(status: &str) -> bool {
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
     responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = Object), (status = 404, description = "No such job", body = crate::openapi::ProblemDoc, content_type = "application/problem+json")))]
-/// A job's status, progress and, when done, its statistics (`?wait=` to await it).
+/// A job's status, progress and, when done, its statistics (`?wait=` to await it: woken by
+/// the job's status change, see [`super::events`]).
 pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
+    events: web::Data<super::events::JobEvents>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -281,13 +283,22 @@ pub async fn show(
                 .at(req.path()),
         );
     }
-    let deadline = Instant::now() + Duration::from_secs(wait);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait);
+    // Subscribed before the first look, so that no change between the two is missed.
+    let mut changes = events.subscribe();
     loop {
         let job = load(&state, &path, req.path()).await?;
-        if finished(&job.status) || Instant::now() >= deadline {
+        if finished(&job.status) || tokio::time::Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(job_view(&job)));
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
+        loop {
+            match tokio::time::timeout_at(look_again, changes.recv()).await {
+                Ok(Ok(id)) if id != job.id => continue,
+                // Ours, news lost (lagged), or time to look anyway.
+                _ => break,
+            }
+        }
     }
 }
 
@@ -594,6 +605,7 @@ async fn comparison_view(state: &AppState, id: Uuid) -> Result<Value, Problem> {
 pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
+    events: web::Data<super::events::JobEvents>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -602,13 +614,18 @@ pub async fn show_comparison(
         return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
     }
     let wait = q.wait.unwrap_or(0).min(60);
-    let deadline = Instant::now() + Duration::from_secs(wait);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait);
+    let mut changes = events.subscribe();
     loop {
         let view = comparison_view(&state, id).await?;
-        if finished(view["status"].as_str().unwrap_or("")) || Instant::now() >= deadline {
+        if finished(view["status"].as_str().unwrap_or(""))
+            || tokio::time::Instant::now() >= deadline
+        {
             return Ok(HttpResponse::Ok().json(view));
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Any job's change, then a look (a comparison's runs are few).
+        let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
+        let _ = tokio::time::timeout_at(look_again, changes.recv()).await;
     }
 }
 
