@@ -11,6 +11,9 @@ pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
 
 pub use crate::state::AppState;
 
+/// Seconds the requests in flight get to finish when the server stops.
+pub const SHUTDOWN_GRACE_SECS: u64 = 4;
+
 /// Settings of the HTTP application.
 #[derive(Clone, Debug)]
 pub struct AppSettings {
@@ -33,15 +36,18 @@ impl Application {
     pub fn build(settings: &AppSettings, pool: PgPool) -> std::io::Result<Application> {
         let listener = TcpListener::bind(&settings.bind)?;
         let port = listener.local_addr()?.port();
+        let events = web::Data::new(crate::jobs::events::JobEvents::listen(&pool));
         let state = web::Data::new(AppState { pool });
         let limit = settings.body_limit;
         let jobs = web::Data::new(settings.jobs.clone());
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(actix_web::middleware::from_fn(crate::request_guard::guard))
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
                 .wrap(crate::cors::policy())
                 .app_data(state.clone())
                 .app_data(jobs.clone())
+                .app_data(events.clone())
                 .app_data(json_config(limit))
                 .app_data(query_config())
                 .app_data(path_config())
@@ -49,7 +55,10 @@ impl Application {
                 .default_service(web::to(crate::routes::not_found))
         })
         .listen(listener)?
-        .shutdown_timeout(10)
+        // The caller stops it (see `run::serve`): on a signal, the workers stop while the
+        // requests in flight get this long to finish.
+        .disable_signals()
+        .shutdown_timeout(SHUTDOWN_GRACE_SECS)
         .run();
         Ok(Application { port, server })
     }
@@ -59,7 +68,12 @@ impl Application {
         self.port
     }
 
-    /// Serves until Ctrl-C or SIGTERM.
+    /// A handle that stops the server.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until stopped through its [`handle`](Self::handle).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
@@ -77,10 +91,10 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
                 error::JsonPayloadError::Overflow { limit } => {
                     Problem::too_large(format!("the body is larger than {limit} bytes"))
                 }
-                error::JsonPayloadError::ContentType => Problem::new(
-                    actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported-media-type",
-                    "send the body as application/json",
+                error::JsonPayloadError::ContentType => crate::request_guard::unsupported_media(
+                    req.headers()
+                        .get(actix_web::http::header::CONTENT_TYPE)
+                        .and_then(|v| v.to_str().ok()),
                 ),
                 error::JsonPayloadError::Deserialize(e) => {
                     Problem::bad_request(format!("the JSON body does not fit: {e}"))

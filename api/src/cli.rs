@@ -92,6 +92,13 @@ pub struct JobArgs {
     /// Most jobs queued or running at once (more are refused with 429).
     #[arg(long, env = "TSORO_MAX_JOBS", default_value_t = 16)]
     pub max_jobs: i64,
+    /// Largest estimated cost of one job, in core-seconds (more is refused with 422 naming the
+    /// estimate; the model is in `api/src/jobs/budget.rs`).
+    #[arg(long, env = "TSORO_MAX_JOB_COST", default_value_t = crate::jobs::budget::DEFAULT_MAX_JOB_COST)]
+    pub max_job_cost: f64,
+    /// Days an ended job (done, failed, cancelled) and its records are kept; 0 keeps them.
+    #[arg(long, env = "TSORO_RETENTION_DAYS", default_value_t = 0.0)]
+    pub retention_days: f64,
     /// Games per chunk of a job (searching agents use 1/200 of it).
     #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = 20_000)]
     pub chunk_games: u64,
@@ -112,7 +119,15 @@ impl JobArgs {
         crate::jobs::JobSettings {
             max_games: self.max_games.clamp(1, tsoro_engine::sim::MAX_GAMES),
             max_active_jobs: self.max_jobs.max(1),
+            max_job_cost: if self.max_job_cost > 0.0 {
+                self.max_job_cost
+            } else {
+                0.0
+            },
             chunk_games: self.chunk_games.max(1),
+            retention: (self.retention_days > 0.0).then(|| {
+                std::time::Duration::from_secs_f64(self.retention_days.min(36_500.0) * 86_400.0)
+            }),
             lease: std::time::Duration::from_secs_f64(self.lease_secs.clamp(0.5, 3600.0)),
             poll: std::time::Duration::from_millis(200),
             workers: self.workers,

@@ -13,6 +13,7 @@ pub mod openapi;
 pub mod pg;
 pub mod plan;
 pub mod problem;
+pub mod request_guard;
 pub mod routes;
 pub mod run;
 pub mod run_export;

@@ -48,6 +48,9 @@ pub struct Problem {
     #[serde(flatten, skip_serializing_if = "serde_json::Map::is_empty")]
     #[schema(ignore)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// Seconds after which the client may try again (the `Retry-After` header of a 429/503).
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl Problem {
@@ -61,6 +64,7 @@ impl Problem {
             instance: None,
             errors: vec![],
             extra: serde_json::Map::new(),
+            retry_after: None,
         }
     }
 
@@ -113,6 +117,14 @@ impl Problem {
         self
     }
 
+    /// Tells the client to try again after this many seconds (`Retry-After`, and
+    /// `retry_after` in the body).
+    pub fn retry_after(mut self, secs: u64) -> Problem {
+        self.retry_after = Some(secs);
+        self.extra.insert("retry_after".into(), secs.into());
+        self
+    }
+
     /// Sets the request path.
     pub fn at(mut self, path: impl Into<String>) -> Problem {
         self.instance = Some(path.into());
@@ -128,8 +140,12 @@ impl ResponseError for Problem {
     fn error_response(&self) -> HttpResponse {
         let mut r = HttpResponse::build(self.status_code());
         r.content_type(PROBLEM_JSON);
-        if matches!(self.status, 429 | 503) {
-            r.insert_header(("Retry-After", RETRY_AFTER_SECS.to_string()));
+        // Busy or unavailable: when to try again (the problem's own delay, or the default).
+        let retry = self
+            .retry_after
+            .or(matches!(self.status, 429 | 503).then_some(RETRY_AFTER_SECS as u64));
+        if let Some(secs) = retry {
+            r.insert_header((actix_web::http::header::RETRY_AFTER, secs));
         }
         r.json(self)
     }
@@ -140,6 +156,15 @@ impl From<sqlx::Error> for Problem {
         match e {
             sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
                 Problem::unavailable(format!("the database is unavailable: {e}"))
+            }
+            // Text the database cannot hold (a NUL byte: 22021, 22P05) came from the client.
+            sqlx::Error::Database(ref db)
+                if matches!(db.code().as_deref(), Some("22021" | "22P05")) =>
+            {
+                Problem::bad_request(format!(
+                    "a value the database cannot hold: {}",
+                    db.message()
+                ))
             }
             other => Problem::internal(other),
         }

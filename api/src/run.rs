@@ -100,13 +100,42 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("binding {}", args.bind))?;
         tracing::info!(address = %format!("http://{}", args.bind), port = app.port(), "serving");
         let workers = crate::jobs::worker::Workers::spawn(&pool, &settings.jobs, "service");
-        let served = app.run_until_stopped().await.context("serving");
-        workers.shutdown().await;
-        served
+        let handle = app.handle();
+        let mut server = tokio::spawn(app.run_until_stopped());
+        let served = tokio::select! {
+            r = &mut server => Some(r),
+            r = stop_signal() => { r?; None }
+        };
+        // Stopping: new connections are refused at once, requests in flight get a few
+        // seconds, and the workers abandon their chunks (their searches stop within a moment).
+        tracing::info!("stopping: the server, then the workers");
+        let (_, _) = tokio::join!(handle.stop(true), workers.shutdown());
+        let served = match served {
+            Some(r) => r,
+            None => server.await,
+        };
+        if tokio::time::timeout(std::time::Duration::from_secs(2), pool.close())
+            .await
+            .is_err()
+        {
+            tracing::warn!("connections still busy after 2 s: closing the database anyway");
+        }
+        served.context("the server task")?.context("serving")
     }
     .await;
     db.close().await;
     result
+}
+
+/// Waits for Ctrl-C or SIGTERM.
+async fn stop_signal() -> anyhow::Result<()> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .context("listening for SIGTERM")?;
+    tokio::select! {
+        r = tokio::signal::ctrl_c() => r.context("listening for Ctrl-C")?,
+        _ = term.recv() => {}
+    }
+    Ok(())
 }
 
 /// `tsoro migrate`.
@@ -136,12 +165,7 @@ pub async fn worker(args: crate::cli::WorkerArgs) -> anyhow::Result<()> {
     let mut settings = args.jobs.settings();
     settings.workers = settings.workers.max(1);
     let workers = crate::jobs::worker::Workers::spawn(&pool, &settings, "worker");
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .context("listening for SIGTERM")?;
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
+    stop_signal().await?;
     tracing::info!("stopping the workers");
     workers.shutdown().await;
     pool.close().await;

@@ -82,6 +82,48 @@ fn cancel_stops_early() {
     assert_eq!(err, tsoro_engine::sim::SimError::Cancelled { done: 0 });
 }
 
+/// A cancel set while searching agents think (a search that alone would take minutes) ends
+/// the run within a moment, with no game of the interrupted batch handed on.
+#[test]
+fn cancel_reaches_inside_a_search() {
+    let g = catalogue::get("tsoro-russ")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    for agent in ["mcts:1000000", "alphabeta:8"] {
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spec = SimSpec {
+            agents: [agent.parse().unwrap(), AgentSpec::Random],
+            games: 0..4,
+            seed: 1,
+            swap_seats: true,
+        };
+        let opts = SimOptions {
+            threads: 2,
+            cancel: Some(cancel.clone()),
+            ..SimOptions::default()
+        };
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            std::time::Instant::now()
+        });
+        let mut seen = 0;
+        let err = simulate_any(&g, &spec, &opts, &mut |_| seen += 1).unwrap_err();
+        let stopped = setter.join().unwrap().elapsed();
+        assert_eq!(
+            err,
+            tsoro_engine::sim::SimError::Cancelled { done: 0 },
+            "{agent}"
+        );
+        assert_eq!(seen, 0, "{agent}: no cut-short game is recorded");
+        assert!(
+            stopped < std::time::Duration::from_secs(2),
+            "{agent}: the run went on {stopped:?} after the cancel"
+        );
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn rec(
     k: u64,

@@ -11,6 +11,8 @@
 // small next to a request, so boxing them would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod budget;
+pub mod events;
 pub mod export;
 pub mod request;
 pub mod routes;
@@ -27,8 +29,12 @@ pub struct JobSettings {
     pub max_games: u64,
     /// Most jobs queued or running at once.
     pub max_active_jobs: i64,
+    /// Largest estimated cost of one job, in core-seconds ([`budget`]).
+    pub max_job_cost: f64,
     /// Games per chunk.
     pub chunk_games: u64,
+    /// Ended jobs older than this are deleted with what they stored (None: kept).
+    pub retention: Option<Duration>,
     /// How long a claimed chunk stays a worker's without renewal.
     pub lease: Duration,
     /// How often an idle worker looks for work.
@@ -44,7 +50,9 @@ impl Default for JobSettings {
         JobSettings {
             max_games: 10_000_000,
             max_active_jobs: 16,
+            max_job_cost: budget::DEFAULT_MAX_JOB_COST,
             chunk_games: 20_000,
+            retention: None,
             lease: Duration::from_secs(30),
             poll: Duration::from_millis(200),
             workers: 1,

@@ -41,17 +41,30 @@ fn job(plan: RunPlan, limits: &JobSettings) -> JobSpec {
     JobSpec { plan, chunk_games }
 }
 
-/// Checks a simulation request against the catalogue and the service's limits.
+/// Checks a simulation request against the catalogue, the service's limits and its cost
+/// budget.
 pub fn check(req: &RunRequest, limits: &JobSettings) -> Result<JobSpec, Problem> {
     let plan = plan::plan(req, limits.max_games).map_err(run_problem)?;
-    Ok(job(plan, limits))
+    let spec = job(plan, limits);
+    super::budget::check(&spec, limits)?;
+    Ok(spec)
 }
 
-/// Checks a comparison request: one job per ruleset, on the same seeds.
+/// Checks a comparison request: one job per ruleset, on the same seeds, each within the
+/// budget.
 pub fn check_comparison(
     req: &ComparisonRequest,
     limits: &JobSettings,
 ) -> Result<Vec<JobSpec>, Problem> {
     let plans = plan::plan_comparison(req, limits.max_games).map_err(run_problem)?;
-    Ok(plans.into_iter().map(|p| job(p, limits)).collect())
+    let specs: Vec<JobSpec> = plans.into_iter().map(|p| job(p, limits)).collect();
+    for (i, spec) in specs.iter().enumerate() {
+        super::budget::check(spec, limits).map_err(|mut p| {
+            for e in &mut p.errors {
+                e.field = format!("rulesets[{i}].{}", e.field);
+            }
+            p
+        })?;
+    }
+    Ok(specs)
 }

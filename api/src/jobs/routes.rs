@@ -12,7 +12,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::replay::{ReplayError, ReplayRequest, legal_after, replay};
 use tsoro_engine::stats::compare;
@@ -79,8 +79,17 @@ async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem
         .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
 }
 
-async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), Problem> {
-    let active = store::active_jobs(&state.pool).await?;
+/// Seconds a client refused for too many jobs is told to wait (`Retry-After`).
+const ADMISSION_RETRY_SECS: u64 = 5;
+
+/// Admits `new` jobs inside the transaction that will insert them (holding the admission lock
+/// until it ends), or 429 with `Retry-After`.
+async fn admit(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    limits: &JobSettings,
+    new: i64,
+) -> Result<(), Problem> {
+    let active = store::lock_admission(tx).await?;
     if active + new > limits.max_active_jobs {
         return Err(Problem::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -89,7 +98,12 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
                 "{active} jobs are queued or running (at most {}); try again when one is done",
                 limits.max_active_jobs
             ),
-        ));
+        )
+        .with_error(
+            "max_jobs",
+            format!("at most {} at once", limits.max_active_jobs),
+        )
+        .retry_after(ADMISSION_RETRY_SECS));
     }
     Ok(())
 }
@@ -100,8 +114,8 @@ async fn admit(state: &AppState, limits: &JobSettings, new: i64) -> Result<(), P
         (status = 202, description = "Queued; the job (its `url` also in `Location`)", body = JobView),
         (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many jobs queued or running", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Queues a simulation job (202 with its URL).
 pub async fn create(
@@ -111,10 +125,10 @@ pub async fn create(
     body: web::Json<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
     let spec = request::check(&body, &limits).map_err(|p| p.at(req.path()))?;
-    admit(&state, &limits, 1)
+    let mut tx = state.pool.begin().await?;
+    admit(&mut tx, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
     let id = store::create_job(&mut tx, &spec, None).await?;
     tx.commit().await?;
     let job = store::get_job(&state.pool, id)
@@ -189,10 +203,12 @@ fn finished(status: &str) -> bool {
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
     responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
-/// A job's status, progress and, when done, its statistics (`?wait=` to await it).
+/// A job's status, progress and, when done, its statistics (`?wait=` to await it: woken by
+/// the job's status change, see [`super::events`]).
 pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
+    events: web::Data<super::events::JobEvents>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -204,25 +220,52 @@ pub async fn show(
                 .at(req.path()),
         );
     }
-    let deadline = Instant::now() + Duration::from_secs(wait);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait);
+    // Subscribed before the first look, so that no change between the two is missed.
+    let mut changes = events.subscribe();
     loop {
         let job = load(&state, &path, req.path()).await?;
-        if finished(&job.status) || Instant::now() >= deadline {
+        if finished(&job.status) || tokio::time::Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(JobView::of(&job)));
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
+        loop {
+            match tokio::time::timeout_at(look_again, changes.recv()).await {
+                Ok(Ok(id)) if id != job.id => continue,
+                // Ours, news lost (lagged), or time to look anyway.
+                _ => break,
+            }
+        }
     }
 }
 
-#[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Cancelled", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
-/// Cancels a job.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+/// `?purge=true`: delete rather than cancel.
+pub struct DeleteQuery {
+    #[serde(default)]
+    purge: bool,
+}
+
+#[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id"), ("purge" = Option<bool>, Query, description = "Delete the job and everything it stored (whatever its status; a running job stops), answering its id and `freed_bytes`")),
+    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
+/// Cancels a job; with `?purge=true`, deletes it and everything it stored.
 pub async fn cancel(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
     let job = load(&state, &path, req.path()).await?;
+    if q.purge {
+        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
+        return Ok(HttpResponse::Ok().json(json!({
+            "id": job.id,
+            "deleted": true,
+            "status_before": job.status,
+            "freed_bytes": freed,
+        })));
+    }
     if !store::cancel(&state.pool, job.id).await? {
         return Err(Problem::new(
             StatusCode::CONFLICT,
@@ -390,7 +433,7 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = ComparisonRequest,
-    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
@@ -400,10 +443,10 @@ pub async fn create_comparison(
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
     let specs = request::check_comparison(&b, &limits).map_err(|p| p.at(req.path()))?;
-    admit(&state, &limits, specs.len() as i64)
+    let mut tx = state.pool.begin().await?;
+    admit(&mut tx, &limits, specs.len() as i64)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
     for (i, spec) in specs.iter().enumerate() {
@@ -428,6 +471,7 @@ async fn comparison_view(state: &AppState, id: Uuid) -> Result<ComparisonView, P
 pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
+    events: web::Data<super::events::JobEvents>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -436,13 +480,16 @@ pub async fn show_comparison(
         return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
     }
     let wait = q.wait.unwrap_or(0).min(60);
-    let deadline = Instant::now() + Duration::from_secs(wait);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait);
+    let mut changes = events.subscribe();
     loop {
         let view = comparison_view(&state, id).await?;
-        if finished(&view.status) || Instant::now() >= deadline {
+        if finished(&view.status) || tokio::time::Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(view));
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Any job's change, then a look (a comparison's runs are few).
+        let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
+        let _ = tokio::time::timeout_at(look_again, changes.recv()).await;
     }
 }
 

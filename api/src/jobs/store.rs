@@ -50,11 +50,15 @@ pub struct JobRow {
     pub started_at: Option<DateTime<Utc>>,
     /// Done, failed or cancelled.
     pub finished_at: Option<DateTime<Utc>>,
+    /// Bytes its stored records take (their blocks as stored, TOAST included).
+    pub stored_bytes: i64,
 }
 
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, summary, \
-     created_at, started_at, finished_at";
+     created_at, started_at, finished_at, \
+     (SELECT coalesce(sum(pg_column_size(c.records)), 0)::bigint FROM simulation_chunks c \
+      WHERE c.job_id = simulation_jobs.id) AS stored_bytes";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -78,13 +82,19 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         created_at: r.try_get("created_at")?,
         started_at: r.try_get("started_at")?,
         finished_at: r.try_get("finished_at")?,
+        stored_bytes: r.try_get("stored_bytes")?,
     })
 }
 
-/// Jobs queued or running.
-pub async fn active_jobs(pool: &PgPool) -> Result<i64, sqlx::Error> {
+/// Takes the admission lock for the rest of the transaction and counts the jobs queued or
+/// running. Every admission takes it before counting and inserting, so the count and the
+/// insert are one step: concurrent requests cannot all see room for one more.
+pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('tsoro.jobs.admission'))")
+        .execute(&mut **tx)
+        .await?;
     sqlx::query_scalar("SELECT count(*) FROM simulation_jobs WHERE status IN ('queued', 'running')")
-        .fetch_one(pool)
+        .fetch_one(&mut **tx)
         .await
 }
 
@@ -173,16 +183,61 @@ pub async fn comparison_jobs(pool: &PgPool, id: Uuid) -> Result<Vec<JobRow>, sql
     rows.iter().map(job_from).collect()
 }
 
-/// Cancels a queued or running job; returns whether it was.
+/// Cancels a queued or running job, dropping its chunks not yet played; returns whether it
+/// was.
 pub async fn cancel(pool: &PgPool, id: Uuid) -> Result<bool, sqlx::Error> {
+    let mut tx = pool.begin().await?;
     let r = sqlx::query(
         "UPDATE simulation_jobs SET status = 'cancelled', finished_at = now() \
          WHERE id = $1 AND status IN ('queued', 'running')",
     )
     .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("DELETE FROM simulation_chunks WHERE job_id = $1 AND status = 'pending'")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// Deletes a job and everything it stored (its chunks go with it); returns the bytes its
+/// records took, or None when there was no such job. A worker playing one of its chunks
+/// loses the lease and stores nothing.
+pub async fn purge(pool: &PgPool, id: Uuid) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "WITH gone AS (DELETE FROM simulation_jobs WHERE id = $1 RETURNING id) \
+         SELECT coalesce((SELECT sum(pg_column_size(c.records)) FROM simulation_chunks c \
+                          WHERE c.job_id = $1), 0)::bigint FROM gone",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Deletes the jobs that ended (done, failed, cancelled) more than `age` ago, with what they
+/// stored; returns how many.
+pub async fn expire(pool: &PgPool, age: Duration) -> Result<u64, sqlx::Error> {
+    let r = sqlx::query(
+        "DELETE FROM simulation_jobs WHERE status IN ('done', 'failed', 'cancelled') \
+         AND finished_at < now() - make_interval(secs => $1)",
+    )
+    .bind(age.as_secs_f64())
     .execute(pool)
     .await?;
-    Ok(r.rows_affected() > 0)
+    Ok(r.rows_affected())
+}
+
+/// Whether a job is still queued or running (false when cancelled, failed, done or gone).
+pub async fn is_active(pool: &PgPool, id: Uuid) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM simulation_jobs \
+         WHERE id = $1 AND status IN ('queued', 'running'))",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await
 }
 
 /// A chunk a worker holds.

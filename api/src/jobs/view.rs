@@ -84,6 +84,8 @@ pub struct JobView {
     pub progress: Progress,
     /// Why it failed.
     pub error: Option<String>,
+    /// Bytes its stored records and aggregates take in the database.
+    pub stored_bytes: i64,
     /// When it was queued.
     pub created_at: DateTime<Utc>,
     /// When its first chunk was claimed.
@@ -132,6 +134,7 @@ impl JobView {
                 eta_seconds: eta,
             },
             error: job.error.clone(),
+            stored_bytes: job.stored_bytes,
             created_at: job.created_at,
             started_at: job.started_at,
             finished_at: job.finished_at,

@@ -14,6 +14,9 @@ use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any_with};
 use tsoro_engine::stats::csv_line;
 
+/// How often a worker playing a chunk looks whether its job was cancelled.
+const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// A name for a worker, unique enough to own leases: host, process and a random part.
 pub fn worker_name(label: &str) -> String {
     let host = std::fs::read_to_string("/etc/hostname")
@@ -74,6 +77,13 @@ pub async fn run(
                 if let Err(e) = store::finish_stragglers(&pool).await {
                     tracing::warn!(worker = %name, error = %e, "finishing jobs");
                 }
+                if let Some(age) = settings.retention {
+                    match store::expire(&pool, age).await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(worker = %name, jobs = n, "expired jobs deleted"),
+                        Err(e) => tracing::warn!(worker = %name, error = %e, "expiring jobs"),
+                    }
+                }
                 tokio::select! {
                     _ = tokio::time::sleep(settings.poll) => {}
                     _ = stop.changed() => {}
@@ -130,6 +140,11 @@ async fn play(
     });
     let mut beat = tokio::time::interval(settings.lease / 3);
     beat.tick().await;
+    // A cancelled job stops within a moment: its status is looked at often (a cheap read),
+    // and the flag reaches inside the agents' searches.
+    let mut look = tokio::time::interval(CANCEL_CHECK.min(settings.lease / 3));
+    look.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    look.tick().await;
     let outcome = loop {
         tokio::select! {
             done = &mut play => break done,
@@ -138,6 +153,11 @@ async fn play(
                     Ok(true) => {}
                     Ok(false) => cancel.store(true, Ordering::Relaxed),
                     Err(e) => tracing::warn!(error = %e, "renewing a lease"),
+                }
+            }
+            _ = look.tick() => {
+                if let Ok(false) = store::is_active(pool, c.job.id).await {
+                    cancel.store(true, Ordering::Relaxed);
                 }
             }
             _ = stop.changed() => cancel.store(true, Ordering::Relaxed),

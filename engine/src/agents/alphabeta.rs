@@ -93,6 +93,10 @@ impl AlphaBetaAgent {
         if depth == 0 || chain >= MAX_CHAIN {
             return self.evaluate(g, s, me);
         }
+        // A stopped run (super::stop) ends the search: interior nodes only, a small share.
+        if depth >= 2 && super::stop::requested() {
+            return 0;
+        }
         let mut best = i32::MIN + 1;
         for a in self.ordered(g, s, me) {
             let mut t = s.clone();

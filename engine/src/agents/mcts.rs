@@ -268,7 +268,8 @@ impl MctsAgent {
         // The paths of the batch's rollouts, one after the other, and where each ends.
         let mut paths: Vec<Step> = Vec::new();
         let mut ends: Vec<usize> = Vec::with_capacity(batch as usize);
-        while done < self.iterations {
+        // A stopped run (super::stop) ends the search at the next batch.
+        while done < self.iterations && !super::stop::requested() {
             let round = batch.min(self.iterations - done);
             games.clear();
             paths.clear();

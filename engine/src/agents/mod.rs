@@ -6,6 +6,7 @@ mod greedy;
 mod mcts;
 mod random;
 pub mod search;
+pub mod stop;
 
 pub use alphabeta::AlphaBetaAgent;
 pub use greedy::GreedyAgent;

@@ -40,7 +40,8 @@ pub struct SimSpec {
 pub struct SimOptions {
     /// Worker threads (0: rayon's default, one per core).
     pub threads: usize,
-    /// Set to stop after the current batch.
+    /// Set to stop: games not started are skipped and searches end early (the games in play
+    /// are discarded); the run ends with [`SimError::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called after each batch with (games done, games in the run).
     pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
@@ -111,6 +112,9 @@ fn play_traced<G: Game + 'static>(
     ];
     let mut p = start(g, spec, k);
     while let Some(mover) = g.to_move(&p.state) {
+        if crate::agents::stop::requested() {
+            break; // a stopped run discards this game
+        }
         let options = g.legal_count(&p.state);
         let a = agents[mover.index()].choose(g, &p.state, &mut p.rng);
         let rep = g.apply_unchecked(&mut p.state, a);
@@ -304,16 +308,28 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
                             })
                             .collect()
                     } else {
+                        // Agents that search see the cancel flag inside their searches; games
+                        // not yet started are skipped once it is set.
                         (next..stop)
                             .into_par_iter()
                             .map(|k| {
-                                let r = play_game(g, spec, names, k);
+                                if cancelled() {
+                                    return None;
+                                }
+                                let r = crate::agents::stop::scoped(opts.cancel.as_ref(), || {
+                                    play_game(g, spec, names, k)
+                                });
                                 let t = map(&r);
-                                (r, t)
+                                Some((r, t))
                             })
-                            .collect()
+                            .collect::<Option<Vec<_>>>()
+                            .unwrap_or_default()
                     }
                 });
+                // Set during the batch: its games may have been cut short, none is kept.
+                if cancelled() {
+                    return true;
+                }
                 if tx.send(records).is_err() {
                     return false;
                 }

@@ -1,0 +1,129 @@
+//! What a job would cost before it is accepted: an estimate of the CPU time its games take,
+//! refused over the service's budget (`--max-job-cost`) with 422 naming the estimate and the
+//! bound.
+//!
+//! The model, in core-seconds of the machine the figures were measured on (the README's
+//! benchmarks: a 2-core AMD EPYC, release build, one thread):
+//! - the ruleset's game length and branching are sampled from [`SAMPLE_GAMES`] random games
+//!   (the kernel plays them in well under a millisecond for most rulesets);
+//! - an action through the reference rules costs [`REFERENCE_ACTION`] (219,000 random games/s
+//!   of about 140 actions on tsoro 4x8), one in a random-vs-random kernel run
+//!   [`KERNEL_ACTION`] (1,310,000 games/s);
+//! - a greedy decision tries every legal action: branching × [`REFERENCE_ACTION`];
+//! - an alpha-beta decision of depth d searches about branching^(3d/4) positions (between the
+//!   perfectly ordered b^(d/2) and the unpruned b^d), each [`REFERENCE_ACTION`];
+//! - an MCTS iteration costs [`MCTS_ITERATION`] at tsoro 4x8's opening (about 400,000
+//!   iterations/s), half of it the rollout, which scales with the game's length.
+//!
+//! Each agent makes about half of a game's decisions. The estimate is rough (strong players'
+//! games are not random ones' length) but it is of the right order, which is what a budget
+//! needs: it tells a week from a minute.
+
+use super::JobSettings;
+use super::request::JobSpec;
+use crate::problem::Problem;
+use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+
+/// Random games sampled to learn a ruleset's length and branching.
+pub const SAMPLE_GAMES: u64 = 32;
+/// Core-seconds of one action through the reference rules.
+pub const REFERENCE_ACTION: f64 = 1.0 / (219_000.0 * 140.0);
+/// Core-seconds of one action of a random-vs-random game on the kernel.
+pub const KERNEL_ACTION: f64 = 1.0 / (1_310_000.0 * 140.0);
+/// Core-seconds of one MCTS iteration on tsoro 4x8 (about 140 actions a game).
+pub const MCTS_ITERATION: f64 = 1.0 / 400_000.0;
+/// The default budget: a core-day.
+pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
+
+/// A ruleset's game as random players play it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    /// Mean actions a game.
+    pub actions: f64,
+    /// Mean legal actions at a decision.
+    pub branching: f64,
+}
+
+/// The shape of the job's game, from [`SAMPLE_GAMES`] random games.
+pub fn shape(spec: &JobSpec) -> Result<Shape, String> {
+    let game = spec.def.build(&spec.params).map_err(|e| e.to_string())?;
+    let sample = SimSpec {
+        agents: [AgentSpec::Random; 2],
+        games: 0..SAMPLE_GAMES,
+        seed: 0,
+        swap_seats: true,
+    };
+    let opts = SimOptions {
+        threads: 1,
+        ..SimOptions::default()
+    };
+    let (mut actions, mut branching) = (0.0, 0.0);
+    simulate_any(&game, &sample, &opts, &mut |r| {
+        actions += r.actions as f64;
+        branching += r.mean_branching;
+    })
+    .map_err(|e| e.to_string())?;
+    let n = SAMPLE_GAMES as f64;
+    Ok(Shape {
+        actions: (actions / n).max(1.0),
+        branching: (branching / n).max(1.0),
+    })
+}
+
+/// Core-seconds of one decision of `agent` in a game of this shape.
+pub fn decision_cost(agent: &AgentSpec, s: Shape) -> f64 {
+    match agent {
+        AgentSpec::Random => REFERENCE_ACTION,
+        AgentSpec::Greedy => s.branching * REFERENCE_ACTION,
+        AgentSpec::AlphaBeta { depth, .. } => {
+            s.branching.powf(0.75 * *depth as f64).max(1.0) * REFERENCE_ACTION
+        }
+        AgentSpec::Mcts { iterations, .. } => {
+            *iterations as f64 * MCTS_ITERATION * (0.5 + 0.5 * s.actions / 140.0)
+        }
+    }
+}
+
+/// Core-seconds of one game between the job's agents.
+pub fn game_cost(spec: &JobSpec, s: Shape) -> f64 {
+    if spec.agents == [AgentSpec::Random; 2] && !spec.reference {
+        return s.actions * KERNEL_ACTION;
+    }
+    let decisions = s.actions / 2.0;
+    decisions * (decision_cost(&spec.agents[0], s) + decision_cost(&spec.agents[1], s))
+        + s.actions * REFERENCE_ACTION
+}
+
+/// Refuses a job whose estimated cost is over the budget: 422 naming both.
+pub fn check(spec: &JobSpec, limits: &JobSettings) -> Result<(), Problem> {
+    let s = shape(spec).map_err(Problem::internal)?;
+    let cost = spec.games as f64 * game_cost(spec, s);
+    if cost <= limits.max_job_cost {
+        return Ok(());
+    }
+    let per_game = game_cost(spec, s);
+    let mut p = Problem::unprocessable(format!(
+        "this job is estimated at {cost:.0} core-seconds ({} games of {} vs {} at about {:.3} s \
+         each), over the service's budget of {:.0} core-seconds a job (--max-job-cost): ask for \
+         at most {} games, or weaker agents",
+        spec.games,
+        spec.agents[0],
+        spec.agents[1],
+        per_game,
+        limits.max_job_cost,
+        (limits.max_job_cost / per_game).floor() as u64
+    ))
+    .with_error(
+        "games",
+        format!(
+            "estimated {cost:.0} core-seconds, over {:.0}",
+            limits.max_job_cost
+        ),
+    );
+    p.kind = "/problems/over-budget".into();
+    p.extra.insert("estimated_cost".into(), cost.into());
+    p.extra
+        .insert("max_job_cost".into(), limits.max_job_cost.into());
+    Err(p)
+}

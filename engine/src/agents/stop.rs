@@ -1,0 +1,55 @@
+//! A stop request that reaches inside a search: a run sets its cancel flag for the games a
+//! thread plays ([`scoped`]), and the searching agents look at it ([`requested`]) once per
+//! batch of MCTS rollouts and at alpha-beta's interior nodes, then return what they have.
+//! A game whose search was cut short is not a real game: whoever stops a run discards the
+//! games in play (as [`crate::sim`] does).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+thread_local! {
+    static STOP: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `flag` as this thread's stop request (restored afterwards, even on panic).
+pub fn scoped<R>(flag: Option<&Arc<AtomicBool>>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            STOP.with(|s| *s.borrow_mut() = previous);
+        }
+    }
+    let previous = STOP.with(|s| s.replace(flag.cloned()));
+    let _restore = Restore(previous);
+    f()
+}
+
+/// Whether this thread's run has been asked to stop.
+pub fn requested() -> bool {
+    STOP.with(|s| {
+        s.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_is_seen_inside_its_scope_only() {
+        let flag = Arc::new(AtomicBool::new(false));
+        assert!(!requested());
+        scoped(Some(&flag), || {
+            assert!(!requested());
+            flag.store(true, Ordering::Relaxed);
+            assert!(requested());
+            scoped(None, || assert!(!requested()));
+            assert!(requested());
+        });
+        assert!(!requested());
+    }
+}
