@@ -589,13 +589,7 @@ impl SowingGame {
         // Ludii's turn limit: the turn `turn_limit` is cut after its first lap.
         let cut = r.end.limits == Limits::Ludii && s.turns + 1 >= r.end.turn_limit;
         loop {
-            let last = self.sow_lap(&mut s.pits[me], from, count);
-            rep.laps += 1;
-            rep.sown += count as u32;
-            s.moves += 1;
-            if let Some(ev) = ev {
-                ev.push(Event::lap(p, from, count, last, r.n));
-            }
+            let last = self.lap(s, from, count, rep, ev);
             let v = s.pits[me][last];
             if v > 1 {
                 // The hole was occupied: relay, unless it is a head or relays are off.
@@ -795,6 +789,29 @@ impl SowingGame {
         taken
     }
 
+    /// One lap of `count` stones, already lifted from track index `from` of the mover's side:
+    /// sown, counted in the report and the moves, and told as an event. Returns where the last
+    /// stone fell.
+    #[inline]
+    fn lap(
+        &self,
+        s: &mut SowingState,
+        from: usize,
+        count: u8,
+        rep: &mut Report,
+        ev: &mut Option<Vec<Event>>,
+    ) -> usize {
+        let p = s.to_move;
+        let last = self.sow_lap(&mut s.pits[p.index()], from, count);
+        rep.laps += 1;
+        rep.sown += count as u32;
+        s.moves += 1;
+        if let Some(ev) = ev {
+            ev.push(Event::lap(p, from, count, last, self.rules.n));
+        }
+        last
+    }
+
     /// Drops `count` stones one by one into the holes after `from`; returns the last hole.
     #[inline]
     fn sow_lap(&self, side: &mut [u8; SIDE_CAP], from: usize, count: u8) -> usize {
@@ -857,13 +874,7 @@ impl SowingGame {
         let n = self.rules.n as usize;
         let me = s.to_move.index();
         let c = take_hole(&mut s.pits[me], k);
-        let last = self.sow_lap(&mut s.pits[me], k, c);
-        rep.laps += 1;
-        rep.sown += c as u32;
-        s.moves += 1;
-        if let Some(ev) = ev {
-            ev.push(Event::lap(s.to_move, k, c, last, self.rules.n));
-        }
+        let last = self.lap(s, k, c, rep, ev);
         if last >= n {
             let opp = 1 - me;
             let of = 3 * n - 1 - last;
@@ -904,13 +915,7 @@ impl SowingGame {
         let p = s.to_move;
         let me = p.index();
         let c = take_hole(&mut s.pits[me], k);
-        let last = self.sow_lap(&mut s.pits[me], k, c);
-        rep.laps += 1;
-        rep.sown += c as u32;
-        s.moves += 1;
-        if let Some(ev) = ev {
-            ev.push(Event::lap(p, k, c, last, r.n));
-        }
+        let last = self.lap(s, k, c, rep, ev);
         if last >= n && self.capture(s, last, rep, ev) > 0 {
             if s.stones[p.other().index()] == 0 {
                 s.turns += 1;
@@ -947,13 +952,7 @@ impl SowingGame {
         // relay comes round to the hole before `k` within one round of laps.
         for _ in 0..=len {
             let c = take_hole(&mut s.pits[me], from);
-            let last = self.sow_lap(&mut s.pits[me], from, c);
-            rep.laps += 1;
-            rep.sown += c as u32;
-            s.moves += 1;
-            if let Some(ev) = ev {
-                ev.push(Event::lap(p, from, c, last, self.rules.n));
-            }
+            let last = self.lap(s, from, c, rep, ev);
             if s.pits[me][last] < 2 || (last + 1) % len == k {
                 break;
             }
@@ -968,11 +967,10 @@ impl SowingGame {
         let len = self.rules.len;
         let p = s.to_move;
         let me = p.index();
-        let side = &mut s.pits[me];
         // "takes up the man in the right-hand end hole of the back row, adds it to the end
         // hole of the front row"
-        side[n - 1] -= 1;
-        side[n] += 1;
+        s.pits[me][n - 1] -= 1;
+        s.pits[me][n] += 1;
         s.moves += 1;
         if let Some(ev) = ev {
             ev.push(Event::Transfer {
@@ -985,19 +983,14 @@ impl SowingGame {
         // one in the back row"
         let mut from = n;
         for _ in 0..len * 4 {
-            let c = take_hole(side, from);
-            let last = self.sow_lap(side, from, c);
-            rep.laps += 1;
-            rep.sown += c as u32;
-            s.moves += 1;
-            if let Some(ev) = ev {
-                ev.push(Event::lap(p, from, c, last, nn));
-            }
-            if last == n - 2 || side[last] < 2 {
+            let c = take_hole(&mut s.pits[me], from);
+            let last = self.lap(s, from, c, rep, ev);
+            if last == n - 2 || s.pits[me][last] < 2 {
                 break;
             }
             from = last;
         }
+        let side = &mut s.pits[me];
         // "takes up both the men now in it and transfers them to the end hole"
         let pair = take_hole(side, n - 2);
         side[n - 1] += pair;
