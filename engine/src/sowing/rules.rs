@@ -272,23 +272,13 @@ impl SowingConfig {
                 }
             }
             Opening::NjombwaOneCounter => {
-                if start.iter().any(|side| side[..len].iter().any(|&v| v != 1)) {
-                    return Err(ConfigError::new(
-                        "opening",
-                        "the one-counter start needs one stone in every hole",
-                    ));
-                }
+                one_stone_a_hole(&start, len, "the one-counter start")?;
                 OpeningRule::OneCounter
             }
             Opening::LudiiOneCounter => {
                 // The relay must come round to the hole before the end: the pattern of one
                 // stone in every hole guarantees it.
-                if start.iter().any(|side| side[..len].iter().any(|&v| v != 1)) {
-                    return Err(ConfigError::new(
-                        "opening",
-                        "Ludii's one-counter opening needs one stone in every hole",
-                    ));
-                }
+                one_stone_a_hole(&start, len, "Ludii's one-counter opening")?;
                 OpeningRule::LudiiOneCounter
             }
             Opening::LudiiBaia { a } => {
@@ -345,4 +335,19 @@ impl SowingConfig {
             total,
         })
     }
+}
+
+/// Refuses a start without exactly one stone in every hole, which `what` needs.
+fn one_stone_a_hole(
+    start: &[[u8; SIDE_CAP]; 2],
+    len: usize,
+    what: &str,
+) -> Result<(), ConfigError> {
+    if start.iter().any(|side| side[..len].iter().any(|&v| v != 1)) {
+        return Err(ConfigError::new(
+            "opening",
+            format!("{what} needs one stone in every hole"),
+        ));
+    }
+    Ok(())
 }
