@@ -242,3 +242,38 @@ fn ludii_limits_play_on_the_kernel_exactly() {
     let g = build(2500, 10_000).with_turn_limit(25);
     kernel_agrees(&g, 0..100).unwrap();
 }
+
+/// Ludii's limits on the kernel from positions deep in the game: at the start of the last turn
+/// (played by the reference at once), of the turn before it (the kernel stops the game where
+/// the last turn begins and the reference takes it on), and in the middle of a turn.
+#[test]
+fn ludii_limits_from_positions_near_the_limit() {
+    let Ok(AnyGame::Sowing(g)) = catalogue::get("tsoro-ludii").unwrap().build(&Params::new())
+    else {
+        panic!("tsoro-ludii")
+    };
+    let limit = 9;
+    let g = g.with_turn_limit(limit);
+    assert!(g.has_kernel());
+    let mut starts = vec![];
+    for k in 0..240u64 {
+        // Random actions through the reference up to a turn (or an action count) drawn by k.
+        let mut p = Playout::new(g.initial_state(), Rng::for_game(11, k), k);
+        let stop_turn = limit - 1 - (k % 3) as u32;
+        let stop_action = (k % 5 == 4).then_some(3 + k as u32 % 7);
+        while p.state.outcome().is_none()
+            && p.state.turns() < stop_turn
+            && stop_action.is_none_or(|a| p.tally.actions < a)
+        {
+            tsoro_engine::playout::reference_step(&g, &mut p);
+        }
+        p.tally = Default::default();
+        starts.push(p);
+    }
+    let mut batch = starts.clone();
+    g.random_playouts(&mut SliceFeed::new(&mut batch));
+    for (i, (mut alone, kernel)) in starts.into_iter().zip(batch).enumerate() {
+        play_out_reference(&g, &mut alone);
+        assert_eq!(alone, kernel, "game {i}");
+    }
+}

@@ -1,22 +1,22 @@
 //! Random playouts of rules with Ludii's limits (`end.limits = ludii`) on the kernel, exactly.
 //!
 //! The kernel does not model Ludii's cut of the last turn after its first lap, nor its board at
-//! the move limit. But a game under Ludii's limits and the same game under whole-turn limits
-//! draw the same numbers and play the same moves until one of them reaches a limit: the first
-//! move of turn `turn_limit`, or move `move_limit` (an endless relay included). So the kernel
-//! plays the whole-turn twin of the rules, and every game it ends in turn `turn_limit` or at
-//! the move limit is played again by the reference, under Ludii's limits, from the position
-//! the feed handed out. Other games are handed on as the kernel ended them.
+//! the move limit. But until the last turn begins, a game under Ludii's limits and the same
+//! game under whole-turn limits draw the same numbers and play the same moves. So the kernel
+//! plays the whole-turn twin of the rules with a turn limit one lower, and every game it ends
+//! there is at the start of the last turn: the reference takes it on from that position, under
+//! Ludii's limits. The few games the twin ends otherwise at a limit (the move limit, an endless
+//! relay, both players passing) are played again by the reference from the position the feed
+//! handed out. Other games are handed on as the kernel ended them.
 
 use super::SowingGame;
 use super::config::Limits;
-use super::state::SowingState;
+use super::state::{Pending, SowingState};
 use crate::outcome::EndReason;
 use crate::playout::{Feed, Playout, play_out_reference};
-use std::collections::HashMap;
 
-/// The whole-turn twin of `g`'s rules, when `g` has Ludii's limits and the kernel admits the
-/// twin.
+/// The whole-turn twin of `g`'s rules, one turn shorter when it can be, when `g` has Ludii's
+/// limits and the kernel admits the twin.
 pub(super) fn twin(g: &SowingGame) -> Option<SowingGame> {
     let r = g.rules();
     if r.end.limits != Limits::Ludii {
@@ -28,19 +28,29 @@ pub(super) fn twin(g: &SowingGame) -> Option<SowingGame> {
     // `with_turn_limit` may have lowered the limit below the configuration's.
     rules.end = r.end;
     rules.end.limits = Limits::WholeTurns;
+    rules.end.turn_limit = shortened(r.end.turn_limit);
     rules.config.end = rules.end;
     let twin = SowingGame::new(rules);
     super::kernel::admits(&twin).then_some(twin)
 }
 
-/// A feed that keeps each game as handed out, and replays under `g`'s (Ludii's) limits the
-/// games the twin's kernel ended at a limit.
+/// The twin's turn limit: the turn before the last, so that its games stop where the last turn
+/// begins (a limit of one cannot be lowered: those games are all replayed).
+fn shortened(turn_limit: u32) -> u32 {
+    turn_limit.saturating_sub(1).max(1)
+}
+
+/// A feed that keeps each game as handed out, takes on under `g`'s (Ludii's) limits the games
+/// the twin's kernel stopped at the start of the last turn, and replays the games it ended at
+/// another limit.
 pub(super) struct Capped<'a> {
     g: &'a SowingGame,
     inner: &'a mut dyn Feed<SowingState>,
-    /// The games in play, by the tag this feed gave them: the caller's game as handed out.
-    out: HashMap<u64, Playout<SowingState>>,
-    next_tag: u64,
+    /// The games in play, by the tag this feed gave them (a slot here): the caller's game as
+    /// handed out.
+    out: Vec<Option<Playout<SowingState>>>,
+    /// Slots of `out` free again.
+    free: Vec<u64>,
 }
 
 impl<'a> Capped<'a> {
@@ -48,41 +58,77 @@ impl<'a> Capped<'a> {
         Capped {
             g,
             inner,
-            out: HashMap::new(),
-            next_tag: 0,
+            out: Vec::new(),
+            free: Vec::new(),
         }
+    }
+
+    /// The twin stopped this game at its turn limit, at the start of `g`'s last turn, as the
+    /// reference under `g`'s rules stands just before that turn begins.
+    fn at_last_turn(&self, s: &SowingState) -> bool {
+        let limit = self.g.rules().end.turn_limit;
+        s.outcome().is_some_and(|o| {
+            o.reason == EndReason::TurnLimit
+                && limit >= 2
+                && o.turns + 1 == limit
+                && s.turns + 1 == limit
+                // Both players passing ends the twin's game at its own limit: replayed.
+                && s.passes < 2
+                && s.pending == Pending::Start
+        })
     }
 }
 
 impl Feed<SowingState> for Capped<'_> {
     fn next(&mut self) -> Option<Playout<SowingState>> {
-        let p = self.inner.next()?;
-        let tag = self.next_tag;
-        self.next_tag += 1;
-        let mut mine = p.clone();
-        mine.tag = tag;
-        self.out.insert(tag, p);
-        Some(mine)
+        loop {
+            let mut p = self.inner.next()?;
+            if p.state.outcome().is_none()
+                && p.state.turns >= shortened(self.g.rules().end.turn_limit)
+            {
+                // Already in the last turn: past the twin's limit.
+                play_out_reference(self.g, &mut p);
+                self.inner.done(p);
+                continue;
+            }
+            let mut mine = p.clone();
+            mine.tag = match self.free.pop() {
+                Some(slot) => {
+                    self.out[slot as usize] = Some(p);
+                    slot
+                }
+                None => {
+                    self.out.push(Some(p));
+                    self.out.len() as u64 - 1
+                }
+            };
+            return Some(mine);
+        }
     }
 
-    fn done(&mut self, p: Playout<SowingState>) {
-        let Some(mut orig) = self.out.remove(&p.tag) else {
+    fn done(&mut self, mut p: Playout<SowingState>) {
+        let Some(mut orig) = self.out.get_mut(p.tag as usize).and_then(Option::take) else {
             // Not one of ours: cannot happen (the kernel hands back what it was given).
             debug_assert!(false, "an unknown playout");
             return;
         };
+        self.free.push(p.tag);
         let end = &self.g.rules().end;
-        let at_limit = p.state.outcome().is_none_or(|o| {
-            o.turns >= end.turn_limit
+        if self.at_last_turn(&p.state) {
+            p.state.outcome = None;
+            self.g.begin_turn(&mut p.state);
+            play_out_reference(self.g, &mut p);
+            p.tag = orig.tag;
+            orig = p;
+        } else if p.state.outcome().is_none_or(|o| {
+            o.turns + 1 >= end.turn_limit
                 || o.reason == EndReason::MoveLimit
                 || o.reason == EndReason::TurnLimit
-        });
-        if at_limit {
+        }) {
             play_out_reference(self.g, &mut orig);
         } else {
-            let tag = orig.tag;
+            p.tag = orig.tag;
             orig = p;
-            orig.tag = tag;
         }
         self.inner.done(orig);
     }
