@@ -112,9 +112,13 @@ pub trait Game: Send + Sync {
     fn has_kernel(&self) -> bool {
         false
     }
-    /// The same game with at most this turn limit (the game ends as a draw when it is
-    /// reached): for playouts cut short.
-    fn with_turn_limit(&self, turn_limit: u32) -> Self
+    /// Moves played so far, as Ludii counts them (a sowing lap, a pass, a placement...).
+    fn moves(&self, s: &Self::State) -> u32;
+    /// The same game for random rollouts from `from` (a search's): it ends as a draw
+    /// `moves` moves (as [`moves`](Self::moves) counts them) past `from`, or sooner at the
+    /// game's own limits. Only its games' results are meant to be read: the board a game ends
+    /// on at a limit may differ from the game's own rules.
+    fn rollout_game(&self, from: &Self::State, moves: u32) -> Self
     where
         Self: Sized;
     /// How many ordinary moves `p` would have on this board if it were his turn (for mobility

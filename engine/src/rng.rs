@@ -4,12 +4,11 @@
 //! depend on nothing else, so a game's record is the same whatever the thread count and
 //! whichever slice of games a process runs.
 
-use rand_core::{Rng as _, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-
-/// A small, fast, portable generator (xoshiro256++).
+/// A small, fast, portable generator: xoshiro256++ (Blackman and Vigna), its four words of
+/// state kept as words. A test checks it against the `rand_xoshiro` crate's, number for
+/// number, from the same seeds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rng(Xoshiro256PlusPlus);
+pub struct Rng([u64; 4]);
 
 /// SplitMix64's finaliser: a good 64-bit mix.
 #[inline]
@@ -21,9 +20,13 @@ pub const fn mix64(mut z: u64) -> u64 {
 }
 
 impl Rng {
-    /// A generator from one seed.
+    /// A generator from one seed: the state is SplitMix64's first four outputs from it (as
+    /// `rand_xoshiro` seeds from a `u64`).
+    #[inline]
     pub fn from_seed(seed: u64) -> Rng {
-        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
+        Rng::from_state(std::array::from_fn(|i| {
+            mix64(seed.wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        }))
     }
 
     /// The seed of game `k` of a run with seed `seed`.
@@ -37,28 +40,34 @@ impl Rng {
     }
 
     /// The generator's state: four words (never all zero).
+    #[inline]
     pub(crate) fn state(&self) -> [u64; 4] {
-        let b = self.0.state();
-        std::array::from_fn(|w| {
-            let mut x = [0u8; 8];
-            x.copy_from_slice(&b[8 * w..8 * w + 8]);
-            u64::from_le_bytes(x)
-        })
+        self.0
     }
 
-    /// The generator with this state (from [`state`](Self::state)).
+    /// The generator with this state (from [`state`](Self::state)); an all-zero state, which
+    /// xoshiro cannot leave, is replaced by the seed 0's.
+    #[inline]
     pub(crate) fn from_state(words: [u64; 4]) -> Rng {
-        let mut b = [0u8; 32];
-        for (w, x) in words.iter().enumerate() {
-            b[8 * w..8 * w + 8].copy_from_slice(&x.to_le_bytes());
+        if words == [0; 4] {
+            return Rng::from_seed(0);
         }
-        Rng(Xoshiro256PlusPlus::from_seed(b))
+        Rng(words)
     }
 
     /// A uniform 64-bit number.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
+        let s = &mut self.0;
+        let out = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        out
     }
 
     /// A uniform number in `0..n` (Lemire's method, unbiased). `n` must be positive.
@@ -122,5 +131,28 @@ mod tests {
         let mut copy = Rng::from_state(r.state());
         assert_eq!(copy, r);
         assert_eq!(copy.next_u64(), r.next_u64());
+    }
+
+    #[test]
+    fn seeded_as_the_library_seeds() {
+        let mut s = 0x0123_4567_89AB_CDEFu64;
+        for seed in [0, 1, 42, u64::MAX, 0x9E37_79B9_7F4A_7C15]
+            .into_iter()
+            .chain((0..1000).map(|_| {
+                s = mix64(s);
+                s
+            }))
+        {
+            use rand_core::{Rng as _, SeedableRng};
+            let mut ours = Rng::from_seed(seed);
+            let mut theirs = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            for i in 0..64 {
+                assert_eq!(
+                    ours.next_u64(),
+                    theirs.next_u64(),
+                    "seed {seed}, number {i}"
+                );
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ pub mod stop;
 
 pub use alphabeta::AlphaBetaAgent;
 pub use greedy::GreedyAgent;
-pub use mcts::{MctsAgent, ROLLOUT_TURNS};
+pub use mcts::{MctsAgent, ROLLOUT_MOVES};
 pub use random::RandomAgent;
 
 use crate::game::Game;

@@ -28,9 +28,14 @@ impl Game for MorrisGame {
     fn apply_unchecked(&self, s: &mut MorrisState, a: MorrisAction) -> Report {
         MorrisGame::apply_unchecked(self, s, a)
     }
-    fn with_turn_limit(&self, turn_limit: u32) -> Self {
+    /// A line game's turn is one move (a placement or a step, with its removal).
+    fn moves(&self, s: &MorrisState) -> u32 {
+        s.turns()
+    }
+    fn rollout_game(&self, from: &MorrisState, moves: u32) -> Self {
         let mut rules = self.rules().clone();
-        rules.config.end.turn_limit = rules.config.end.turn_limit.min(turn_limit.max(1));
+        let cut = from.turns().saturating_add(moves).max(1);
+        rules.config.end.turn_limit = rules.config.end.turn_limit.min(cut);
         MorrisGame::new(rules)
     }
     fn to_move(&self, s: &MorrisState) -> Option<Player> {

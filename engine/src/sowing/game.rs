@@ -236,6 +236,26 @@ impl SowingGame {
         SowingGame::new(rules)
     }
 
+    /// The same rules for random rollouts from `from`, cut `moves` moves past it (a draw,
+    /// reason `move_limit`). Under Ludii's limits, when the game's last turn cannot come
+    /// before the cut (a turn is at least one move, or a pass answered by a move), the limits
+    /// become whole turns: the games end with the same results, and on the kernel without
+    /// replays (`sowing/capped.rs`).
+    pub fn rollout_game(&self, from: &SowingState, moves: u32) -> SowingGame {
+        let mut rules = self.rules.clone();
+        let cut = from.moves.saturating_add(moves);
+        if cut < rules.end.move_limit {
+            rules.end.move_limit = cut;
+            let last_turn_reachable =
+                from.turns as u64 + 2 * moves as u64 + 2 >= rules.end.turn_limit as u64;
+            if rules.end.limits == Limits::Ludii && !last_turn_reachable {
+                rules.end.limits = Limits::WholeTurns;
+            }
+            rules.config.end = rules.end;
+        }
+        SowingGame::new(rules)
+    }
+
     /// Ordinary sowing moves of the player to move.
     fn normal_sows(&self, s: &SowingState, out: &mut ActionList<Action>) {
         let p = s.to_move;

@@ -54,8 +54,11 @@ impl Game for SowingGame {
     fn has_kernel(&self) -> bool {
         kernel::admits(self) || capped::twin(self).is_some()
     }
-    fn with_turn_limit(&self, turn_limit: u32) -> Self {
-        SowingGame::with_turn_limit(self, turn_limit)
+    fn moves(&self, s: &SowingState) -> u32 {
+        s.moves()
+    }
+    fn rollout_game(&self, from: &SowingState, moves: u32) -> Self {
+        SowingGame::rollout_game(self, from, moves)
     }
     fn legal_count(&self, s: &SowingState) -> usize {
         SowingGame::legal_count(self, s)
