@@ -625,7 +625,7 @@ pub async fn chunk_slice(
     len: i64,
 ) -> Result<Option<Vec<u8>>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT substring(records FROM $3 + 1 FOR $4) FROM simulation_chunks \
+        "SELECT substring(records FROM ($3 + 1)::int FOR $4::int) FROM simulation_chunks \
          WHERE job_id = $1 AND idx = $2 AND records IS NOT NULL",
     )
     .bind(job)
