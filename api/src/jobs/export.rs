@@ -29,7 +29,7 @@ use tsoro_engine::stats::{Stats, Summary};
 use uuid::Uuid;
 
 /// Bytes of a chunk's stored records read at a time.
-pub const SLICE_BYTES: i64 = 256 * 1024;
+pub const SLICE_BYTES: i64 = 128 * 1024;
 
 /// Connections of the exports' own pool.
 pub const EXPORT_CONNECTIONS: u32 = 4;
@@ -134,12 +134,15 @@ impl RecordReader {
                     })
                 }
             };
-            let slice =
-                store::chunk_slice(&self.pool, self.job, reading.idx, reading.offset, SLICE_BYTES)
-                    .await?
-                    .ok_or_else(|| {
-                        sqlx::Error::Protocol("the job was deleted during its export".into())
-                    })?;
+            let slice = store::chunk_slice(
+                &self.pool,
+                self.job,
+                reading.idx,
+                reading.offset,
+                SLICE_BYTES,
+            )
+            .await?
+            .ok_or_else(|| sqlx::Error::Protocol("the job was deleted during its export".into()))?;
             if slice.is_empty() && reading.offset < reading.len {
                 return Err(sqlx::Error::Protocol("a stored chunk shrank".into()));
             }
