@@ -304,7 +304,7 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
@@ -390,7 +390,7 @@ pub async fn game_moves(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as JSON, streamed.
 pub async fn games_json(
     req: HttpRequest,
