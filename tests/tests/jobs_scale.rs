@@ -450,9 +450,14 @@ async fn many_slow_readers_get_whole_exports_or_a_503_before_the_body() {
             t.elapsed()
         );
     }
+    // Each stalled export holds about a slice: a few MB in all (reading a whole chunk at a
+    // time, as before, took about 200 MB here).
     let during = rss_mb();
+    eprintln!(
+        "resident memory: {before:.0} MB before the readers, {during:.0} MB with {MAX} stalled"
+    );
     assert!(
-        during - before < 64.0,
+        during - before < 32.0,
         "{MAX} stalled exports took {:.0} MB ({before:.0} -> {during:.0})",
         during - before
     );
