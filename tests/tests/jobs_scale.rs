@@ -252,6 +252,13 @@ async fn claiming_reads_no_finished_job_s_chunks() {
         .await
         .unwrap()
         .unwrap();
+    // And a ten-million-game job queued behind it (100,000 chunks of 100 had they been cut at
+    // once).
+    submit(
+        &app,
+        json!({"ruleset": "tsoro-russ", "agents": "random", "games": 10_000_000}),
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(20)).await;
     let plan = explain(&app, store::RECLAIM_SQL).await;
     let read = rows_read(&plan, "simulation_chunks");
