@@ -295,10 +295,11 @@ async fn progress_moves_within_seconds_for_slow_agents_with_an_eta() {
         ..settings(1, 20_000)
     })
     .await;
-    // Searching agents: chunks of 100 games, each game about a second.
+    // Searching agents: chunks of 100 games, each game a good fraction of a second (a chunk
+    // takes some seconds).
     let url = submit(
         &app,
-        json!({"ruleset": "tsoro-russ", "agents": "mcts:3000", "games": 400}),
+        json!({"ruleset": "tsoro-matthews-basic", "agents": "mcts:1000", "games": 400}),
     )
     .await;
     let start = Instant::now();
