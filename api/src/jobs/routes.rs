@@ -130,13 +130,10 @@ pub async fn create(
     admit(&mut tx, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let id = store::create_job(&mut tx, &spec, None).await?;
+    let job = store::create_job(&mut tx, &spec, None).await?;
     tx.commit().await?;
-    let job = store::get_job(&state.pool, id)
-        .await?
-        .ok_or_else(|| Problem::internal("a job vanished after its creation"))?;
     Ok(HttpResponse::Accepted()
-        .insert_header(("Location", job_url(id)))
+        .insert_header(("Location", job_url(job.id)))
         .json(JobView::of(&job, &store::JobUsage::default())))
 }
 
@@ -463,12 +460,14 @@ pub async fn create_comparison(
         .map_err(|p| p.at(req.path()))?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
+    let mut jobs = Vec::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
-        store::create_job(&mut tx, spec, Some((cid, i as i32))).await?;
+        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32))).await?);
     }
     tx.commit().await?;
     let url = view::comparison_url(cid);
-    let view = comparison_view(&state, cid).await?;
+    // The comparison as queued (workers may start it as soon as it is committed).
+    let view = ComparisonView::of(cid, &jobs, &Default::default());
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", url))
         .json(view))

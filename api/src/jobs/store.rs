@@ -139,35 +139,38 @@ pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, s
         .await
 }
 
-/// Stores a job (its chunks are cut as workers claim them, see [`claim`]).
+/// Stores a job (its chunks are cut as workers claim them, see [`claim`]); returns it as
+/// stored, queued (a worker may start it as soon as the transaction commits).
 pub async fn create_job(
     tx: &mut Transaction<'_, Postgres>,
     spec: &JobSpec,
     comparison: Option<(Uuid, i32)>,
-) -> Result<Uuid, sqlx::Error> {
+) -> Result<JobRow, sqlx::Error> {
     let id = Uuid::new_v4();
     let agents: Vec<String> = spec.agents.iter().map(|a| a.to_string()).collect();
-    sqlx::query(
+    let sql = format!(
         "INSERT INTO simulation_jobs (id, comparison_id, position, ruleset, ruleset_hash, \
          config, params, agents, games, seed, swap_seats, chunk_games, reference) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13)",
-    )
-    .bind(id)
-    .bind(comparison.map(|c| c.0))
-    .bind(comparison.map_or(0, |c| c.1))
-    .bind(&spec.def.id)
-    .bind(&spec.hash)
-    .bind(&spec.config)
-    .bind(serde_json::to_value(&spec.params).unwrap_or_default())
-    .bind(&agents)
-    .bind(spec.games as i64)
-    .bind(spec.seed.to_string())
-    .bind(spec.swap_seats)
-    .bind(spec.chunk_games as i64)
-    .bind(spec.reference)
-    .execute(&mut **tx)
-    .await?;
-    Ok(id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13) \
+         RETURNING {JOB_COLUMNS}"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(comparison.map(|c| c.0))
+        .bind(comparison.map_or(0, |c| c.1))
+        .bind(&spec.def.id)
+        .bind(&spec.hash)
+        .bind(&spec.config)
+        .bind(serde_json::to_value(&spec.params).unwrap_or_default())
+        .bind(&agents)
+        .bind(spec.games as i64)
+        .bind(spec.seed.to_string())
+        .bind(spec.swap_seats)
+        .bind(spec.chunk_games as i64)
+        .bind(spec.reference)
+        .fetch_one(&mut **tx)
+        .await?;
+    job_from(&row)
 }
 
 /// One job by id.
