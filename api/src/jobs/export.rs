@@ -74,8 +74,8 @@ impl Exports {
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too-many-exports",
                 format!(
-                    "{} exports are streaming (at most {}); try again in a moment",
-                    self.max, self.max
+                    "{} exports are streaming, the most at once; try again in a moment",
+                    self.max
                 ),
             )
             .with_error("max_exports", format!("at most {} at once", self.max))
