@@ -92,8 +92,9 @@
         if (job) {
           const p = j.progress;
           $("bar").value = Math.floor(100 * p.fraction);
-          const rate = p.games_per_second ? ", " + Math.round(p.games_per_second) + " games/s" : "";
-          $("progress-text").textContent = j.status + ": " + p.games_done + " of " + p.games + " games" + rate;
+          const rate = p.games_per_second ? ", " + (p.games_per_second < 10 ? p.games_per_second.toFixed(2) : Math.round(p.games_per_second)) + " games/s" : "";
+          const eta = p.eta_seconds ? ", about " + (p.eta_seconds < 90 ? Math.ceil(p.eta_seconds) + " s" : Math.ceil(p.eta_seconds / 60) + " min") + " left" : "";
+          $("progress-text").textContent = j.status + ": " + p.games_done + " of " + p.games + " games" + rate + eta;
         }
         if (["done", "failed", "cancelled"].includes(j.status)) {
           location.reload();

@@ -37,6 +37,10 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind)?;
         let port = listener.local_addr()?.port();
         let events = web::Data::new(crate::jobs::events::JobEvents::listen(&pool));
+        let exports = web::Data::new(crate::jobs::export::Exports::new(
+            &pool,
+            settings.jobs.max_exports,
+        ));
         let state = web::Data::new(AppState { pool });
         let limit = settings.body_limit;
         let jobs = web::Data::new(settings.jobs.clone());
@@ -48,6 +52,7 @@ impl Application {
                 .app_data(state.clone())
                 .app_data(jobs.clone())
                 .app_data(events.clone())
+                .app_data(exports.clone())
                 .app_data(json_config(limit))
                 .app_data(query_config())
                 .app_data(path_config())

@@ -102,6 +102,10 @@ pub struct JobArgs {
     /// Games per chunk of a job (searching agents use 1/200 of it).
     #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = 20_000)]
     pub chunk_games: u64,
+    /// Most exports of games (games.csv, games.json) streaming at once (more are refused with
+    /// 503 and Retry-After before their body starts).
+    #[arg(long, env = "TSORO_MAX_EXPORTS", default_value_t = 32)]
+    pub max_exports: usize,
     /// Seconds a claimed chunk stays a worker's without renewal.
     #[arg(long, env = "TSORO_LEASE_SECS", default_value_t = 30.0)]
     pub lease_secs: f64,
@@ -125,6 +129,7 @@ impl JobArgs {
                 0.0
             },
             chunk_games: self.chunk_games.max(1),
+            max_exports: self.max_exports.max(1),
             retention: (self.retention_days > 0.0).then(|| {
                 std::time::Duration::from_secs_f64(self.retention_days.min(36_500.0) * 86_400.0)
             }),

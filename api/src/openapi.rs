@@ -72,6 +72,7 @@ use utoipa::{Modify, OpenApi};
         crate::plan::Seed,
         crate::jobs::routes::GameBody,
         crate::jobs::view::JobView,
+        crate::jobs::status::JobStatus,
         crate::jobs::view::JobList,
         crate::jobs::view::ComparisonView,
         crate::jobs::view::SummaryView,

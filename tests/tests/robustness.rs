@@ -292,13 +292,26 @@ async fn jobs_are_deleted_with_what_they_stored_and_expire() {
     assert_eq!(chunk_rows(&app).await, 0, "its chunks went with it");
     problem(app.delete(&format!("{url}?purge=true")).await, 404).await;
 
-    // Cancelling drops the chunks not yet played.
+    // Cancelling drops the chunks not yet played (chunks are cut as workers claim them: a
+    // claimed one given back waits, pending, until the cancel drops it).
     let mut s = settings(0);
     s.chunk_games = 100;
     let app = spawn_app_with_jobs(s).await;
     let r = app.post("/api/v1/simulations", &body).await;
     let url = r.headers()["location"].to_str().unwrap().to_string();
-    assert_eq!(chunk_rows(&app).await, 20);
+    assert_eq!(
+        chunk_rows(&app).await,
+        0,
+        "no chunk is cut before a worker asks"
+    );
+    let c = tsoro_api::jobs::store::claim(&app.pool, "w", Duration::from_secs(30))
+        .await
+        .unwrap()
+        .unwrap();
+    tsoro_api::jobs::store::release(&app.pool, &c, "w")
+        .await
+        .unwrap();
+    assert_eq!(chunk_rows(&app).await, 1);
     assert_eq!(app.delete(&url).await.status(), StatusCode::OK);
     assert_eq!(chunk_rows(&app).await, 0);
 

@@ -1,85 +1,228 @@
-//! Exports of a finished job: every game's record as CSV or JSON (streamed chunk by chunk,
-//! never whole in memory), the summary, and a Frictionless data package describing them.
+//! Exports of a finished job: every game's record as CSV or JSON, the summary, and a
+//! Frictionless data package describing them.
+//!
+//! The records are streamed a slice of a chunk at a time, so an export holds at most one
+//! slice ([`SLICE_BYTES`]) and what it renders to, however slowly its client reads. Each
+//! slice is read on a connection of the exports' own small pool, held for that one query: a
+//! slow reader holds no connection, and exports cannot take the connections other requests
+//! need. At most `max_exports` stream at once; one more is refused before its body starts
+//! (503 with `Retry-After`), never cut in the middle.
 
+use super::records::{self, Decoder};
 use super::store::{self, JobRow};
+use crate::problem::Problem;
 use crate::run_export::{
     GAME_FIELDS, RunLabel, SUMMARY_FIELDS, frictionless_fields, header, summary_csv,
 };
 use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use futures_util::{StreamExt, stream};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tsoro_engine::stats::{Stats, Summary};
 use uuid::Uuid;
+
+/// Bytes of a chunk's stored records read at a time.
+pub const SLICE_BYTES: i64 = 128 * 1024;
+
+/// Connections of the exports' own pool.
+pub const EXPORT_CONNECTIONS: u32 = 4;
+
+/// Seconds a client refused for too many exports is told to wait (`Retry-After`).
+pub const EXPORT_RETRY_SECS: u64 = 2;
+
+/// How long a slice waits for one of the exports' connections before the export fails.
+const SLICE_WAIT: Duration = Duration::from_secs(300);
+
+/// The exports of a process: their pool and how many may stream at once.
+#[derive(Clone)]
+pub struct Exports {
+    pool: PgPool,
+    permits: Arc<Semaphore>,
+    max: usize,
+}
+
+impl Exports {
+    /// Exports reading through a small pool of their own (same database and credentials as
+    /// `pool`, connected on first use), at most `max` at once.
+    pub fn new(pool: &PgPool, max: usize) -> Exports {
+        let options = (*pool.connect_options()).clone();
+        let pool = PgPoolOptions::new()
+            .max_connections(EXPORT_CONNECTIONS)
+            .min_connections(0)
+            .acquire_timeout(SLICE_WAIT)
+            .idle_timeout(Duration::from_secs(60))
+            .connect_lazy_with(options);
+        let max = max.max(1);
+        Exports {
+            pool,
+            permits: Arc::new(Semaphore::new(max)),
+            max,
+        }
+    }
+
+    /// A place for one more export, or 503 with `Retry-After` when all are taken.
+    fn admit(&self) -> Result<OwnedSemaphorePermit, Problem> {
+        self.permits.clone().try_acquire_owned().map_err(|_| {
+            Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too-many-exports",
+                format!(
+                    "{} exports are streaming, the most at once; try again in a moment",
+                    self.max
+                ),
+            )
+            .with_error("max_exports", format!("at most {} at once", self.max))
+            .retry_after(EXPORT_RETRY_SECS)
+        })
+    }
+
+    /// Starts reading a finished job's records: admitted (or refused) and the list of its
+    /// stored chunks read before any byte of the body is sent.
+    async fn open(&self, job: &JobRow) -> Result<RecordReader, Problem> {
+        let permit = self.admit()?;
+        let chunks = store::stored_chunks(&self.pool, job.id).await?;
+        Ok(RecordReader {
+            pool: self.pool.clone(),
+            job: job.id,
+            chunks: chunks.into(),
+            current: None,
+            _permit: permit,
+        })
+    }
+}
+
+/// The chunk being read: index, stored length, bytes read so far, and its decoder.
+struct Reading {
+    idx: i32,
+    len: i64,
+    offset: i64,
+    decoder: Decoder,
+}
+
+/// A job's records read a slice at a time, in game order, as CSV lines; holds its export's
+/// place until dropped (the body ended or the client went away).
+struct RecordReader {
+    pool: PgPool,
+    job: Uuid,
+    chunks: VecDeque<(i32, i64)>,
+    current: Option<Reading>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl RecordReader {
+    /// The next whole records (CSV lines, never empty); None after the last.
+    async fn next_lines(&mut self) -> Result<Option<Vec<u8>>, sqlx::Error> {
+        loop {
+            let reading = match &mut self.current {
+                Some(r) => r,
+                None => {
+                    let Some((idx, len)) = self.chunks.pop_front() else {
+                        return Ok(None);
+                    };
+                    self.current.insert(Reading {
+                        idx,
+                        len,
+                        offset: 0,
+                        decoder: Decoder::new(),
+                    })
+                }
+            };
+            let slice = store::chunk_slice(
+                &self.pool,
+                self.job,
+                reading.idx,
+                reading.offset,
+                SLICE_BYTES,
+            )
+            .await?
+            .ok_or_else(|| sqlx::Error::Protocol("the job was deleted during its export".into()))?;
+            if slice.is_empty() && reading.offset < reading.len {
+                return Err(sqlx::Error::Protocol("a stored chunk shrank".into()));
+            }
+            reading.offset += slice.len() as i64;
+            let lines = reading.decoder.feed(&slice);
+            if reading.offset >= reading.len
+                && let Some(done) = self.current.take()
+            {
+                done.decoder.finish()?;
+            }
+            if !lines.is_empty() {
+                return Ok(Some(lines));
+            }
+        }
+    }
+}
 
 fn stream_error(e: impl std::fmt::Display) -> actix_web::Error {
     actix_web::error::ErrorInternalServerError(e.to_string())
 }
 
-/// The stored chunks of a job in order, one at a time (so at most one chunk's records are in
-/// memory), each turned into a piece of the response body by `render`.
-fn chunk_stream<F>(
-    pool: PgPool,
-    id: Uuid,
+/// The job's records as body pieces, each the CSV lines of a slice turned into bytes by
+/// `render` (told whether it is the first piece).
+fn record_stream<F>(
+    reader: RecordReader,
     render: F,
 ) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>
 where
-    F: Fn(bool, Vec<u8>) -> Result<Bytes, sqlx::Error> + Clone + 'static,
+    F: FnMut(bool, Vec<u8>) -> Result<Bytes, String> + 'static,
 {
-    stream::unfold(Some(-1i32), move |after| {
-        let pool = pool.clone();
-        let render = render.clone();
-        async move {
-            let after = after?;
-            match store::next_chunk_records(&pool, id, after).await {
-                Ok(None) => None,
-                Ok(Some((idx, lines))) => match render(after < 0, lines) {
-                    Ok(piece) => Some((Ok(piece), Some(idx))),
-                    Err(e) => Some((Err(stream_error(e)), None)),
-                },
+    stream::unfold(Some((reader, render, true)), |state| async move {
+        let (mut reader, mut render, first) = state?;
+        match reader.next_lines().await {
+            Ok(None) => None,
+            Ok(Some(lines)) => match render(first, lines) {
+                Ok(piece) => Some((Ok(piece), Some((reader, render, false)))),
                 Err(e) => Some((Err(stream_error(e)), None)),
-            }
+            },
+            Err(e) => Some((Err(stream_error(e)), None)),
         }
     })
 }
 
-/// `games.csv`: the header, then each chunk's stored lines in game order; byte for byte the
-/// file `tsoro simulate --csv` writes for the same inputs.
-pub fn games_csv(pool: PgPool, job: &JobRow) -> HttpResponse {
+/// `games.csv`: the header, then the stored lines in game order; byte for byte the file
+/// `tsoro simulate --csv` writes for the same inputs.
+pub async fn games_csv(exports: &Exports, job: &JobRow) -> Result<HttpResponse, Problem> {
+    let reader = exports.open(job).await?;
     let head = Bytes::from(header(GAME_FIELDS) + "\n");
-    let body = stream::once(async { Ok(head) }).chain(chunk_stream(pool, job.id, |_, lines| {
-        Ok(Bytes::from(lines))
-    }));
-    HttpResponse::Ok()
+    let body = stream::once(async { Ok(head) })
+        .chain(record_stream(reader, |_, lines| Ok(Bytes::from(lines))));
+    Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header((
             "Content-Disposition",
             format!("attachment; filename=\"{}-games.csv\"", job.id),
         ))
-        .streaming(body)
+        .streaming(body))
 }
 
-/// `games.json`: a JSON array of records, streamed chunk by chunk.
-pub fn games_json(pool: PgPool, job: &JobRow) -> HttpResponse {
-    let pages = chunk_stream(pool, job.id, |first, lines| {
-        let page = store::parse_records(&lines)?;
+/// `games.json`: a JSON array of records, streamed a slice at a time.
+pub async fn games_json(exports: &Exports, job: &JobRow) -> Result<HttpResponse, Problem> {
+    let reader = exports.open(job).await?;
+    let pages = record_stream(reader, |first, lines| {
+        let page = records::parse(&lines).map_err(|e| e.to_string())?;
         let mut buf = Vec::with_capacity(page.len() * 400);
         for (i, r) in page.iter().enumerate() {
             if !first || i > 0 {
                 buf.push(b',');
             }
             buf.push(b'\n');
-            serde_json::to_writer(&mut buf, r).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+            serde_json::to_writer(&mut buf, r).map_err(|e| e.to_string())?;
         }
         Ok(Bytes::from(buf))
     });
     let body = stream::once(async { Ok(Bytes::from_static(b"[")) })
         .chain(pages)
         .chain(stream::once(async { Ok(Bytes::from_static(b"\n]\n")) }));
-    HttpResponse::Ok()
+    Ok(HttpResponse::Ok()
         .content_type("application/json")
-        .streaming(body)
+        .streaming(body))
 }
 
 /// The aggregates of a finished job.

@@ -1,6 +1,7 @@
 //! Simulations and comparisons as durable jobs.
 //!
-//! A job is cut into chunks of games. Worker loops (inside the service, and any number of
+//! A job is cut into chunks of games as workers claim them (the job keeps the next game to
+//! hand out, so queuing a job of ten million games writes one row). Worker loops (inside the service, and any number of
 //! `tsoro worker` processes on other machines) claim chunks with `SELECT ... FOR UPDATE SKIP
 //! LOCKED` under a lease they renew while they play; the chunk of a worker that died is claimed
 //! again when its lease runs out. A chunk's records are stored (COPY) in the same transaction
@@ -14,8 +15,10 @@
 pub mod budget;
 pub mod events;
 pub mod export;
+pub mod records;
 pub mod request;
 pub mod routes;
+pub mod status;
 pub mod store;
 pub mod view;
 pub mod worker;
@@ -33,6 +36,8 @@ pub struct JobSettings {
     pub max_job_cost: f64,
     /// Games per chunk.
     pub chunk_games: u64,
+    /// Most exports of games (`games.csv`, `games.json`) streaming at once; more get 503.
+    pub max_exports: usize,
     /// Ended jobs older than this are deleted with what they stored (None: kept).
     pub retention: Option<Duration>,
     /// How long a claimed chunk stays a worker's without renewal.
@@ -52,6 +57,7 @@ impl Default for JobSettings {
             max_active_jobs: 16,
             max_job_cost: budget::DEFAULT_MAX_JOB_COST,
             chunk_games: 20_000,
+            max_exports: 32,
             retention: None,
             lease: Duration::from_secs(30),
             poll: Duration::from_millis(200),

@@ -3,6 +3,7 @@
 use super::JobSettings;
 use super::export;
 use super::request;
+use super::status::JobStatus;
 use super::store::{self, JobRow};
 use super::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, job_url};
 use crate::plan::{ComparisonRequest, RunRequest};
@@ -129,14 +130,11 @@ pub async fn create(
     admit(&mut tx, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let id = store::create_job(&mut tx, &spec, None).await?;
+    let job = store::create_job(&mut tx, &spec, None).await?;
     tx.commit().await?;
-    let job = store::get_job(&state.pool, id)
-        .await?
-        .ok_or_else(|| Problem::internal("a job vanished after its creation"))?;
     Ok(HttpResponse::Accepted()
-        .insert_header(("Location", job_url(id)))
-        .json(JobView::of(&job)))
+        .insert_header(("Location", job_url(job.id)))
+        .json(JobView::of(&job, &store::JobUsage::default())))
 }
 
 #[derive(Deserialize)]
@@ -148,10 +146,26 @@ pub struct ListQuery {
     limit: Option<i64>,
 }
 
-const STATUSES: [&str; 5] = ["queued", "running", "done", "failed", "cancelled"];
+/// The views of stored jobs, with what their chunks add up to (one query for them all).
+async fn views(state: &AppState, jobs: &[JobRow]) -> Result<Vec<JobView>, Problem> {
+    let ids: Vec<Uuid> = jobs.iter().map(|j| j.id).collect();
+    let usage = store::usage(&state.pool, &ids).await?;
+    Ok(jobs
+        .iter()
+        .map(|j| JobView::of(j, &usage.get(&j.id).copied().unwrap_or_default()))
+        .collect())
+}
+
+/// The view of one stored job.
+async fn view_of(state: &AppState, job: &JobRow) -> Result<JobView, Problem> {
+    views(state, std::slice::from_ref(job))
+        .await?
+        .pop()
+        .ok_or_else(|| Problem::internal("a job without a view"))
+}
 
 #[utoipa::path(get, path = "/api/v1/simulations", tag = "simulations",
-    params(("status" = Option<String>, Query, description = "queued, running, done, failed or cancelled"),
+    params(("status" = Option<JobStatus>, Query, description = "Only the jobs with this status"),
            ("ruleset" = Option<String>, Query, description = "A ruleset id"),
            ("limit" = Option<i64>, Query, description = "At most this many, newest first")),
     responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json")))]
@@ -161,30 +175,25 @@ pub async fn list(
     state: web::Data<AppState>,
     q: web::Query<ListQuery>,
 ) -> Result<HttpResponse, Problem> {
-    if let Some(s) = &q.status
-        && !STATUSES.contains(&s.as_str())
-    {
-        return Err(
-            Problem::bad_request(format!("status = {s:?} is not a status"))
-                .with_error("status", STATUSES.join("|"))
-                .at(req.path()),
-        );
-    }
+    let status = match q.status.as_deref().map(str::parse::<JobStatus>) {
+        None => None,
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => {
+            let all: Vec<&str> = JobStatus::ALL.iter().map(|s| s.as_str()).collect();
+            return Err(Problem::bad_request(e.to_string())
+                .with_error("status", all.join("|"))
+                .at(req.path()));
+        }
+    };
     let limit = q.limit.unwrap_or(50);
     if !(1..=500).contains(&limit) {
         return Err(Problem::bad_request(format!("limit = {limit}: 1 to 500"))
             .with_error("limit", "1..=500")
             .at(req.path()));
     }
-    let jobs = store::list_jobs(
-        &state.pool,
-        q.status.as_deref(),
-        q.ruleset.as_deref(),
-        limit,
-    )
-    .await?;
+    let jobs = store::list_jobs(&state.pool, status, q.ruleset.as_deref(), limit).await?;
     Ok(HttpResponse::Ok().json(JobList {
-        items: jobs.iter().map(JobView::of).collect(),
+        items: views(&state, &jobs).await?,
     }))
 }
 
@@ -194,10 +203,6 @@ pub async fn list(
 pub struct WaitQuery {
     /// Seconds to wait for the job to end (0 to 60).
     wait: Option<u64>,
-}
-
-fn finished(status: &str) -> bool {
-    matches!(status, "done" | "failed" | "cancelled")
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
@@ -225,8 +230,8 @@ pub async fn show(
     let mut changes = events.subscribe();
     loop {
         let job = load(&state, &path, req.path()).await?;
-        if finished(&job.status) || tokio::time::Instant::now() >= deadline {
-            return Ok(HttpResponse::Ok().json(JobView::of(&job)));
+        if job.status.is_ended() || tokio::time::Instant::now() >= deadline {
+            return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
         }
         let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
         loop {
@@ -275,13 +280,13 @@ pub async fn cancel(
         .at(req.path()));
     }
     let job = load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(JobView::of(&job)))
+    Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
 }
 
 /// A finished job, or 409 naming its progress.
 async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
     let job = load(state, raw, path).await?;
-    if job.status != "done" {
+    if job.status != JobStatus::Done {
         return Err(Problem::new(
             StatusCode::CONFLICT,
             "job-not-done",
@@ -296,15 +301,18 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
+    exports: web::Data<export::Exports>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    Ok(export::games_csv(state.pool.clone(), &job))
+    export::games_csv(&exports, &job)
+        .await
+        .map_err(|p| p.at(req.path()))
 }
 
 /// Agents whose games are replayed on request (stronger ones would make a request wait).
@@ -379,15 +387,18 @@ pub async fn game_moves(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as JSON, streamed.
 pub async fn games_json(
     req: HttpRequest,
     state: web::Data<AppState>,
+    exports: web::Data<export::Exports>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    Ok(export::games_json(state.pool.clone(), &job))
+    export::games_json(&exports, &job)
+        .await
+        .map_err(|p| p.at(req.path()))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
@@ -449,12 +460,14 @@ pub async fn create_comparison(
         .map_err(|p| p.at(req.path()))?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
+    let mut jobs = Vec::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
-        store::create_job(&mut tx, spec, Some((cid, i as i32))).await?;
+        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32))).await?);
     }
     tx.commit().await?;
     let url = view::comparison_url(cid);
-    let view = comparison_view(&state, cid).await?;
+    // The comparison as queued (workers may start it as soon as it is committed).
+    let view = ComparisonView::of(cid, &jobs, &Default::default());
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", url))
         .json(view))
@@ -462,7 +475,9 @@ pub async fn create_comparison(
 
 async fn comparison_view(state: &AppState, id: Uuid) -> Result<ComparisonView, Problem> {
     let jobs = store::comparison_jobs(&state.pool, id).await?;
-    Ok(ComparisonView::of(id, &jobs))
+    let ids: Vec<Uuid> = jobs.iter().map(|j| j.id).collect();
+    let usage = store::usage(&state.pool, &ids).await?;
+    Ok(ComparisonView::of(id, &jobs, &usage))
 }
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
@@ -484,7 +499,7 @@ pub async fn show_comparison(
     let mut changes = events.subscribe();
     loop {
         let view = comparison_view(&state, id).await?;
-        if finished(&view.status) || tokio::time::Instant::now() >= deadline {
+        if view.status.is_ended() || tokio::time::Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(view));
         }
         // Any job's change, then a look (a comparison's runs are few).

@@ -1,12 +1,16 @@
-//! The jobs' tables: creating jobs and their chunks, claiming chunks under a lease, storing a
-//! chunk's records, folding a finished job's records into its statistics.
+//! The jobs' tables: creating jobs, cutting and claiming their chunks under a lease (lazily:
+//! a job keeps the next game to hand out), storing a chunk's records, folding a finished
+//! job's records into its statistics.
 
+use super::records;
 use super::request::JobSpec;
+use super::status::JobStatus;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::{PgPool, Postgres, Row, Transaction};
+use std::collections::HashMap;
 use std::time::Duration;
-use tsoro_engine::stats::{GameRecord, Summary};
+use tsoro_engine::stats::Summary;
 use uuid::Uuid;
 
 /// A job as stored.
@@ -36,12 +40,14 @@ pub struct JobRow {
     pub reference: bool,
     /// Games per chunk.
     pub chunk_games: i64,
-    /// queued, running, done, failed or cancelled.
-    pub status: String,
+    /// Where it is in its life.
+    pub status: JobStatus,
     /// Why it failed.
     pub error: Option<String>,
     /// Games stored.
     pub games_done: i64,
+    /// Games handed out to chunks so far (the next chunk starts here).
+    pub next_game: i64,
     /// The aggregates, when done.
     pub summary: Option<Value>,
     /// Created.
@@ -50,15 +56,13 @@ pub struct JobRow {
     pub started_at: Option<DateTime<Utc>>,
     /// Done, failed or cancelled.
     pub finished_at: Option<DateTime<Utc>>,
-    /// Bytes its stored records take (their blocks as stored, TOAST included).
-    pub stored_bytes: i64,
 }
 
+/// A job's columns: only its own row (what its chunks add up to is [`usage`]'s, read by the
+/// views that show it, not by every read such as a worker's claim).
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
-     games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, summary, \
-     created_at, started_at, finished_at, \
-     (SELECT coalesce(sum(pg_column_size(c.records)), 0)::bigint FROM simulation_chunks c \
-      WHERE c.job_id = simulation_jobs.id) AS stored_bytes";
+     games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
+     next_game, summary, created_at, started_at, finished_at";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -75,15 +79,52 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         swap_seats: r.try_get("swap_seats")?,
         reference: r.try_get("reference")?,
         chunk_games: r.try_get("chunk_games")?,
-        status: r.try_get("status")?,
+        status: r
+            .try_get::<String, _>("status")?
+            .parse()
+            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
         error: r.try_get("error")?,
         games_done: r.try_get("games_done")?,
+        next_game: r.try_get("next_game")?,
         summary: r.try_get("summary")?,
         created_at: r.try_get("created_at")?,
         started_at: r.try_get("started_at")?,
         finished_at: r.try_get("finished_at")?,
-        stored_bytes: r.try_get("stored_bytes")?,
     })
+}
+
+/// What a job's chunks add up to, for the views that show it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobUsage {
+    /// Bytes its stored records take (their blocks as stored, TOAST included).
+    pub stored_bytes: i64,
+    /// Games played in its chunks still running (under a live lease), not yet stored.
+    pub games_in_play: i64,
+}
+
+/// The usage of these jobs (those with no chunk yet are absent: nothing stored, nothing in
+/// play). One query over their chunks, by the primary key.
+pub async fn usage(pool: &PgPool, ids: &[Uuid]) -> Result<HashMap<Uuid, JobUsage>, sqlx::Error> {
+    let rows: Vec<(Uuid, i64, i64)> = sqlx::query_as(
+        "SELECT job_id, coalesce(sum(pg_column_size(records)), 0)::bigint, \
+                coalesce(sum(played) FILTER (WHERE status = 'running' AND lease_until > now()), 0)::bigint \
+         FROM simulation_chunks WHERE job_id = ANY($1) GROUP BY job_id",
+    )
+    .bind(ids)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, stored_bytes, games_in_play)| {
+            (
+                id,
+                JobUsage {
+                    stored_bytes,
+                    games_in_play,
+                },
+            )
+        })
+        .collect())
 }
 
 /// Takes the admission lock for the rest of the transaction and counts the jobs queued or
@@ -98,46 +139,38 @@ pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, s
         .await
 }
 
-/// Stores a job and its chunks.
+/// Stores a job (its chunks are cut as workers claim them, see [`claim`]); returns it as
+/// stored, queued (a worker may start it as soon as the transaction commits).
 pub async fn create_job(
     tx: &mut Transaction<'_, Postgres>,
     spec: &JobSpec,
     comparison: Option<(Uuid, i32)>,
-) -> Result<Uuid, sqlx::Error> {
+) -> Result<JobRow, sqlx::Error> {
     let id = Uuid::new_v4();
     let agents: Vec<String> = spec.agents.iter().map(|a| a.to_string()).collect();
-    sqlx::query(
+    let sql = format!(
         "INSERT INTO simulation_jobs (id, comparison_id, position, ruleset, ruleset_hash, \
          config, params, agents, games, seed, swap_seats, chunk_games, reference) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13)",
-    )
-    .bind(id)
-    .bind(comparison.map(|c| c.0))
-    .bind(comparison.map_or(0, |c| c.1))
-    .bind(&spec.def.id)
-    .bind(&spec.hash)
-    .bind(&spec.config)
-    .bind(serde_json::to_value(&spec.params).unwrap_or_default())
-    .bind(&agents)
-    .bind(spec.games as i64)
-    .bind(spec.seed.to_string())
-    .bind(spec.swap_seats)
-    .bind(spec.chunk_games as i64)
-    .bind(spec.reference)
-    .execute(&mut **tx)
-    .await?;
-    let chunks = spec.games.div_ceil(spec.chunk_games) as i64;
-    sqlx::query(
-        "INSERT INTO simulation_chunks (job_id, idx, first_game, end_game) \
-         SELECT $1, i, i * $2, LEAST((i + 1) * $2, $3) FROM generate_series(0, $4 - 1) AS i",
-    )
-    .bind(id)
-    .bind(spec.chunk_games as i64)
-    .bind(spec.games as i64)
-    .bind(chunks)
-    .execute(&mut **tx)
-    .await?;
-    Ok(id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13) \
+         RETURNING {JOB_COLUMNS}"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(comparison.map(|c| c.0))
+        .bind(comparison.map_or(0, |c| c.1))
+        .bind(&spec.def.id)
+        .bind(&spec.hash)
+        .bind(&spec.config)
+        .bind(serde_json::to_value(&spec.params).unwrap_or_default())
+        .bind(&agents)
+        .bind(spec.games as i64)
+        .bind(spec.seed.to_string())
+        .bind(spec.swap_seats)
+        .bind(spec.chunk_games as i64)
+        .bind(spec.reference)
+        .fetch_one(&mut **tx)
+        .await?;
+    job_from(&row)
 }
 
 /// One job by id.
@@ -153,7 +186,7 @@ pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Er
 /// Jobs, newest first, filtered by status and ruleset.
 pub async fn list_jobs(
     pool: &PgPool,
-    status: Option<&str>,
+    status: Option<JobStatus>,
     ruleset: Option<&str>,
     limit: i64,
 ) -> Result<Vec<JobRow>, sqlx::Error> {
@@ -163,7 +196,7 @@ pub async fn list_jobs(
          ORDER BY created_at DESC, id LIMIT $3"
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(status)
+        .bind(status.map(JobStatus::as_str))
         .bind(ruleset)
         .bind(limit)
         .fetch_all(pool)
@@ -253,38 +286,82 @@ pub struct Claim {
     pub end_game: u64,
 }
 
-/// Claims the oldest open chunk (pending, or running with an expired lease).
+/// Takes back a chunk whose lease ran out or that was given back: the oldest job's first.
+/// Reads only the chunks not done (the partial index `simulation_chunks_open`) of the active
+/// jobs, never the history.
+pub const RECLAIM_SQL: &str = "WITH next AS ( \
+       SELECT c.job_id, c.idx FROM simulation_chunks c \
+       JOIN simulation_jobs j ON j.id = c.job_id \
+       WHERE c.status <> 'done' AND j.status IN ('queued', 'running') \
+         AND (c.status = 'pending' OR c.lease_until < now()) \
+       ORDER BY j.created_at, j.id, c.idx \
+       LIMIT 1 FOR UPDATE OF c SKIP LOCKED) \
+     UPDATE simulation_chunks c SET status = 'running', lease_owner = $1, \
+       lease_until = now() + make_interval(secs => $2), attempts = c.attempts + 1, played = 0 \
+     FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx \
+     RETURNING c.job_id, c.idx, c.first_game, c.end_game";
+
+/// Cuts the next chunk of the oldest active job with games not yet handed out, and claims
+/// it: the job's `next_game` moves on by a chunk in the same statement, so two workers
+/// cutting at once get consecutive chunks (the second waits for the first's row and reads
+/// its new `next_game`). Reads only the active jobs (the partial index
+/// `simulation_jobs_active`).
+pub const CUT_SQL: &str = "WITH cut AS ( \
+       UPDATE simulation_jobs j SET next_game = LEAST(j.next_game + j.chunk_games, j.games), \
+         status = 'running', started_at = coalesce(j.started_at, now()) \
+       WHERE j.id = (SELECT id FROM simulation_jobs \
+                     WHERE status IN ('queued', 'running') AND next_game < games \
+                     ORDER BY created_at, id LIMIT 1) \
+         AND j.status IN ('queued', 'running') AND j.next_game < j.games \
+       RETURNING j.id, j.next_game AS end_game, j.chunk_games) \
+     INSERT INTO simulation_chunks \
+       (job_id, idx, first_game, end_game, status, lease_owner, lease_until, attempts) \
+     SELECT id, ((end_game - 1) / chunk_games)::int, ((end_game - 1) / chunk_games) * chunk_games, \
+       end_game, 'running', $1, now() + make_interval(secs => $2), 1 FROM cut \
+     RETURNING job_id, idx, first_game, end_game";
+
+/// How many times a claim tries again to cut a chunk when another worker took the last games
+/// of the job it chose in between (there may be another job with games to hand out).
+const CUT_TRIES: usize = 4;
+
+/// Claims work: a chunk whose lease ran out (or given back) if there is one, else the next
+/// chunk of the oldest job with games not yet handed out. None when there is no work.
 pub async fn claim(
     pool: &PgPool,
     owner: &str,
     lease: Duration,
 ) -> Result<Option<Claim>, sqlx::Error> {
-    let row = sqlx::query(
-        "WITH next AS ( \
-           SELECT c.job_id, c.idx FROM simulation_chunks c \
-           JOIN simulation_jobs j ON j.id = c.job_id \
-           WHERE j.status IN ('queued', 'running') \
-             AND (c.status = 'pending' OR (c.status = 'running' AND c.lease_until < now())) \
-           ORDER BY j.created_at, j.id, c.idx \
-           LIMIT 1 FOR UPDATE OF c SKIP LOCKED) \
-         UPDATE simulation_chunks c SET status = 'running', lease_owner = $1, \
-           lease_until = now() + make_interval(secs => $2), attempts = c.attempts + 1 \
-         FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx \
-         RETURNING c.job_id, c.idx, c.first_game, c.end_game",
-    )
-    .bind(owner)
-    .bind(lease.as_secs_f64())
-    .fetch_optional(pool)
-    .await?;
+    let secs = lease.as_secs_f64();
+    let mut row = sqlx::query(RECLAIM_SQL)
+        .bind(owner)
+        .bind(secs)
+        .fetch_optional(pool)
+        .await?;
+    if let Some(r) = &row {
+        // A chunk of a job queued before chunks were cut lazily may start it.
+        sqlx::query(
+            "UPDATE simulation_jobs SET status = 'running', started_at = coalesce(started_at, now()) \
+             WHERE id = $1 AND status = 'queued'",
+        )
+        .bind(r.try_get::<Uuid, _>("job_id")?)
+        .execute(pool)
+        .await?;
+    }
+    for _ in 0..CUT_TRIES {
+        if row.is_some() {
+            break;
+        }
+        row = sqlx::query(CUT_SQL)
+            .bind(owner)
+            .bind(secs)
+            .fetch_optional(pool)
+            .await?;
+        if row.is_none() && !uncut_work(pool).await? {
+            break;
+        }
+    }
     let Some(row) = row else { return Ok(None) };
     let job_id: Uuid = row.try_get("job_id")?;
-    sqlx::query(
-        "UPDATE simulation_jobs SET status = 'running', started_at = coalesce(started_at, now()) \
-         WHERE id = $1 AND status = 'queued'",
-    )
-    .bind(job_id)
-    .execute(pool)
-    .await?;
     let Some(job) = get_job(pool, job_id).await? else {
         return Ok(None);
     };
@@ -294,6 +371,38 @@ pub async fn claim(
         first_game: row.try_get::<i64, _>("first_game")? as u64,
         end_game: row.try_get::<i64, _>("end_game")? as u64,
     }))
+}
+
+/// Whether an active job has games not yet handed out.
+async fn uncut_work(pool: &PgPool) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM simulation_jobs \
+         WHERE status IN ('queued', 'running') AND next_game < games)",
+    )
+    .fetch_one(pool)
+    .await
+}
+
+/// Records how many games of a chunk in play are done (so the job's progress moves between
+/// chunks); false when the chunk is no longer ours or its job no longer runs.
+pub async fn report(
+    pool: &PgPool,
+    c: &Claim,
+    owner: &str,
+    played: u64,
+) -> Result<bool, sqlx::Error> {
+    let r = sqlx::query(
+        "UPDATE simulation_chunks c SET played = $4 FROM simulation_jobs j \
+         WHERE c.job_id = $1 AND c.idx = $2 AND c.lease_owner = $3 AND c.status = 'running' \
+           AND j.id = c.job_id AND j.status = 'running'",
+    )
+    .bind(c.job.id)
+    .bind(c.idx)
+    .bind(owner)
+    .bind(played as i64)
+    .execute(pool)
+    .await?;
+    Ok(r.rows_affected() > 0)
 }
 
 /// Extends the lease; false when the chunk is no longer ours or its job no longer runs.
@@ -318,10 +427,12 @@ pub async fn renew(
     Ok(r.rows_affected() > 0)
 }
 
-/// Gives a chunk back (pending again) when a worker abandons it while it still holds it.
+/// Gives a chunk back (pending again, for the next claim) when a worker abandons it while it
+/// still holds it; drops it when its job has ended (cancelled), as a cancel drops the others.
 pub async fn release(pool: &PgPool, c: &Claim, owner: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE simulation_chunks SET status = 'pending', lease_owner = NULL, lease_until = NULL \
+        "UPDATE simulation_chunks SET status = 'pending', lease_owner = NULL, lease_until = NULL, \
+           played = 0 \
          WHERE job_id = $1 AND idx = $2 AND lease_owner = $3 AND status = 'running'",
     )
     .bind(c.job.id)
@@ -329,17 +440,16 @@ pub async fn release(pool: &PgPool, c: &Claim, owner: &str) -> Result<(), sqlx::
     .bind(owner)
     .execute(pool)
     .await?;
+    sqlx::query(
+        "DELETE FROM simulation_chunks c USING simulation_jobs j \
+         WHERE c.job_id = $1 AND c.idx = $2 AND c.status = 'pending' \
+           AND j.id = c.job_id AND j.status NOT IN ('queued', 'running')",
+    )
+    .bind(c.job.id)
+    .bind(c.idx)
+    .execute(pool)
+    .await?;
     Ok(())
-}
-
-/// The records of a stored chunk, parsed back.
-pub fn parse_records(lines: &[u8]) -> Result<Vec<GameRecord>, sqlx::Error> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(lines)
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .map_err(|e| sqlx::Error::Protocol(format!("a stored game does not read back: {e}")))
 }
 
 /// The aggregates of a job's two agents, empty.
@@ -354,7 +464,7 @@ fn empty_summary(job: &JobRow) -> Summary {
 pub struct Played {
     /// The claim it was played under.
     pub claim: Claim,
-    /// The records, one CSV line each (`tsoro_engine::stats::csv_line`), in game order.
+    /// The records in game order, encoded ([`records::encode`]).
     pub lines: Vec<u8>,
     /// Their aggregates.
     pub summary: Summary,
@@ -417,11 +527,17 @@ pub async fn fail(pool: &PgPool, id: Uuid, error: &str) -> Result<(), sqlx::Erro
     Ok(())
 }
 
-/// When every chunk of a running job is done, merges the chunks' aggregates (folding the
-/// records of a chunk stored without them) and marks it done. Idempotent: two workers
-/// finishing at once compute the same thing, and every aggregate is exact, so the result is
-/// the fold of all the records in game order.
+/// When every game of a running job is handed out and every chunk is done, merges the
+/// chunks' aggregates (folding the records of a chunk stored without them) and marks it
+/// done. Idempotent: two workers finishing at once compute the same thing, and every
+/// aggregate is exact, so the result is the fold of all the records in game order.
 pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Error> {
+    let Some(job) = get_job(pool, id).await? else {
+        return Ok(());
+    };
+    if job.status != JobStatus::Running || job.next_game < job.games {
+        return Ok(());
+    }
     let open: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM simulation_chunks WHERE job_id = $1 AND status <> 'done'",
     )
@@ -429,12 +545,6 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
     .fetch_one(pool)
     .await?;
     if open > 0 {
-        return Ok(());
-    }
-    let Some(job) = get_job(pool, id).await? else {
-        return Ok(());
-    };
-    if job.status != "running" {
         return Ok(());
     }
     let mut summary = empty_summary(&job);
@@ -447,8 +557,10 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
         match part.and_then(|v| serde_json::from_value::<Summary>(v).ok()) {
             Some(p) => summary.merge(&p),
             None => {
-                let lines = chunk_records(pool, id, idx).await?.unwrap_or_default();
-                parse_records(&lines)?.iter().for_each(|r| summary.add(r));
+                let stored = chunk_records(pool, id, idx).await?.unwrap_or_default();
+                records::decode_all(&stored)?
+                    .iter()
+                    .for_each(|r| summary.add(r));
             }
         }
     }
@@ -467,7 +579,8 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
 /// last chunk and folding the statistics).
 pub async fn finish_stragglers(pool: &PgPool) -> Result<(), sqlx::Error> {
     let ids: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT j.id FROM simulation_jobs j WHERE j.status = 'running' AND NOT EXISTS \
+        "SELECT j.id FROM simulation_jobs j \
+         WHERE j.status = 'running' AND j.next_game >= j.games AND NOT EXISTS \
          (SELECT 1 FROM simulation_chunks c WHERE c.job_id = j.id AND c.status <> 'done')",
     )
     .fetch_all(pool)
@@ -478,7 +591,7 @@ pub async fn finish_stragglers(pool: &PgPool) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// The stored records (CSV lines) of one chunk of a job.
+/// The stored records (encoded, [`records`]) of one chunk of a job, whole.
 pub async fn chunk_records(
     pool: &PgPool,
     job: Uuid,
@@ -492,18 +605,36 @@ pub async fn chunk_records(
         .map(Option::flatten)
 }
 
-/// The first stored chunk of a job after chunk `after`: its index and records.
-pub async fn next_chunk_records(
-    pool: &PgPool,
-    job: Uuid,
-    after: i32,
-) -> Result<Option<(i32, Vec<u8>)>, sqlx::Error> {
+/// The stored chunks of a job in game order: each one's index and how many bytes its records
+/// take (read from the value's header, not its body).
+pub async fn stored_chunks(pool: &PgPool, job: Uuid) -> Result<Vec<(i32, i64)>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT idx, records FROM simulation_chunks \
-         WHERE job_id = $1 AND idx > $2 AND records IS NOT NULL ORDER BY idx LIMIT 1",
+        "SELECT idx, octet_length(records)::bigint FROM simulation_chunks \
+         WHERE job_id = $1 AND records IS NOT NULL ORDER BY idx",
     )
     .bind(job)
-    .bind(after)
+    .fetch_all(pool)
+    .await
+}
+
+/// `len` bytes of a chunk's stored records from `offset` (fewer at its end): the records are
+/// stored uncompressed out of line, so PostgreSQL reads only the blocks of that slice. None
+/// when the chunk is gone (its job was deleted).
+pub async fn chunk_slice(
+    pool: &PgPool,
+    job: Uuid,
+    idx: i32,
+    offset: i64,
+    len: i64,
+) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT substring(records FROM ($3 + 1)::int FOR $4::int) FROM simulation_chunks \
+         WHERE job_id = $1 AND idx = $2 AND records IS NOT NULL",
+    )
+    .bind(job)
+    .bind(idx)
+    .bind(offset)
+    .bind(len)
     .fetch_optional(pool)
     .await
 }

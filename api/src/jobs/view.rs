@@ -3,10 +3,12 @@
 //! decimal strings: JSON numbers above 2^53 lose digits in JavaScript.
 
 use super::export;
-use super::store::JobRow;
+use super::status::JobStatus;
+use super::store::{JobRow, JobUsage};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashMap;
 use tsoro_engine::stats::{Comparison, Stats};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -21,19 +23,57 @@ pub fn comparison_url(id: Uuid) -> String {
     format!("/api/v1/comparisons/{id}")
 }
 
-/// How far a job has got.
+/// How far a job has got. Games are counted as each one ends (workers report every half
+/// second), so progress moves within seconds even when a chunk of games takes minutes.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Progress {
-    /// Games played and stored.
+    /// Games played: stored, or ended in a chunk still being played.
     pub games_done: i64,
+    /// Games whose records are stored (a chunk's are stored when all its games are played).
+    pub games_stored: i64,
     /// Games in the job.
     pub games: i64,
     /// `games_done / games`, 0 to 1.
     pub fraction: f64,
-    /// Games per second since the job started (none before it starts).
+    /// Games per second since the job started (none before its first game ends).
     pub games_per_second: Option<f64>,
-    /// Seconds left at that rate (0 when done; none when not running).
+    /// Seconds left at that rate (0 when done; none when not running or no game has ended).
     pub eta_seconds: Option<f64>,
+    /// When it should be done at that rate (the time it ended, when done; none when not
+    /// running or no game has ended).
+    pub eta: Option<DateTime<Utc>>,
+}
+
+impl Progress {
+    /// The progress of a stored job with its games in play, as of `now`.
+    pub fn of(job: &JobRow, usage: &JobUsage, now: DateTime<Utc>) -> Progress {
+        let done = (job.games_done + usage.games_in_play).clamp(0, job.games);
+        let elapsed = job.started_at.map(|s| {
+            let end = job.finished_at.unwrap_or(now);
+            ((end - s).num_milliseconds().max(1)) as f64 / 1000.0
+        });
+        let rate = elapsed.map(|e| done as f64 / e).filter(|r| *r > 0.0);
+        let eta_seconds = match (job.status, rate) {
+            (JobStatus::Running, Some(r)) => Some(((job.games - done) as f64 / r).max(0.0)),
+            (JobStatus::Done, _) => Some(0.0),
+            _ => None,
+        };
+        let eta = match job.status {
+            JobStatus::Done => job.finished_at,
+            _ => eta_seconds.and_then(|s| {
+                chrono::Duration::try_milliseconds((s * 1000.0).min(1e15) as i64).map(|d| now + d)
+            }),
+        };
+        Progress {
+            games_done: done,
+            games_stored: job.games_done,
+            games: job.games,
+            fraction: done as f64 / job.games.max(1) as f64,
+            games_per_second: rate,
+            eta_seconds,
+            eta,
+        }
+    }
 }
 
 /// Where a job's exports are (each answers 409 until the job is done).
@@ -58,8 +98,8 @@ pub struct JobView {
     pub id: Uuid,
     /// Its URL.
     pub url: String,
-    /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    pub status: String,
+    /// Where it is in its life.
+    pub status: JobStatus,
     /// The ruleset id.
     pub ruleset: String,
     /// The version run: sha256 of the resolved configuration.
@@ -100,23 +140,12 @@ pub struct JobView {
 }
 
 impl JobView {
-    /// The view of a stored job.
-    pub fn of(job: &JobRow) -> JobView {
-        let done = job.games_done.max(0) as f64;
-        let elapsed = job.started_at.map(|s| {
-            let end = job.finished_at.unwrap_or_else(Utc::now);
-            ((end - s).num_milliseconds().max(1)) as f64 / 1000.0
-        });
-        let rate = elapsed.map(|e| done / e).filter(|r| *r > 0.0);
-        let eta = match (job.status.as_str(), rate) {
-            ("running", Some(r)) => Some(((job.games as f64 - done) / r).max(0.0)),
-            ("done", _) => Some(0.0),
-            _ => None,
-        };
+    /// The view of a stored job with what its chunks add up to.
+    pub fn of(job: &JobRow, usage: &JobUsage) -> JobView {
         let url = job_url(job.id);
         JobView {
             id: job.id,
-            status: job.status.clone(),
+            status: job.status,
             ruleset: job.ruleset.clone(),
             ruleset_version: job.ruleset_hash.clone(),
             params: job.params.clone(),
@@ -126,15 +155,9 @@ impl JobView {
             swap_seats: job.swap_seats,
             reference: job.reference,
             comparison: job.comparison_id.map(comparison_url),
-            progress: Progress {
-                games_done: job.games_done,
-                games: job.games,
-                fraction: done / job.games.max(1) as f64,
-                games_per_second: rate,
-                eta_seconds: eta,
-            },
+            progress: Progress::of(job, usage, Utc::now()),
             error: job.error.clone(),
-            stored_bytes: job.stored_bytes,
+            stored_bytes: usage.stored_bytes,
             created_at: job.created_at,
             started_at: job.started_at,
             finished_at: job.finished_at,
@@ -173,8 +196,9 @@ pub struct ComparisonView {
     pub id: Uuid,
     /// Its URL.
     pub url: String,
-    /// `done` when every run is; else `failed`, `cancelled`, `running` or `queued`.
-    pub status: String,
+    /// `done` when every run is; else `failed`, `cancelled`, `running` or `queued`, the
+    /// first that any run is.
+    pub status: JobStatus,
     /// The runs, in the order of the request's rulesets.
     pub runs: Vec<JobView>,
     /// Each later run minus the first (first-mover win rate, draws, turns), when all are done.
@@ -185,20 +209,9 @@ pub struct ComparisonView {
 }
 
 impl ComparisonView {
-    /// The view of a comparison's stored jobs.
-    pub fn of(id: Uuid, jobs: &[JobRow]) -> ComparisonView {
-        let any = |s: &str| jobs.iter().any(|j| j.status == s);
-        let status = if jobs.iter().all(|j| j.status == "done") {
-            "done"
-        } else if any("failed") {
-            "failed"
-        } else if any("cancelled") {
-            "cancelled"
-        } else if any("running") {
-            "running"
-        } else {
-            "queued"
-        };
+    /// The view of a comparison's stored jobs with what their chunks add up to.
+    pub fn of(id: Uuid, jobs: &[JobRow], usage: &HashMap<Uuid, JobUsage>) -> ComparisonView {
+        let status = comparison_status(jobs);
         let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
         let differences_from_first = (stats.len() == jobs.len() && !stats.is_empty()).then(|| {
             stats[1..]
@@ -209,8 +222,11 @@ impl ComparisonView {
         let url = comparison_url(id);
         ComparisonView {
             id,
-            status: status.to_string(),
-            runs: jobs.iter().map(JobView::of).collect(),
+            status,
+            runs: jobs
+                .iter()
+                .map(|j| JobView::of(j, &usage.get(&j.id).copied().unwrap_or_default()))
+                .collect(),
             differences_from_first,
             links: ComparisonLinks {
                 table_csv: format!("{url}/table.csv"),
@@ -218,6 +234,19 @@ impl ComparisonView {
             url,
         }
     }
+}
+
+/// A comparison's status from its runs': `done` when every run is; else `failed`,
+/// `cancelled`, `running` or `queued`, the first that any run is.
+pub fn comparison_status(jobs: &[JobRow]) -> JobStatus {
+    use JobStatus::*;
+    if jobs.iter().all(|j| j.status == Done) {
+        return Done;
+    }
+    [Failed, Cancelled, Running]
+        .into_iter()
+        .find(|s| jobs.iter().any(|j| j.status == *s))
+        .unwrap_or(Queued)
 }
 
 /// A finished job's statistics with what defines the run.

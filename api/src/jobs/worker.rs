@@ -3,18 +3,19 @@
 //! The same loop runs inside the service and in `tsoro worker` processes.
 
 use super::JobSettings;
+use super::records;
 use super::store::{self, Claim, Played};
 use sqlx::PgPool;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any_with};
-use tsoro_engine::stats::csv_line;
 
-/// How often a worker playing a chunk looks whether its job was cancelled.
+/// How often a worker playing a chunk reports its games done and looks whether its job was
+/// cancelled.
 const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// A name for a worker, unique enough to own leases: host, process and a random part.
@@ -129,15 +130,23 @@ async fn play(
         progress: None,
         reference: c.job.reference,
     };
+    // Games finished, counted as each ends (on the threads that play them), so that the
+    // job's progress moves even when a chunk takes minutes.
+    let played = Arc::new(AtomicU64::new(0));
+    let counter = played.clone();
     let mut play = tokio::task::spawn_blocking(move || {
         let games = spec.games.end - spec.games.start;
-        let mut lines = Vec::with_capacity(games as usize * 112);
-        // Each record is written as its CSV line as it comes back.
-        let summary = simulate_any_with(&game, &spec, &opts, &|_| (), &mut |r, ()| {
-            csv_line::write_line(r, &mut lines)
+        let mut lines = Vec::with_capacity(games as usize * records::BYTES_PER_RECORD);
+        let count = |_: &tsoro_engine::stats::GameRecord| {
+            counter.fetch_add(1, Ordering::Relaxed);
+        };
+        // Each record is encoded as it comes back.
+        let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
+            records::encode(r, &mut lines)
         });
         (summary, lines, games)
     });
+    let mut reported = 0;
     let mut beat = tokio::time::interval(settings.lease / 3);
     beat.tick().await;
     // A cancelled job stops within a moment: its status is looked at often (a cheap read),
@@ -156,7 +165,14 @@ async fn play(
                 }
             }
             _ = look.tick() => {
-                if let Ok(false) = store::is_active(pool, c.job.id).await {
+                let now = played.load(Ordering::Relaxed);
+                let active = if now != reported {
+                    reported = now;
+                    store::report(pool, &c, name, now).await
+                } else {
+                    store::is_active(pool, c.job.id).await
+                };
+                if let Ok(false) = active {
                     cancel.store(true, Ordering::Relaxed);
                 }
             }

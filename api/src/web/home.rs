@@ -126,7 +126,7 @@ async fn home(state: web::Data<AppState>) -> Page {
             ruleset: j.ruleset,
             agents: j.agents.join(" vs "),
             games: j.games,
-            status: j.status,
+            status: j.status.to_string(),
         })
         .collect();
     html(&Home {

@@ -4,6 +4,7 @@
 use super::charts::{self, Bar};
 use super::{Page, PageError, html, missing, value_text};
 use crate::jobs::export;
+use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -99,7 +100,10 @@ struct SimulationPage {
     title: String,
     params: String,
     percent: u32,
+    /// Games played (stored, or ended in a chunk in play).
+    games_done: i64,
     finished: bool,
+    done: bool,
     command: String,
     charts: Vec<Chart>,
     /// (name, value) rows.
@@ -308,7 +312,14 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         None => (vec![], vec![], vec![]),
     };
     let api = format!("/api/v1/simulations/{}", job.id);
-    let links = if job.status == "done" {
+    let usage = store::usage(&state.pool, &[job.id])
+        .await
+        .map_err(Problem::from)?
+        .remove(&job.id)
+        .unwrap_or_default();
+    let progress = crate::jobs::view::Progress::of(&job, &usage, chrono::Utc::now());
+    let done = job.status == JobStatus::Done;
+    let links = if done {
         vec![
             Link {
                 label: "games.csv (every game's record)",
@@ -348,8 +359,10 @@ async fn show(state: St, id: web::Path<String>) -> Page {
                     .join(", ")
             })
             .unwrap_or_default(),
-        percent: ((job.games_done.max(0) as f64 / job.games.max(1) as f64) * 100.0) as u32,
-        finished: matches!(job.status.as_str(), "done" | "failed" | "cancelled"),
+        percent: (progress.fraction * 100.0) as u32,
+        games_done: progress.games_done,
+        finished: job.status.is_ended(),
+        done,
         command: command_line(&job),
         reasons: stats
             .as_ref()
@@ -395,16 +408,7 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
     if jobs.is_empty() {
         return Err(missing("comparison", &id));
     }
-    let all = |s: &str| jobs.iter().all(|j| j.status == s);
-    let status = if all("done") {
-        "done"
-    } else if jobs.iter().any(|j| j.status == "failed") {
-        "failed"
-    } else if jobs.iter().any(|j| j.status == "cancelled") {
-        "cancelled"
-    } else {
-        "running"
-    };
+    let status = crate::jobs::view::comparison_status(&jobs);
     let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
     let mut charts = vec![];
     let mut table = vec![];
@@ -497,7 +501,7 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
             RunLine {
                 url: format!("/simulations/{}", j.id),
                 ruleset: j.ruleset.clone(),
-                status: j.status.clone(),
+                status: j.status.to_string(),
                 games_done: j.games_done,
                 games: j.games,
                 first_mover: s
@@ -514,8 +518,8 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
         .collect();
     html(&ComparisonPage {
         id: uid.to_string(),
-        status: status.into(),
-        finished: matches!(status, "done" | "failed" | "cancelled"),
+        status: status.to_string(),
+        finished: status.is_ended(),
         runs,
         charts,
         table,
