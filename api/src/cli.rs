@@ -32,7 +32,8 @@ pub enum Command {
     Search(crate::commands::search::SearchArgs),
     /// Simulate several rulesets on the same seeds and print them side by side.
     Compare(CompareArgs),
-    /// Work on simulation jobs from a shared PostgreSQL (any number of machines may run it).
+    /// Work on simulation jobs of a service: through its shared PostgreSQL (`DATABASE_URL`, any
+    /// number of machines), or on its machine through the embedded server of its data directory.
     Worker(WorkerArgs),
     /// Write the OpenAPI description of the service (`openapi/openapi.json`).
     Openapi {
@@ -139,9 +140,14 @@ impl JobArgs {
 /// Arguments of `tsoro worker`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// PostgreSQL URL of the service's database.
+    /// PostgreSQL URL of the service's database (the server a `tsoro serve` was given through
+    /// DATABASE_URL); without it, the embedded server of --data-dir.
     #[arg(long, env = "DATABASE_URL")]
-    pub database_url: String,
+    pub database_url: Option<String>,
+    /// Data directory of a `tsoro serve` running on this machine, whose embedded PostgreSQL to
+    /// join (its password file is read there: run as the service's user or root).
+    #[arg(long, env = "TSORO_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
     #[command(flatten)]
     pub jobs: JobArgs,
 }
