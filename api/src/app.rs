@@ -23,6 +23,8 @@ pub struct AppSettings {
     pub body_limit: usize,
     /// Limits and tuning of simulation jobs.
     pub jobs: crate::jobs::JobSettings,
+    /// How long the database may be down before `/health` answers 503.
+    pub db_down_threshold: std::time::Duration,
 }
 
 /// A bound, not yet running, server.
@@ -37,7 +39,8 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind)?;
         let port = listener.local_addr()?.port();
         let events = web::Data::new(crate::jobs::events::JobEvents::listen(&pool));
-        let state = web::Data::new(AppState { pool });
+        let db = crate::db_watch::DbWatch::spawn(&pool, settings.db_down_threshold);
+        let state = web::Data::new(AppState { pool, db });
         let limit = settings.body_limit;
         let jobs = web::Data::new(settings.jobs.clone());
         let server = HttpServer::new(move || {

@@ -78,6 +78,10 @@ pub struct ServeArgs {
     /// Largest request body, in bytes.
     #[arg(long, env = "TSORO_BODY_LIMIT", default_value_t = crate::app::DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,
+    /// Seconds the database may be down (not answering, while the embedded server is restarted
+    /// or a DATABASE_URL server is away) before `/health` answers 503.
+    #[arg(long, env = "TSORO_HEALTH_DB_DOWN_SECS", default_value_t = crate::db_watch::DEFAULT_DOWN_THRESHOLD.as_secs_f64())]
+    pub health_db_down_secs: f64,
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]

@@ -94,6 +94,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             bind: args.bind.clone(),
             body_limit: args.body_limit,
             jobs: args.jobs.settings(),
+            db_down_threshold: std::time::Duration::from_secs_f64(
+                args.health_db_down_secs.clamp(0.0, 86_400.0),
+            ),
         };
         let app = Application::build(&settings, pool.clone())
             .with_context(|| format!("binding {}", args.bind))?;

@@ -271,6 +271,12 @@ impl EmbeddedPg {
         }
     }
 
+    /// `pg_ctl`, run as the server's user: for an operator's (or a test's) own commands on
+    /// the cluster, such as stopping the server from outside.
+    pub fn pg_ctl(&self) -> Command {
+        self.command("pg_ctl")
+    }
+
     /// Whether a server is running on this cluster (ours or another process's).
     pub fn is_running(&self) -> bool {
         self.run(
@@ -343,6 +349,7 @@ impl EmbeddedPg {
             }),
             dir: self.dir.clone(),
             log: self.dir.join("server.log"),
+            owner: self.owner(),
         };
         let mut supervisor = Supervisor::start(launch)?;
         let secured = access::secure(&access::Cluster {

@@ -5,6 +5,7 @@
 use super::PgError;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -31,8 +32,10 @@ pub struct Launch {
     pub command: Box<dyn Fn() -> Command + Send>,
     /// The cluster directory (for `postmaster.pid`).
     pub dir: PathBuf,
-    /// The server's log file (standard output and error appended).
+    /// The server's log file (standard output and error appended; mode 0600).
     pub log: PathBuf,
+    /// The owner to give the log file (the server's user, when we run as root).
+    pub owner: Option<(u32, u32)>,
 }
 
 /// What is known of the server, for `/health` and the logs.
@@ -304,8 +307,14 @@ fn spawn(launch: &Launch) -> Result<Child, PgError> {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(0o600)
         .open(&launch.log)
         .map_err(|e| err(format!("opening {}: {e}", launch.log.display())))?;
+    // A log of an older run may have been made readable by all.
+    let _ = log.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600));
+    if let Some((uid, gid)) = launch.owner {
+        let _ = std::os::unix::fs::fchown(&log, Some(uid), Some(gid));
+    }
     let log2 = log
         .try_clone()
         .map_err(|e| err(format!("opening {}: {e}", launch.log.display())))?;

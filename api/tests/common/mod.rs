@@ -133,7 +133,13 @@ pub fn postgres_processes(dir: &Path) -> Vec<u32> {
         .collect()
 }
 
+/// The service's URL for the embedded server of a data directory (its role and password).
 pub fn db_url(dir: &Path) -> String {
+    tsoro_api::pg::service_url_of(&dir.join("postgres")).unwrap()
+}
+
+/// The same URL without the password.
+pub fn db_url_without_password(dir: &Path) -> String {
     let pg = dir.canonicalize().unwrap().join("postgres");
     format!("postgres://tsoro@localhost/tsoro?host={}", pg.display())
 }
