@@ -30,7 +30,7 @@ pub const DB_NAME: &str = "tsoro";
 pub enum PgError {
     /// No server binaries were found.
     #[error(
-        "PostgreSQL server binaries (initdb, pg_ctl, postgres, psql) not found in {searched}. \
+        "PostgreSQL server binaries (initdb, pg_ctl, postgres) not found in {searched}. \
          Install the server package (Debian/Ubuntu: `apt-get install postgresql`), set \
          TSORO_PG_BIN_DIR to the directory holding them, or set DATABASE_URL to use an existing \
          server instead"
@@ -68,7 +68,7 @@ impl PgBinaries {
     /// else in the newest `/usr/lib/postgresql/*/bin`.
     pub fn find() -> Result<PgBinaries, PgError> {
         let has_all = |d: &Path| {
-            ["initdb", "pg_ctl", "postgres", "psql"]
+            ["initdb", "pg_ctl", "postgres"]
                 .iter()
                 .all(|b| d.join(b).is_file())
         };
@@ -112,6 +112,17 @@ impl PgBinaries {
 
     fn path(&self, program: &str) -> PathBuf {
         self.dir.join(program)
+    }
+
+    /// `psql`: beside the server binaries, else on `PATH` (Debian links the server binaries
+    /// elsewhere but keeps the client's wrapper in /usr/bin).
+    fn psql(&self) -> PathBuf {
+        let beside = self.dir.join("psql");
+        if beside.is_file() {
+            beside
+        } else {
+            PathBuf::from("psql")
+        }
     }
 }
 
@@ -353,7 +364,7 @@ impl EmbeddedPg {
         };
         let mut supervisor = Supervisor::start(launch)?;
         let secured = access::secure(&access::Cluster {
-            psql: self.bins.path("psql"),
+            psql: self.bins.psql(),
             dir: &self.dir,
             owner: self.owner(),
             service_user: DB_USER,
