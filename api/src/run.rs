@@ -161,15 +161,13 @@ pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
 pub async fn worker(args: crate::cli::WorkerArgs) -> anyhow::Result<()> {
     let url = match &args.database_url {
         Some(url) => url.clone(),
-        None => crate::pg::service_url_of(&args.data_dir.join("postgres")).with_context(
-            || {
-                format!(
-                    "finding the embedded PostgreSQL of the data directory {} (or set \
+        None => crate::pg::service_url_of(&args.data_dir.join("postgres")).with_context(|| {
+            format!(
+                "finding the embedded PostgreSQL of the data directory {} (or set \
                      DATABASE_URL)",
-                    args.data_dir.display()
-                )
-            },
-        )?,
+                args.data_dir.display()
+            )
+        })?,
     };
     let pool = crate::db::connect(&url)
         .await

@@ -52,7 +52,13 @@ async fn wait_back(s: &Served, dir: &Path, old: i32, within: Duration) -> i32 {
 
 fn pg_ctl(dir: &Path, args: &[&str]) {
     let pg = EmbeddedPg::new(dir.join("postgres")).unwrap();
-    let out = pg.pg_ctl().args(args).arg("-D").arg(pg.dir()).output().unwrap();
+    let out = pg
+        .pg_ctl()
+        .args(args)
+        .arg("-D")
+        .arg(pg.dir())
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "pg_ctl {args:?}: {}",
@@ -68,7 +74,15 @@ async fn the_embedded_postgresql_comes_back_and_dies_with_the_service() {
     let first = postmaster_pid(&dir).unwrap();
     // A direct child of the service, not a daemon.
     let stat = std::fs::read_to_string(format!("/proc/{first}/stat")).unwrap();
-    let ppid: u32 = stat.rsplit(')').next().unwrap().split_whitespace().nth(1).unwrap().parse().unwrap();
+    let ppid: u32 = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
     assert_eq!(ppid, s.child.id(), "the postmaster's parent is the service");
 
     // Stopped by an operator (a fast shutdown): started again.
@@ -113,7 +127,10 @@ async fn assert_private(dir: &Path) {
     .await
     .unwrap();
     assert_eq!(user, "tsoro");
-    assert!(!superuser && !createdb && !createrole, "the service's role is unprivileged");
+    assert!(
+        !superuser && !createdb && !createrole,
+        "the service's role is unprivileged"
+    );
     assert!(
         sqlx::query("CREATE ROLE intruder SUPERUSER")
             .execute(&pool)
@@ -128,7 +145,10 @@ async fn assert_private(dir: &Path) {
     .fetch_one(&pool)
     .await
     .unwrap();
-    assert_eq!(foreign, 0, "every table of the service's database is its own");
+    assert_eq!(
+        foreign, 0,
+        "every table of the service's database is its own"
+    );
     pool.close().await;
 
     let pg = dir.canonicalize().unwrap().join("postgres");
@@ -145,7 +165,11 @@ async fn assert_private(dir: &Path) {
     }
     assert_eq!(mode(&pg), 0o700, "the cluster directory is private");
     assert_eq!(mode(&pg.join(".s.PGSQL.5432")), 0o700, "and its socket");
-    for file in ["tsoro-admin.password", "tsoro-service.password", "server.log"] {
+    for file in [
+        "tsoro-admin.password",
+        "tsoro-service.password",
+        "server.log",
+    ] {
         assert_eq!(mode(&pg.join(file)), 0o600, "{file}");
     }
 }
@@ -169,16 +193,27 @@ async fn a_cluster_of_before_is_converted_on_its_next_start() {
     let host = EmbeddedPg::new(&cluster).unwrap().dir().to_path_buf();
     pg_ctl(
         &dir,
-        &["init", "-s", "-o", "-U tsoro --auth=trust -E UTF8 --no-instructions"],
+        &[
+            "init",
+            "-s",
+            "-o",
+            "-U tsoro --auth=trust -E UTF8 --no-instructions",
+        ],
     );
     let opts = format!(
         "-c listen_addresses='' -c unix_socket_directories='{}'",
         host.display()
     );
     pg_ctl(&dir, &["start", "-w", "-s", "-l", "/dev/null", "-o", &opts]);
-    let admin = format!("postgres://tsoro@localhost/postgres?host={}", host.display());
+    let admin = format!(
+        "postgres://tsoro@localhost/postgres?host={}",
+        host.display()
+    );
     let pool = sqlx::PgPool::connect(&admin).await.unwrap();
-    sqlx::query("CREATE DATABASE tsoro").execute(&pool).await.unwrap();
+    sqlx::query("CREATE DATABASE tsoro")
+        .execute(&pool)
+        .await
+        .unwrap();
     pool.close().await;
     let pool = sqlx::PgPool::connect(&admin.replace("/postgres?", "/tsoro?"))
         .await

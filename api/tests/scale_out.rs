@@ -31,7 +31,10 @@ const SEED: u64 = 21;
 /// (its log says so) and returns it with its pid.
 fn worker(args: &[&str], env: &[(&str, &str)]) -> (Reaped, u32) {
     let mut cmd = tsoro();
-    cmd.arg("worker").args(args).args(JOB_FLAGS).args(["--workers", "1"]);
+    cmd.arg("worker")
+        .args(args)
+        .args(JOB_FLAGS)
+        .args(["--workers", "1"]);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -117,15 +120,34 @@ async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path)
 
     let file = scratch.join("simulate.csv");
     let out = tsoro()
-        .args(["simulate", "--ruleset", "tsoro-matthews-basic", "--agents", AGENTS])
-        .args(["--games", &GAMES.to_string(), "--seed", &SEED.to_string(), "--csv"])
+        .args([
+            "simulate",
+            "--ruleset",
+            "tsoro-matthews-basic",
+            "--agents",
+            AGENTS,
+        ])
+        .args([
+            "--games",
+            &GAMES.to_string(),
+            "--seed",
+            &SEED.to_string(),
+            "--csv",
+        ])
         .arg(&file)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let local = std::fs::read_to_string(&file).unwrap();
     assert_eq!(games_csv.lines().count(), GAMES as usize + 1);
-    assert!(games_csv == local, "the job's games.csv is `tsoro simulate --csv`, byte for byte");
+    assert!(
+        games_csv == local,
+        "the job's games.csv is `tsoro simulate --csv`, byte for byte"
+    );
 }
 
 /// One shared PostgreSQL (here a server of its own, as a managed one would be): the service
@@ -140,7 +162,13 @@ async fn two_workers_join_a_service_through_its_shared_postgresql() {
     let port = free_port();
     let mut s = Served {
         child: tsoro()
-            .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--workers", "0"])
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--workers",
+                "0",
+            ])
             .args(JOB_FLAGS)
             .env("DATABASE_URL", &url)
             .env("TSORO_DATA_DIR", scratch.join("unused"))
@@ -184,7 +212,10 @@ async fn two_workers_join_a_local_service_through_its_data_directory() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("tsoro serve") && err.contains("DATABASE_URL"), "{err}");
+    assert!(
+        err.contains("tsoro serve") && err.contains("DATABASE_URL"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&empty);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -107,7 +107,11 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
     let out = tokio::task::spawn_blocking(move || stop.output().unwrap())
         .await
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     wait_status(&app, "/ready", 200, Duration::from_secs(15)).await;
     assert_eq!(watch.state().restarts, 1, "{:?}", watch.state());
     assert!(watch.state().running);
@@ -126,7 +130,10 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
     let body = problem(r, 503).await;
     assert_eq!(body["type"], "/problems/database-down");
     assert_eq!(body["database"]["state"], "down", "{body}");
-    assert!(body["database"]["down_secs"].as_f64().unwrap() >= 2.0, "{body}");
+    assert!(
+        body["database"]["down_secs"].as_f64().unwrap() >= 2.0,
+        "{body}"
+    );
     assert_eq!(body["database"]["threshold_secs"], 2.0);
 
     let pg = tokio::task::spawn_blocking(move || {

@@ -160,9 +160,8 @@ pub fn secure(c: &Cluster<'_>) -> Result<(), PgError> {
     let admin_pw = password(&c.dir.join(ADMIN_PASSWORD_FILE), c.owner)?;
     let service_pw = password(&c.dir.join(SERVICE_PASSWORD_FILE), c.owner)?;
     let ours = hba_is_ours(c.dir);
-    let run = |user: &str, db: &str, sql: &str| {
-        psql(&c.psql, c.dir, user, Some(&admin_pw), db, sql)
-    };
+    let run =
+        |user: &str, db: &str, sql: &str| psql(&c.psql, c.dir, user, Some(&admin_pw), db, sql);
     if !ours {
         // Every local connection is still trusted. A cluster made before roles were separated
         // has `tsoro` as its bootstrap superuser: rename it `postgres` (from another, passing

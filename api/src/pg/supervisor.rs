@@ -195,11 +195,7 @@ impl Drop for Supervisor {
 }
 
 /// The supervising loop: start, wait for the exit, restart after a backoff unless stopping.
-fn supervise(
-    launch: Launch,
-    shared: &Shared,
-    first: std::sync::mpsc::Sender<Result<(), PgError>>,
-) {
+fn supervise(launch: Launch, shared: &Shared, first: std::sync::mpsc::Sender<Result<(), PgError>>) {
     let mut first = Some(first);
     let mut backoff = FIRST_BACKOFF;
     let mut failures = 0u32;
