@@ -25,6 +25,9 @@ pub struct AppSettings {
     pub jobs: crate::jobs::JobSettings,
     /// How long the database may be down before `/health` answers 503.
     pub db_down_threshold: std::time::Duration,
+    /// The embedded server's supervisor, when the service runs one (its restarts show in
+    /// `/health`).
+    pub embedded: Option<crate::pg::ServerWatch>,
 }
 
 /// A bound, not yet running, server.
@@ -39,7 +42,11 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind)?;
         let port = listener.local_addr()?.port();
         let events = web::Data::new(crate::jobs::events::JobEvents::listen(&pool));
-        let db = crate::db_watch::DbWatch::spawn(&pool, settings.db_down_threshold);
+        let db = crate::db_watch::DbWatch::spawn(
+            &pool,
+            settings.db_down_threshold,
+            settings.embedded.clone(),
+        );
         let state = web::Data::new(AppState { pool, db });
         let limit = settings.body_limit;
         let jobs = web::Data::new(settings.jobs.clone());

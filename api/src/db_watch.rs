@@ -1,5 +1,6 @@
 //! Whether the database answers, as one background probe sees it: what `/health` reports.
 
+use crate::pg::{ServerState, ServerWatch};
 use sqlx::PgPool;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -23,6 +24,7 @@ pub struct DbWatch {
     seen: Arc<Mutex<Seen>>,
     /// How long the database may be down before the process reports itself unhealthy.
     pub threshold: Duration,
+    embedded: Option<ServerWatch>,
 }
 
 /// The database as `/health` reports it.
@@ -34,6 +36,8 @@ pub struct DbStatus {
     pub last_error: Option<String>,
     /// The threshold past which the process is unhealthy.
     pub threshold: Duration,
+    /// The embedded server as its supervisor sees it, if the service runs one.
+    pub embedded: Option<ServerState>,
 }
 
 impl DbStatus {
@@ -46,13 +50,17 @@ impl DbStatus {
 impl DbWatch {
     /// Starts probing the pool every second (needs a Tokio runtime). The database is taken to
     /// answer at first: the service has just migrated it.
-    pub fn spawn(pool: &PgPool, threshold: Duration) -> DbWatch {
+    pub fn spawn(pool: &PgPool, threshold: Duration, embedded: Option<ServerWatch>) -> DbWatch {
         let seen = Arc::new(Mutex::new(Seen {
             down_since: None,
             last_error: None,
         }));
         tokio::spawn(probe(pool.clone(), Arc::downgrade(&seen)));
-        DbWatch { seen, threshold }
+        DbWatch {
+            seen,
+            threshold,
+            embedded,
+        }
     }
 
     /// What the probe saw last.
@@ -62,6 +70,7 @@ impl DbWatch {
             down_for: seen.down_since.map(|t| t.elapsed()),
             last_error: seen.last_error.clone(),
             threshold: self.threshold,
+            embedded: self.embedded.as_ref().map(ServerWatch::state),
         }
     }
 }

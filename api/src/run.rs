@@ -97,6 +97,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             db_down_threshold: std::time::Duration::from_secs_f64(
                 args.health_db_down_secs.clamp(0.0, 86_400.0),
             ),
+            embedded: db.embedded.as_ref().and_then(EmbeddedPg::watch),
         };
         let app = Application::build(&settings, pool.clone())
             .with_context(|| format!("binding {}", args.bind))?;

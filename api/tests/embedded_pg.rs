@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -23,28 +24,34 @@ fn postmaster_pid(dir: &Path) -> Option<i32> {
         .ok()
 }
 
-/// Waits until a database endpoint answers 200 with a postmaster other than `old`.
-async fn wait_back(s: &Served, dir: &Path, old: i32, within: Duration) -> i32 {
+/// Waits until `/health` says the embedded server was restarted `restarts` times and runs,
+/// and a database endpoint answers 200; returns the postmaster's pid and `/health`'s body.
+async fn wait_back(s: &Served, dir: &Path, restarts: u64, within: Duration) -> (i32, Value) {
     let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{}", s.port);
     let start = Instant::now();
     let mut seen = vec![];
     loop {
-        let status = client
-            .get(format!("http://127.0.0.1:{}/api/v1/simulations", s.port))
-            .send()
-            .await
-            .map(|r| r.status().as_u16())
-            .unwrap_or(0);
-        seen.push(status);
-        if let Some(pid) = postmaster_pid(dir)
-            && pid != old
-            && status == 200
-        {
-            return pid;
+        let health: Value = match client.get(format!("{base}/health")).send().await {
+            Ok(r) => r.json().await.unwrap_or_default(),
+            Err(_) => Value::Null,
+        };
+        let embedded = &health["database"]["embedded"];
+        if embedded["restarts"] == restarts && embedded["running"] == true {
+            let status = client
+                .get(format!("{base}/api/v1/simulations"))
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+                .unwrap_or(0);
+            seen.push(status);
+            if status == 200 {
+                return (postmaster_pid(dir).unwrap(), health);
+            }
         }
         assert!(
             start.elapsed() < within,
-            "the database endpoints did not come back within {within:?}: {seen:?}"
+            "not back within {within:?}: {health} {seen:?}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -87,7 +94,12 @@ async fn the_embedded_postgresql_comes_back_and_dies_with_the_service() {
 
     // Stopped by an operator (a fast shutdown): started again.
     pg_ctl(&dir, &["stop", "-w", "-m", "fast"]);
-    let second = wait_back(&s, &dir, first, Duration::from_secs(20)).await;
+    let (second, health) = wait_back(&s, &dir, 1, Duration::from_secs(20)).await;
+    assert_ne!(second, first, "a new postmaster");
+    assert_eq!(
+        health["database"]["embedded"]["last_exit"], "exit status: 0",
+        "{health}"
+    );
 
     // Killed: started again (after crash recovery).
     nix::sys::signal::kill(
@@ -95,7 +107,15 @@ async fn the_embedded_postgresql_comes_back_and_dies_with_the_service() {
         nix::sys::signal::Signal::SIGKILL,
     )
     .unwrap();
-    wait_back(&s, &dir, second, Duration::from_secs(30)).await;
+    let (third, health) = wait_back(&s, &dir, 2, Duration::from_secs(30)).await;
+    assert_ne!(third, second, "a new postmaster");
+    assert!(
+        health["database"]["embedded"]["last_exit"]
+            .as_str()
+            .unwrap()
+            .contains("SIGKILL"),
+        "{health}"
+    );
 
     // The service killed: its PostgreSQL goes with it.
     s.child.kill().unwrap();

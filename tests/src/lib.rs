@@ -250,6 +250,7 @@ pub async fn spawn_app_with_settings(pool: PgPool, jobs: tsoro_api::jobs::JobSet
             body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
             jobs,
             db_down_threshold: tsoro_api::db_watch::DEFAULT_DOWN_THRESHOLD,
+            embedded: None,
         },
     )
     .await

@@ -94,6 +94,7 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
         body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
         jobs: Default::default(),
         db_down_threshold: Duration::from_secs(2),
+        embedded: pg.watch(),
     };
     let app = tsoro_tests::spawn_app_from(pool, settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;
@@ -115,6 +116,9 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
     wait_status(&app, "/ready", 200, Duration::from_secs(15)).await;
     assert_eq!(watch.state().restarts, 1, "{:?}", watch.state());
     assert!(watch.state().running);
+    let body: serde_json::Value = app.get("/health").await.json().await.unwrap();
+    assert_eq!(body["database"]["embedded"]["restarts"], 1, "{body}");
+    assert_eq!(body["database"]["embedded"]["running"], true, "{body}");
 
     // Stopped for good (supervision too): /ready 503 at once, /health 503 past 2 s.
     let mut pg = tokio::task::spawn_blocking(move || {

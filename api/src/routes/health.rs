@@ -22,12 +22,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     );
 }
 
-/// The process is alive: 200 with the database's state (`up`, or `down` with how long), or,
-/// once the database has not answered for longer than the threshold (`--health-db-down-secs`),
-/// 503 problem+json `/problems/database-down` with the same `database` member.
+/// The process is alive: 200 with the database's state (`up`, or `down` with how long; and the
+/// embedded server's restarts when the service runs one), or, once the database has not
+/// answered for longer than the threshold (`--health-db-down-secs`), 503 problem+json
+/// `/problems/database-down` with the same `database` member.
 pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
     let s = state.db.status();
-    let database = match s.down_for {
+    let mut database = match s.down_for {
         None => serde_json::json!({"state": "up"}),
         Some(d) => serde_json::json!({
             "state": "down",
@@ -36,6 +37,13 @@ pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem>
             "error": s.last_error,
         }),
     };
+    if let Some(e) = &s.embedded {
+        database["embedded"] = serde_json::json!({
+            "running": e.running,
+            "restarts": e.restarts,
+            "last_exit": e.last_exit,
+        });
+    }
     if s.past_threshold() {
         let down = s.down_for.unwrap_or_default().as_secs();
         let mut p = Problem::new(
