@@ -19,8 +19,9 @@ pub const FIRST_BACKOFF: Duration = Duration::from_millis(500);
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// A server that stayed up this long resets the backoff.
 const STABLE: Duration = Duration::from_secs(60);
-/// How long a start may take before it counts as failed.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a start may take before it counts as failed (crash recovery of a large cluster
+/// takes a while).
+const START_TIMEOUT: Duration = Duration::from_secs(300);
 /// Failed attempts of the very first start before giving up (later, it retries forever).
 const FIRST_START_ATTEMPTS: u32 = 5;
 /// How long a fast shutdown may take before an immediate one (then SIGKILL).
@@ -222,7 +223,11 @@ fn supervise(launch: Launch, shared: &Shared, first: std::sync::mpsc::Sender<Res
         let mut child = match outcome {
             Ok(child) => child,
             Err(e) => {
-                shared.lock().pid = None;
+                {
+                    let mut g = shared.lock();
+                    g.pid = None;
+                    g.state.last_exit = Some(e.to_string());
+                }
                 failures += 1;
                 if first.is_some() && failures >= FIRST_START_ATTEMPTS {
                     if let Some(tx) = first.take() {
