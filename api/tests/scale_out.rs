@@ -157,7 +157,17 @@ async fn two_workers_join_a_service_through_its_shared_postgresql() {
     let scratch = data_dir("tsoro-shared-");
     let mut server = tsoro_api::pg::EmbeddedPg::new(scratch.join("pg")).unwrap();
     server.start().unwrap();
+    // The URL's role owns its database and nothing else: not a superuser, no right to create
+    // databases, not even to connect to `postgres` (as on a managed server).
     let url = server.url(tsoro_api::pg::DB_NAME);
+    let admin = sqlx::PgPool::connect(&server.admin_url("postgres"))
+        .await
+        .unwrap();
+    sqlx::query("REVOKE CONNECT ON DATABASE postgres FROM PUBLIC")
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
 
     let port = free_port();
     let mut s = Served {
