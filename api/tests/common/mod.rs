@@ -39,6 +39,16 @@ pub struct Served {
     pub port: u16,
 }
 
+/// A test that fails leaves no service running: SIGKILL (its PostgreSQL follows it).
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 pub fn serve(dir: &Path) -> Served {
     serve_with(dir, &[])
 }
