@@ -23,6 +23,11 @@ pub struct AppSettings {
     pub body_limit: usize,
     /// Limits and tuning of simulation jobs.
     pub jobs: crate::jobs::JobSettings,
+    /// How long the database may be down before `/health` answers 503.
+    pub db_down_threshold: std::time::Duration,
+    /// The embedded server's supervisor, when the service runs one (its restarts show in
+    /// `/health`).
+    pub embedded: Option<crate::pg::ServerWatch>,
 }
 
 /// A bound, not yet running, server.
@@ -41,7 +46,12 @@ impl Application {
             &pool,
             settings.jobs.max_exports,
         ));
-        let state = web::Data::new(AppState { pool });
+        let db = crate::db_watch::DbWatch::spawn(
+            &pool,
+            settings.db_down_threshold,
+            settings.embedded.clone(),
+        );
+        let state = web::Data::new(AppState { pool, db });
         let limit = settings.body_limit;
         let jobs = web::Data::new(settings.jobs.clone());
         let server = HttpServer::new(move || {

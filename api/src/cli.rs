@@ -32,7 +32,8 @@ pub enum Command {
     Search(crate::commands::search::SearchArgs),
     /// Simulate several rulesets on the same seeds and print them side by side.
     Compare(CompareArgs),
-    /// Work on simulation jobs from a shared PostgreSQL (any number of machines may run it).
+    /// Work on simulation jobs of a service: through its shared PostgreSQL (`DATABASE_URL`, any
+    /// number of machines), or on its machine through the embedded server of its data directory.
     Worker(WorkerArgs),
     /// Write the OpenAPI description of the service (`openapi/openapi.json`).
     Openapi {
@@ -77,6 +78,10 @@ pub struct ServeArgs {
     /// Largest request body, in bytes.
     #[arg(long, env = "TSORO_BODY_LIMIT", default_value_t = crate::app::DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,
+    /// Seconds the database may be down (not answering, while the embedded server is restarted
+    /// or a DATABASE_URL server is away) before `/health` answers 503.
+    #[arg(long, env = "TSORO_HEALTH_DB_DOWN_SECS", default_value_t = crate::db_watch::DEFAULT_DOWN_THRESHOLD.as_secs_f64())]
+    pub health_db_down_secs: f64,
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]
@@ -144,9 +149,14 @@ impl JobArgs {
 /// Arguments of `tsoro worker`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// PostgreSQL URL of the service's database.
+    /// PostgreSQL URL of the service's database (the server a `tsoro serve` was given through
+    /// DATABASE_URL); without it, the embedded server of --data-dir.
     #[arg(long, env = "DATABASE_URL")]
-    pub database_url: String,
+    pub database_url: Option<String>,
+    /// Data directory of a `tsoro serve` running on this machine, whose embedded PostgreSQL to
+    /// join (its password file is read there: run as the service's user or root).
+    #[arg(long, env = "TSORO_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
     #[command(flatten)]
     pub jobs: JobArgs,
 }

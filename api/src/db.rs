@@ -23,9 +23,20 @@ pub fn options(url: &str) -> Result<PgConnectOptions, sqlx::Error> {
     Ok(PgConnectOptions::from_str(url)?.log_statements(tracing::log::LevelFilter::Debug))
 }
 
-/// Creates the URL's database when it does not exist (connecting to `postgres` to do so).
+/// Creates the URL's database when it does not exist (connecting to `postgres` to do so). A
+/// database that exists is only connected to, so the URL's role needs no right on `postgres`
+/// nor to create databases.
 pub async fn create_database_if_missing(url: &str) -> Result<(), sqlx::Error> {
     let opts = options(url)?;
+    match opts.connect().await {
+        Ok(conn) => {
+            let _ = sqlx::Connection::close(conn).await;
+            return Ok(());
+        }
+        // 3D000: invalid_catalog_name, "database ... does not exist".
+        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("3D000") => {}
+        Err(e) => return Err(e),
+    }
     let name = opts.get_database().unwrap_or("postgres").to_string();
     let admin = opts.clone().database("postgres");
     let mut conn = admin.connect().await?;

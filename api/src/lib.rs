@@ -7,6 +7,7 @@ pub mod cli;
 pub mod commands;
 pub mod cors;
 pub mod db;
+pub mod db_watch;
 pub mod fallback;
 pub mod jobs;
 pub mod openapi;

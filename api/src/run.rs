@@ -33,17 +33,16 @@ impl Database {
             }
             None => {
                 let dir = args.data_dir.join("postgres");
-                let mut pg = tokio::task::spawn_blocking(move || -> anyhow::Result<EmbeddedPg> {
+                // Started (and stopped) by a supervisor thread of its own: the blocking task
+                // only waits for it.
+                let pg = tokio::task::spawn_blocking(move || -> anyhow::Result<EmbeddedPg> {
                     let mut pg = EmbeddedPg::new(&dir)?;
                     pg.start()?;
                     Ok(pg)
                 })
                 .await??;
+                // `start` made the service's role and database.
                 let url = pg.url(DB_NAME);
-                if let Err(e) = crate::db::create_database_if_missing(&url).await {
-                    let _ = pg.stop();
-                    return Err(e).context("creating the database on the embedded server");
-                }
                 Ok(Database {
                     url,
                     embedded: Some(pg),
@@ -95,6 +94,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             bind: args.bind.clone(),
             body_limit: args.body_limit,
             jobs: args.jobs.settings(),
+            db_down_threshold: std::time::Duration::from_secs_f64(
+                args.health_db_down_secs.clamp(0.0, 86_400.0),
+            ),
+            embedded: db.embedded.as_ref().and_then(EmbeddedPg::watch),
         };
         let app = Application::build(&settings, pool.clone())
             .with_context(|| format!("binding {}", args.bind))?;
@@ -154,11 +157,22 @@ pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
     result
 }
 
-/// `tsoro worker`: worker loops against a shared database until Ctrl-C or SIGTERM.
+/// `tsoro worker`: worker loops against a shared database until Ctrl-C or SIGTERM: the
+/// `DATABASE_URL` given, or the embedded server a `tsoro serve` runs on the data directory.
 pub async fn worker(args: crate::cli::WorkerArgs) -> anyhow::Result<()> {
-    let pool = crate::db::connect(&args.database_url)
+    let url = match &args.database_url {
+        Some(url) => url.clone(),
+        None => crate::pg::service_url_of(&args.data_dir.join("postgres")).with_context(|| {
+            format!(
+                "finding the embedded PostgreSQL of the data directory {} (or set \
+                     DATABASE_URL)",
+                args.data_dir.display()
+            )
+        })?,
+    };
+    let pool = crate::db::connect(&url)
         .await
-        .with_context(|| format!("connecting to {}", redact(&args.database_url)))?;
+        .with_context(|| format!("connecting to {}", redact(&url)))?;
     crate::db::migrate(&pool)
         .await
         .context("running the migrations")?;

@@ -8,4 +8,6 @@ use sqlx::PgPool;
 pub struct AppState {
     /// The database.
     pub pool: PgPool,
+    /// Whether it answers, as a background probe sees it (for `/health`).
+    pub db: crate::db_watch::DbWatch,
 }

@@ -104,13 +104,14 @@ fn help_shows_the_configuration() {
     }
 }
 
-/// With DATABASE_URL, the given server is used and a missing database is created.
+/// With DATABASE_URL, the given server is used and a missing database is created (by a role
+/// allowed to: here the server's superuser).
 #[tokio::test]
 async fn migrate_with_database_url_creates_the_database() {
     let dir = data_dir("tsoro-ext-");
     let mut pg = tsoro_api::pg::EmbeddedPg::new(dir.join("pg")).unwrap();
     pg.start().unwrap();
-    let url = pg.url("brand_new_db");
+    let url = pg.admin_url("brand_new_db");
     let out = tsoro()
         .arg("migrate")
         .env("DATABASE_URL", &url)

@@ -3,9 +3,11 @@
 //!
 //! Without `DATABASE_URL`, the first test to ask starts an embedded PostgreSQL (from the
 //! system's binaries) in a temporary directory and migrates a template database once; every
-//! test then gets its own database cloned from it (`CREATE DATABASE ... TEMPLATE`). A watchdog
-//! process stops that server and removes its directory when the test process exits. With
-//! `DATABASE_URL`, that server is used instead (its user must be allowed to create databases).
+//! test then gets its own database cloned from it (`CREATE DATABASE ... TEMPLATE`), owned by the
+//! service's role and reached as that role, as the service reaches its own (the superuser only
+//! creates the databases). A watchdog process stops that server and removes its directory when
+//! the test process exits. With `DATABASE_URL`, that server is used instead (its user must be
+//! allowed to create databases).
 
 pub mod browser;
 
@@ -19,8 +21,12 @@ use tsoro_api::pg::EmbeddedPg;
 
 /// The server all tests of this process share.
 pub struct Cluster {
-    /// URL of its administrative database (`postgres`).
+    /// URL of its administrative database (`postgres`), as a role that creates databases.
     pub admin_url: String,
+    /// URL (of `postgres`) as the role the tests' databases are reached as.
+    pub user_url: String,
+    /// The role that owns the tests' databases (None: the creator of `DATABASE_URL`).
+    pub owner: Option<String>,
     /// The migrated template every test database is cloned from.
     pub template: String,
     /// The embedded server, if we started one (kept for the life of the process).
@@ -87,16 +93,30 @@ fn init() -> Result<Cluster, String> {
             .build()
             .map_err(|e| e.to_string())?;
         rt.block_on(async {
-            let (admin_url, embedded) = match std::env::var("DATABASE_URL") {
-                Ok(url) => (with_database(&url, "postgres"), None),
+            let (admin_url, user_url, owner, embedded) = match std::env::var("DATABASE_URL") {
+                Ok(url) => (
+                    with_database(&url, "postgres"),
+                    with_database(&url, "postgres"),
+                    None,
+                    None,
+                ),
                 Err(_) => {
                     let dir = temp_dir("tsoro-test-pg-");
                     let mut pg = EmbeddedPg::new(dir.join("pg")).map_err(|e| e.to_string())?;
                     pg.start().map_err(|e| e.to_string())?;
                     watchdog(&pg, &dir);
-                    (pg.url("postgres"), Some(pg))
+                    (
+                        pg.admin_url("postgres"),
+                        pg.url("postgres"),
+                        Some(tsoro_api::pg::DB_USER.to_string()),
+                        Some(pg),
+                    )
                 }
             };
+            let owned_by = owner
+                .as_deref()
+                .map(|o| format!(" OWNER {o}"))
+                .unwrap_or_default();
             let template = format!("tsoro_template_{}", std::process::id());
             let admin = PgPool::connect(&admin_url)
                 .await
@@ -109,11 +129,11 @@ fn init() -> Result<Cluster, String> {
                 .map_err(|e| e.to_string())?;
             admin
                 .execute(sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                    "CREATE DATABASE {template}"
+                    "CREATE DATABASE {template}{owned_by}"
                 ))))
                 .await
                 .map_err(|e| e.to_string())?;
-            let pool = PgPool::connect(&with_database(&admin_url, &template))
+            let pool = PgPool::connect(&with_database(&user_url, &template))
                 .await
                 .map_err(|e| e.to_string())?;
             tsoro_api::db::migrate(&pool)
@@ -126,6 +146,8 @@ fn init() -> Result<Cluster, String> {
             admin.close().await;
             Ok(Cluster {
                 admin_url,
+                user_url,
+                owner,
                 template,
                 embedded,
             })
@@ -155,13 +177,18 @@ pub async fn fresh_database() -> String {
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&c.admin_url)
         .await
         .expect("connect to the test server");
+    let owned_by = c
+        .owner
+        .as_deref()
+        .map(|o| format!(" OWNER {o}"))
+        .unwrap_or_default();
     conn.execute(sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE DATABASE {name} TEMPLATE {}",
+        "CREATE DATABASE {name} TEMPLATE {}{owned_by}",
         c.template
     ))))
     .await
     .expect("clone the template database");
-    with_database(&c.admin_url, &name)
+    with_database(&c.user_url, &name)
 }
 
 /// The real server on a random port over a fresh database.
@@ -216,11 +243,23 @@ pub async fn spawn_app_with(pool: PgPool) -> TestApp {
 /// The app over `pool` with these job settings; its worker loops (if `jobs.workers` > 0) run
 /// in this process until the test ends.
 pub async fn spawn_app_with_settings(pool: PgPool, jobs: tsoro_api::jobs::JobSettings) -> TestApp {
-    let settings = AppSettings {
-        bind: "127.0.0.1:0".into(),
-        body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
-        jobs: jobs.clone(),
-    };
+    spawn_app_from(
+        pool,
+        AppSettings {
+            bind: "127.0.0.1:0".into(),
+            body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
+            jobs,
+            db_down_threshold: tsoro_api::db_watch::DEFAULT_DOWN_THRESHOLD,
+            embedded: None,
+        },
+    )
+    .await
+}
+
+/// The app over `pool` with these settings (the bind address is ignored: a free port).
+pub async fn spawn_app_from(pool: PgPool, mut settings: AppSettings) -> TestApp {
+    settings.bind = "127.0.0.1:0".into();
+    let jobs = settings.jobs.clone();
     let app = Application::build(&settings, pool.clone()).expect("build the app");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());

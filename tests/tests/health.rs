@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 use tsoro_api::pg::EmbeddedPg;
-use tsoro_tests::{spawn_app, spawn_app_with, temp_dir, watchdog};
+use tsoro_tests::{spawn_app, temp_dir, watchdog};
 
 async fn problem(resp: reqwest::Response, status: u16) -> serde_json::Value {
     assert_eq!(resp.status().as_u16(), status);
@@ -79,43 +79,85 @@ async fn wait_status(
     }
 }
 
-/// `/ready` goes 503 while the database is down and 200 again once it is back, with no
-/// restart of the service.
+/// The embedded PostgreSQL stopped under the service (issue 20, item 5) comes back by itself,
+/// and `/ready` follows; `/health` reports an outage past its threshold (503
+/// `/problems/database-down`) and is 200 again once the database answers.
 #[tokio::test]
-async fn ready_follows_the_database() {
+async fn the_database_comes_back_and_health_reports_a_long_outage() {
     let dir = temp_dir("tsoro-ready-");
     let mut pg = EmbeddedPg::new(dir.join("pg")).unwrap();
     pg.start().unwrap();
     watchdog(&pg, &dir);
-    let url = pg.url("postgres");
-    let pool = tsoro_api::db::connect(&url).await.unwrap();
-    let app = spawn_app_with(pool).await;
+    let pool = tsoro_api::db::connect(&pg.url("postgres")).await.unwrap();
+    let settings = tsoro_api::app::AppSettings {
+        bind: String::new(),
+        body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
+        jobs: Default::default(),
+        db_down_threshold: Duration::from_secs(2),
+        embedded: pg.watch(),
+    };
+    let app = tsoro_tests::spawn_app_from(pool, settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;
+    let body: serde_json::Value = app.get("/health").await.json().await.unwrap();
+    assert_eq!(body["database"]["state"], "up", "{body}");
 
-    tokio::task::spawn_blocking({
-        let dir = pg.dir().to_path_buf();
-        move || {
-            let mut p = EmbeddedPg::new(dir).unwrap();
-            p.stop().unwrap();
-            std::mem::forget(p);
-        }
+    // Stopped from outside (as an operator or a crash would), it is started again.
+    let watch = pg.watch().unwrap();
+    let mut stop = pg.pg_ctl();
+    stop.args(["stop", "-w", "-m", "fast", "-D"]).arg(pg.dir());
+    let out = tokio::task::spawn_blocking(move || stop.output().unwrap())
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_status(&app, "/ready", 200, Duration::from_secs(15)).await;
+    // The supervisor marks it running on the `ready` of its pid file, a moment after it
+    // starts taking connections.
+    let start = Instant::now();
+    while !(watch.state().running && watch.state().restarts == 1) {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            watch.state()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let body: serde_json::Value = app.get("/health").await.json().await.unwrap();
+    assert_eq!(body["database"]["embedded"]["restarts"], 1, "{body}");
+    assert_eq!(body["database"]["embedded"]["running"], true, "{body}");
+
+    // Stopped for good (supervision too): /ready 503 at once, /health 503 past 2 s.
+    let mut pg = tokio::task::spawn_blocking(move || {
+        pg.stop().unwrap();
+        pg
     })
     .await
     .unwrap();
     let r = wait_status(&app, "/ready", 503, Duration::from_secs(15)).await;
     let body = problem(r, 503).await;
     assert!(body["detail"].as_str().unwrap().contains("database"));
-    // The process itself is still alive.
-    assert_eq!(app.get("/health").await.status().as_u16(), 200);
+    let r = wait_status(&app, "/health", 503, Duration::from_secs(15)).await;
+    let body = problem(r, 503).await;
+    assert_eq!(body["type"], "/problems/database-down");
+    assert_eq!(body["database"]["state"], "down", "{body}");
+    assert!(
+        body["database"]["down_secs"].as_f64().unwrap() >= 2.0,
+        "{body}"
+    );
+    assert_eq!(body["database"]["threshold_secs"], 2.0);
 
-    let mut pg = tokio::task::spawn_blocking(move || {
+    let pg = tokio::task::spawn_blocking(move || {
         pg.start().unwrap();
         pg
     })
     .await
     .unwrap();
     wait_status(&app, "/ready", 200, Duration::from_secs(15)).await;
-    tokio::task::spawn_blocking(move || pg.stop().unwrap())
-        .await
-        .unwrap();
+    let r = wait_status(&app, "/health", 200, Duration::from_secs(15)).await;
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["database"]["state"], "up", "{body}");
+    tokio::task::spawn_blocking(move || drop(pg)).await.unwrap();
 }

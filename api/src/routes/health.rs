@@ -1,4 +1,5 @@
-//! `GET /health` (the process is alive) and `GET /ready` (the database answers).
+//! `GET /health` (the process is alive, and its database has not been away too long) and
+//! `GET /ready` (the database answers now).
 
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -21,9 +22,44 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     );
 }
 
-/// The process is alive.
-pub async fn health() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
+/// The process is alive: 200 with the database's state (`up`, or `down` with how long; and the
+/// embedded server's restarts when the service runs one), or, once the database has not
+/// answered for longer than the threshold (`--health-db-down-secs`), 503 problem+json
+/// `/problems/database-down` with the same `database` member.
+pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
+    let s = state.db.status();
+    let mut database = match s.down_for {
+        None => serde_json::json!({"state": "up"}),
+        Some(d) => serde_json::json!({
+            "state": "down",
+            "down_secs": (d.as_secs_f64() * 10.0).round() / 10.0,
+            "threshold_secs": s.threshold.as_secs_f64(),
+            "error": s.last_error,
+        }),
+    };
+    if let Some(e) = &s.embedded {
+        database["embedded"] = serde_json::json!({
+            "running": e.running,
+            "restarts": e.restarts,
+            "last_exit": e.last_exit,
+        });
+    }
+    if s.past_threshold() {
+        let down = s.down_for.unwrap_or_default().as_secs();
+        let mut p = Problem::new(
+            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+            "database-down",
+            format!(
+                "the database has not answered for {down} s (more than the {} s allowed): {}",
+                s.threshold.as_secs(),
+                s.last_error.as_deref().unwrap_or("no answer")
+            ),
+        )
+        .at("/health");
+        p.extra.insert("database".into(), database);
+        return Err(p);
+    }
+    Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ok", "database": database})))
 }
 
 /// The database answers a query within two seconds: 200, else 503 problem+json.

@@ -39,6 +39,16 @@ pub struct Served {
     pub port: u16,
 }
 
+/// A test that fails leaves no service running: SIGKILL (its PostgreSQL follows it).
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 pub fn serve(dir: &Path) -> Served {
     serve_with(dir, &[])
 }
@@ -133,7 +143,13 @@ pub fn postgres_processes(dir: &Path) -> Vec<u32> {
         .collect()
 }
 
+/// The service's URL for the embedded server of a data directory (its role and password).
 pub fn db_url(dir: &Path) -> String {
+    tsoro_api::pg::service_url_of(&dir.join("postgres")).unwrap()
+}
+
+/// The same URL without the password.
+pub fn db_url_without_password(dir: &Path) -> String {
     let pg = dir.canonicalize().unwrap().join("postgres");
     format!("postgres://tsoro@localhost/tsoro?host={}", pg.display())
 }

@@ -1,7 +1,9 @@
 //! An embedded PostgreSQL server started from the system's server binaries.
 //!
 //! The cluster lives in a data directory that is kept between runs; it listens only on a Unix
-//! socket inside that directory. When the process runs as root, the server runs as the
+//! socket inside that directory (mode 0700), and asks for passwords ([`access`]). The server is
+//! a supervised child of the process ([`supervisor`]): restarted when it exits unexpectedly,
+//! stopped with the process. When the process runs as root, the server runs as the
 //! unprivileged `postgres` system user, which owns the data directory (PostgreSQL refuses to
 //! run as root).
 
@@ -10,9 +12,15 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use supervisor::{Launch, Supervisor};
 use thiserror::Error;
 
-/// The database and role the embedded server is set up with.
+pub mod access;
+pub mod supervisor;
+
+pub use supervisor::{ServerState, ServerWatch};
+
+/// The service's role on the embedded server (not a superuser; see [`access`]).
 pub const DB_USER: &str = "tsoro";
 /// The database the service uses.
 pub const DB_NAME: &str = "tsoro";
@@ -105,6 +113,17 @@ impl PgBinaries {
     fn path(&self, program: &str) -> PathBuf {
         self.dir.join(program)
     }
+
+    /// `psql`: beside the server binaries, else on `PATH` (Debian links the server binaries
+    /// elsewhere but keeps the client's wrapper in /usr/bin).
+    fn psql(&self) -> PathBuf {
+        let beside = self.dir.join("psql");
+        if beside.is_file() {
+            beside
+        } else {
+            PathBuf::from("psql")
+        }
+    }
 }
 
 /// The unprivileged user the server runs as when we are root.
@@ -133,14 +152,17 @@ fn run_as() -> Result<Option<RunAs>, PgError> {
     }))
 }
 
-/// An embedded server: its data directory and how to reach it.
+/// An embedded server: its data directory, how to reach it, and its supervisor while it runs.
 #[derive(Debug)]
 pub struct EmbeddedPg {
     bins: PgBinaries,
     dir: PathBuf,
     run_as: Option<RunAs>,
-    started: bool,
+    supervisor: Option<Supervisor>,
 }
+
+/// The note left in a data directory whose cluster is kept elsewhere.
+const WHERE_NOTE: &str = "WHERE-IS-THE-CLUSTER.txt";
 
 impl EmbeddedPg {
     /// Prepares (without starting) a server whose cluster lives in `dir`.
@@ -182,7 +204,7 @@ impl EmbeddedPg {
                     detail: e.to_string(),
                 })?;
                 let _ = std::fs::write(
-                    dir.join("WHERE-IS-THE-CLUSTER.txt"),
+                    dir.join(WHERE_NOTE),
                     format!(
                         "The postgres user cannot reach this directory, so the embedded PostgreSQL \
                          cluster of this data directory lives in {}\n",
@@ -203,6 +225,7 @@ impl EmbeddedPg {
             }
             chown_tree(&dir, u)?;
         }
+        // The cluster, its socket and its password files are for the server's user alone.
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
             PgError::DataDir {
                 path: dir.display().to_string(),
@@ -213,13 +236,17 @@ impl EmbeddedPg {
             bins,
             dir,
             run_as,
-            started: false,
+            supervisor: None,
         })
     }
 
     /// The cluster's directory (also the socket directory).
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    fn owner(&self) -> Option<(u32, u32)> {
+        self.run_as.map(|u| (u.uid, u.gid))
     }
 
     fn command(&self, program: &str) -> Command {
@@ -255,7 +282,13 @@ impl EmbeddedPg {
         }
     }
 
-    /// Whether a server is running on this cluster.
+    /// `pg_ctl`, run as the server's user: for an operator's (or a test's) own commands on
+    /// the cluster, such as stopping the server from outside.
+    pub fn pg_ctl(&self) -> Command {
+        self.command("pg_ctl")
+    }
+
+    /// Whether a server is running on this cluster (ours or another process's).
     pub fn is_running(&self) -> bool {
         self.run(
             "pg_ctl",
@@ -264,18 +297,24 @@ impl EmbeddedPg {
         .is_ok()
     }
 
-    /// Initialises the cluster if needed and starts the server (stopping a stray server of a
-    /// previous run first; a stale pid file after a crash is recovered by PostgreSQL itself).
+    /// Initialises the cluster if needed, starts the server as a supervised child (stopping a
+    /// stray server of a previous run first; a stale pid file after a crash is recovered by
+    /// PostgreSQL itself), and makes its access what [`access`] describes.
     pub fn start(&mut self) -> Result<(), PgError> {
+        if self.supervisor.is_some() {
+            return Ok(());
+        }
         if !self.dir.join("PG_VERSION").exists() {
             tracing::info!(dir = %self.dir.display(), "initialising a new PostgreSQL cluster");
+            // Trusted until `access::secure` has set the passwords, moments later; meanwhile
+            // the socket is in a directory only the server's user can enter.
             self.run(
                 "initdb",
                 &[
                     "-D".as_ref(),
                     self.dir.as_os_str(),
                     "-U".as_ref(),
-                    DB_USER.as_ref(),
+                    access::ADMIN_USER.as_ref(),
                     "--auth=trust".as_ref(),
                     "-E".as_ref(),
                     "UTF8".as_ref(),
@@ -285,76 +324,90 @@ impl EmbeddedPg {
         }
         if self.is_running() {
             tracing::warn!("a server from an earlier run is still up: stopping it first");
-            let _ = self.stop_mode("fast");
-        }
-        let opts = format!(
-            "-c listen_addresses='' -c unix_socket_directories='{}' -c max_connections=200 \
-             -c fsync=on",
-            self.dir.display()
-        );
-        let log = self.dir.join("server.log");
-        // After a crash the old server's processes may hold its shared memory for a moment:
-        // PostgreSQL then refuses to start, so try a few times before giving up.
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let started = self.run(
+            let _ = self.run(
                 "pg_ctl",
                 &[
-                    "start".as_ref(),
+                    "stop".as_ref(),
                     "-w".as_ref(),
-                    "-t".as_ref(),
-                    "60".as_ref(),
+                    "-m".as_ref(),
+                    "fast".as_ref(),
                     "-D".as_ref(),
                     self.dir.as_os_str(),
-                    "-l".as_ref(),
-                    log.as_os_str(),
-                    "-o".as_ref(),
-                    opts.as_ref(),
                 ],
             );
-            match started {
-                Ok(_) => break,
-                Err(e) if attempt < 5 => {
-                    tracing::warn!(attempt, error = %e, "PostgreSQL did not start; retrying");
-                    std::thread::sleep(std::time::Duration::from_secs(1));
-                }
-                Err(e) => return Err(e),
-            }
         }
-        self.started = true;
+        let bins = self.bins.clone();
+        let run_as = self.run_as;
+        let dir = self.dir.clone();
+        let launch = Launch {
+            command: Box::new(move || {
+                let mut c = Command::new(bins.path("postgres"));
+                if let Some(u) = run_as {
+                    c.uid(u.uid).gid(u.gid);
+                }
+                c.arg("-D").arg(&dir);
+                for (k, v) in [
+                    ("listen_addresses", String::new()),
+                    ("unix_socket_directories", dir.display().to_string()),
+                    ("unix_socket_permissions", "0700".into()),
+                    ("password_encryption", "scram-sha-256".into()),
+                    ("max_connections", "200".into()),
+                    ("fsync", "on".into()),
+                ] {
+                    c.arg("-c").arg(format!("{k}={v}"));
+                }
+                c
+            }),
+            dir: self.dir.clone(),
+            log: self.dir.join("server.log"),
+            owner: self.owner(),
+        };
+        let mut supervisor = Supervisor::start(launch)?;
+        let secured = access::secure(&access::Cluster {
+            psql: self.bins.psql(),
+            dir: &self.dir,
+            owner: self.owner(),
+            service_user: DB_USER,
+            database: DB_NAME,
+        });
+        if let Err(e) = secured {
+            supervisor.stop();
+            return Err(e);
+        }
+        self.supervisor = Some(supervisor);
         tracing::info!(dir = %self.dir.display(), "embedded PostgreSQL started");
         Ok(())
     }
 
-    /// Stops the server cleanly.
+    /// A handle on the supervised server's state (while started).
+    pub fn watch(&self) -> Option<ServerWatch> {
+        self.supervisor.as_ref().map(Supervisor::watch)
+    }
+
+    /// Stops the server cleanly (a fast shutdown) and its supervision.
     pub fn stop(&mut self) -> Result<(), PgError> {
-        self.stop_mode("fast")
+        if let Some(mut s) = self.supervisor.take() {
+            s.stop();
+        }
+        Ok(())
     }
 
-    /// Stops the server with a shutdown mode (`smart`, `fast`, `immediate`).
-    pub fn stop_mode(&mut self, mode: &str) -> Result<(), PgError> {
-        self.started = false;
-        self.run(
-            "pg_ctl",
-            &[
-                "stop".as_ref(),
-                "-w".as_ref(),
-                "-m".as_ref(),
-                mode.as_ref(),
-                "-D".as_ref(),
-                self.dir.as_os_str(),
-            ],
-        )
-        .map(|_| ())
-    }
-
-    /// A connection URL for a database of this server (over the Unix socket).
+    /// A connection URL for a database of this server, as the service's role (over the Unix
+    /// socket, with its password).
     pub fn url(&self, database: &str) -> String {
-        format!(
-            "postgres://{DB_USER}@localhost/{database}?host={}",
-            self.dir.display()
-        )
+        let password = access::read_password(&self.dir.join(access::SERVICE_PASSWORD_FILE))
+            .ok()
+            .flatten();
+        socket_url(&self.dir, DB_USER, password.as_deref(), database)
+    }
+
+    /// A connection URL for a database of this server as its superuser (for set-up such as a
+    /// test harness's databases; the service never uses it).
+    pub fn admin_url(&self, database: &str) -> String {
+        let password = access::read_password(&self.dir.join(access::ADMIN_PASSWORD_FILE))
+            .ok()
+            .flatten();
+        socket_url(&self.dir, access::ADMIN_USER, password.as_deref(), database)
     }
 
     /// The command line, as a shell would run it as the server user, that stops this server:
@@ -375,9 +428,44 @@ impl EmbeddedPg {
 
 impl Drop for EmbeddedPg {
     fn drop(&mut self) {
-        if self.started {
-            let _ = self.stop();
-        }
+        let _ = self.stop();
+    }
+}
+
+/// A URL over the Unix socket in `dir`.
+fn socket_url(dir: &Path, user: &str, password: Option<&str>, database: &str) -> String {
+    let creds = match password {
+        Some(p) => format!("{user}:{p}"),
+        None => user.to_string(),
+    };
+    format!(
+        "postgres://{creds}@localhost/{database}?host={}",
+        dir.display()
+    )
+}
+
+/// The service's URL for the embedded server of a data directory that another process (a
+/// running `tsoro serve`) has started: for `tsoro worker --data-dir` on the same machine.
+/// `cluster` is the data directory's `postgres/` (or the place its note names).
+pub fn service_url_of(cluster: &Path) -> Result<String, PgError> {
+    let requested = cluster.canonicalize().map_err(|e| PgError::DataDir {
+        path: cluster.display().to_string(),
+        detail: format!("{e} (has `tsoro serve` run on this data directory?)"),
+    })?;
+    let dir = if requested.join(WHERE_NOTE).exists() {
+        fallback_dir(&requested)
+    } else {
+        requested
+    };
+    let file = dir.join(access::SERVICE_PASSWORD_FILE);
+    match access::read_password(&file)? {
+        Some(p) => Ok(socket_url(&dir, DB_USER, Some(&p), DB_NAME)),
+        None => Err(PgError::DataDir {
+            path: file.display().to_string(),
+            detail: "no password file: start `tsoro serve` on this data directory first (and \
+                     run this as its user or root)"
+                .into(),
+        }),
     }
 }
 
