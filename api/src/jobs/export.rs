@@ -147,7 +147,7 @@ impl RecordReader {
                 return Err(sqlx::Error::Protocol("a stored chunk shrank".into()));
             }
             reading.offset += slice.len() as i64;
-            let lines = reading.decoder.feed(&slice);
+            let lines = reading.decoder.feed(&slice)?;
             if reading.offset >= reading.len
                 && let Some(done) = self.current.take()
             {

@@ -15,6 +15,7 @@
 pub mod budget;
 pub mod events;
 pub mod export;
+pub mod packed;
 pub mod records;
 pub mod request;
 pub mod routes;

@@ -464,7 +464,7 @@ fn empty_summary(job: &JobRow) -> Summary {
 pub struct Played {
     /// The claim it was played under.
     pub claim: Claim,
-    /// The records in game order, encoded ([`records::encode`]).
+    /// The records in game order, encoded ([`records::Encoder`]).
     pub lines: Vec<u8>,
     /// Their aggregates.
     pub summary: Summary,

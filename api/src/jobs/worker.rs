@@ -141,8 +141,9 @@ async fn play(
             counter.fetch_add(1, Ordering::Relaxed);
         };
         // Each record is encoded as it comes back.
+        let mut encoder = records::Encoder::new();
         let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
-            records::encode(r, &mut lines)
+            encoder.encode(r, &mut lines)
         });
         (summary, lines, games)
     });
