@@ -64,6 +64,7 @@ type St = web::Data<AppState>;
 #[into_params(parameter_in = Query)]
 pub struct FormatQuery {
     /// `json` (default) or `csv`; `Accept: text/csv` also gives CSV.
+    #[param(schema_with = respond::format_schema)]
     pub format: Option<String>,
 }
 
@@ -74,7 +75,24 @@ pub struct FormatQuery {
 pub struct CitationQuery {
     /// `bibtex` or `csl-json`; without it, `Accept` decides (`application/x-bibtex` or
     /// `application/vnd.citationstyles.csl+json`), BibTeX by default.
+    #[param(schema_with = citation_format_schema)]
     pub format: Option<String>,
+}
+
+/// The citation formats `?format=` takes.
+pub const CITATION_FORMATS: [&str; 2] = ["bibtex", "csl-json"];
+
+fn citation_format_schema() -> utoipa::openapi::Object {
+    respond::enum_schema(&CITATION_FORMATS)
+}
+
+/// The schema of the evidence's `?limit=`: 1 to [`MAX_LIMIT`].
+fn limit_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(MAX_LIMIT))
+        .build()
 }
 
 /// Filters of the evidence list.
@@ -87,6 +105,7 @@ pub struct EvidenceQuery {
     /// A game id.
     pub game: Option<String>,
     /// Words of the place described (case-insensitive substring).
+    #[param(pattern = r"\S")]
     pub location: Option<String>,
     /// Only passages describing a period that reaches this year or later.
     #[param(value_type = Option<i32>)]
@@ -96,13 +115,15 @@ pub struct EvidenceQuery {
     pub to: Option<String>,
     /// Full-text search over quotes and summaries (web-search syntax: words, "phrases",
     /// -exclusions, or); results ranked.
+    #[param(pattern = r"\S")]
     pub q: Option<String>,
     /// Page size, 1 to 200 (default 50).
-    #[param(value_type = Option<i64>)]
+    #[param(schema_with = limit_schema)]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// `json` (default) or `csv`.
+    #[param(schema_with = respond::format_schema)]
     pub format: Option<String>,
 }
 
@@ -118,6 +139,7 @@ pub struct RulesetQuery {
     /// An evidence id: rulesets it supports or that cite it.
     pub evidence: Option<String>,
     /// `json` (default) or `csv`.
+    #[param(schema_with = respond::format_schema)]
     pub format: Option<String>,
 }
 
@@ -285,11 +307,11 @@ pub async fn citation(
     q: web::Query<CitationQuery>,
 ) -> Resp {
     let format = match q.format.as_deref() {
-        Some(f @ ("bibtex" | "csl-json")) => f,
+        Some(f) if CITATION_FORMATS.contains(&f) => f,
         Some(other) => {
             return Err(
                 Problem::bad_request(format!("unknown citation format {other:?}"))
-                    .with_error("format", "one of: bibtex, csl-json")
+                    .with_error("format", format!("one of: {}", CITATION_FORMATS.join(", ")))
                     .at(req.path()),
             );
         }

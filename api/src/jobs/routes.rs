@@ -151,9 +151,9 @@ pub struct ListQuery {
 const STATUSES: [&str; 5] = ["queued", "running", "done", "failed", "cancelled"];
 
 #[utoipa::path(get, path = "/api/v1/simulations", tag = "simulations",
-    params(("status" = Option<String>, Query, description = "queued, running, done, failed or cancelled"),
+    params(("status" = Option<String>, Query, description = "queued, running, done, failed or cancelled", pattern = "^(queued|running|done|failed|cancelled)$"),
            ("ruleset" = Option<String>, Query, description = "A ruleset id"),
-           ("limit" = Option<i64>, Query, description = "At most this many, newest first")),
+           ("limit" = Option<i64>, Query, description = "At most this many, newest first", minimum = 1, maximum = 500)),
     responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Lists jobs, newest first, by status and ruleset.
 pub async fn list(
@@ -201,7 +201,7 @@ fn finished(status: &str) -> bool {
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
-    params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
+    params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end", maximum = 60)),
     responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A job's status, progress and, when done, its statistics (`?wait=` to await it: woken by
 /// the job's status change, see [`super::events`]).
@@ -321,7 +321,9 @@ fn cheap_to_replay(agent: &AgentSpec) -> bool {
 pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, Problem> {
     let bad = |m: String| Problem::unprocessable(m.clone()).with_error("game", m);
     if k >= job.games as u64 {
-        return Err(bad(format!("the job has games 0 to {}", job.games - 1)));
+        // A game the job does not have is a resource that does not exist.
+        let m = format!("no game {k}: the job has games 0 to {}", job.games - 1);
+        return Err(Problem::not_found(m.clone()).with_error("game", m));
     }
     let params: tsoro_engine::catalogue::Params =
         serde_json::from_value(job.params.clone()).map_err(Problem::internal)?;
@@ -362,7 +364,7 @@ pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, Problem> {
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("game" = u64, Path, description = "The game's index in the run (0-based)")),
-    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "No such game, or agents too strong to replay on request", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job, or no such game in it", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "Agents too strong to replay on request", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// One game of a job, move by move, to replay or show on the board.
 pub async fn game_moves(
     req: HttpRequest,
@@ -419,7 +421,7 @@ pub async fn summary_json(
     Ok(HttpResponse::Ok().json(SummaryView::of(&job)))
 }
 
-#[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", operation_id = "simulation_datapackage", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a job's exports.
 pub async fn datapackage(
