@@ -364,9 +364,8 @@ fn citation_format_of(req: &HttpRequest) -> Result<&'static str, Problem> {
         }
     }
     best.map(|(_, f)| f).ok_or_else(|| {
-        Problem::new(
-            actix_web::http::StatusCode::NOT_ACCEPTABLE,
-            "not-acceptable",
+        Problem::of(
+            &crate::problem::NOT_ACCEPTABLE,
             format!("no citation format matches Accept: {accept}"),
         )
         .with_error(

@@ -8,7 +8,6 @@ use super::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, 
 use crate::plan::{ComparisonRequest, RunRequest};
 use crate::problem::Problem;
 use crate::state::AppState;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -91,9 +90,8 @@ async fn admit(
 ) -> Result<(), Problem> {
     let active = store::lock_admission(tx).await?;
     if active + new > limits.max_active_jobs {
-        return Err(Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too-many-jobs",
+        return Err(Problem::of(
+            &crate::problem::TOO_MANY_JOBS,
             format!(
                 "{active} jobs are queued or running (at most {}); try again when one is done",
                 limits.max_active_jobs
@@ -267,9 +265,8 @@ pub async fn cancel(
         })));
     }
     if !store::cancel(&state.pool, job.id).await? {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "job-finished",
+        return Err(Problem::of(
+            &crate::problem::JOB_FINISHED,
             format!("the job is already {}", job.status),
         )
         .at(req.path()));
@@ -282,9 +279,8 @@ pub async fn cancel(
 async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
     let job = load(state, raw, path).await?;
     if job.status != "done" {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "job-not-done",
+        return Err(Problem::of(
+            &crate::problem::JOB_NOT_DONE,
             format!(
                 "the job is {} ({} of {} games); its data is exported when it is done",
                 job.status, job.games_done, job.games
@@ -510,9 +506,8 @@ pub async fn comparison_csv(
     }
     let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
     if stats.len() != jobs.len() {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "job-not-done",
+        return Err(Problem::of(
+            &crate::problem::JOB_NOT_DONE,
             "the comparison's runs are not all done",
         )
         .at(req.path()));
