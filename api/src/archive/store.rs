@@ -1,9 +1,9 @@
 //! The archive's SQL: every read of its tables, one function per query, returning the stored
-//! records and rows (`read` turns them into the API's documents). The import's writes are in
-//! [`super::import`], one transaction of upserts.
+//! records and rows (`read` turns them into the API's documents), and the import's writes
+//! (upserts by hash, links, deletions) inside its one transaction.
 
 use serde_json::Value;
-use sqlx::PgPool;
+use sqlx::{PgPool, Postgres, Transaction};
 
 /// A table of records with an `id` (what a filter may name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,6 +11,7 @@ pub enum Table {
     Games,
     Sources,
     Evidence,
+    Rulesets,
 }
 
 impl Table {
@@ -19,6 +20,51 @@ impl Table {
             Table::Games => "archive_games",
             Table::Sources => "archive_sources",
             Table::Evidence => "archive_evidence",
+            Table::Rulesets => "archive_rulesets",
+        }
+    }
+
+    /// The import's upsert of one record: `$1` the id, `$2` the hash, then the columns
+    /// [`upsert`] binds; a row whose hash is unchanged is left alone.
+    fn upsert_sql(self) -> &'static str {
+        match self {
+            Table::Games => {
+                "INSERT INTO archive_games (id, hash, name, family, record) \
+                 VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, name = EXCLUDED.name, \
+                 family = EXCLUDED.family, record = EXCLUDED.record, imported_at = now() \
+                 WHERE archive_games.hash <> EXCLUDED.hash RETURNING (xmax = 0)"
+            }
+            Table::Sources => {
+                "INSERT INTO archive_sources (id, hash, kind, title, year, record) \
+                 VALUES ($1, $2, $3, $4, $5::int, $6) \
+                 ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, kind = EXCLUDED.kind, \
+                 title = EXCLUDED.title, year = EXCLUDED.year, record = EXCLUDED.record, \
+                 imported_at = now() WHERE archive_sources.hash <> EXCLUDED.hash \
+                 RETURNING (xmax = 0)"
+            }
+            Table::Evidence => {
+                "INSERT INTO archive_evidence (id, hash, source_id, game_id, location, date_from, \
+                 date_to, quote, summary, record) \
+                 VALUES ($1, $2, $3, $4, $5, $6::int, $7::int, $8, $9, $10) \
+                 ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, \
+                 source_id = EXCLUDED.source_id, game_id = EXCLUDED.game_id, \
+                 location = EXCLUDED.location, date_from = EXCLUDED.date_from, \
+                 date_to = EXCLUDED.date_to, quote = EXCLUDED.quote, \
+                 summary = EXCLUDED.summary, record = EXCLUDED.record, imported_at = now() \
+                 WHERE archive_evidence.hash <> EXCLUDED.hash RETURNING (xmax = 0)"
+            }
+            Table::Rulesets => {
+                "INSERT INTO archive_rulesets (id, hash, game_id, title, version, config, \
+                 params, record, detail, etag) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+                 ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, \
+                 game_id = EXCLUDED.game_id, title = EXCLUDED.title, \
+                 version = EXCLUDED.version, config = EXCLUDED.config, \
+                 params = EXCLUDED.params, record = EXCLUDED.record, \
+                 detail = EXCLUDED.detail, etag = EXCLUDED.etag, imported_at = now() \
+                 WHERE archive_rulesets.hash <> EXCLUDED.hash RETURNING (xmax = 0)"
+            }
         }
     }
 }
@@ -235,4 +281,134 @@ pub async fn evidence_page(
     .bind(q.limit)
     .fetch_all(pool)
     .await
+}
+
+/// The import's transaction.
+pub type Tx<'a> = Transaction<'a, Postgres>;
+
+/// Serialises imports between processes (until the transaction ends).
+pub async fn lock_import(tx: &mut Tx<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('tsoro archive import'))")
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Inserts or updates one record of `table` unless its hash is unchanged: `Some(true)`
+/// inserted, `Some(false)` updated, `None` untouched. `columns` follow the id and the hash in
+/// the table's order (strings, numbers or null as such, objects and arrays as jsonb).
+pub async fn upsert(
+    tx: &mut Tx<'_>,
+    table: Table,
+    id: &str,
+    hash: String,
+    columns: &[Value],
+) -> Result<Option<bool>, sqlx::Error> {
+    let mut q = sqlx::query_scalar::<_, bool>(table.upsert_sql())
+        .bind(id)
+        .bind(hash);
+    for v in columns {
+        q = match v {
+            Value::String(s) => q.bind(s.clone()),
+            Value::Number(n) => q.bind(n.as_i64()),
+            Value::Null => q.bind(None::<i64>),
+            other => q.bind(other.clone()),
+        };
+    }
+    q.fetch_optional(&mut **tx).await
+}
+
+/// A rule's citation as stored: field, kind, the evidence quoted (if any), the citation.
+pub type CitationRow = (String, &'static str, Option<String>, Value);
+
+/// Replaces a ruleset's sources (in order) and rule citations.
+pub async fn relink_ruleset(
+    tx: &mut Tx<'_>,
+    ruleset: &str,
+    sources: &[String],
+    citations: &[CitationRow],
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM archive_ruleset_sources WHERE ruleset_id = $1")
+        .bind(ruleset)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM archive_rule_citations WHERE ruleset_id = $1")
+        .bind(ruleset)
+        .execute(&mut **tx)
+        .await?;
+    for (i, s) in sources.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO archive_ruleset_sources (ruleset_id, source_id, position) \
+             VALUES ($1, $2, $3)",
+        )
+        .bind(ruleset)
+        .bind(s)
+        .bind(i as i32)
+        .execute(&mut **tx)
+        .await?;
+    }
+    for (field, kind, evidence, citation) in citations {
+        sqlx::query(
+            "INSERT INTO archive_rule_citations (ruleset_id, field, kind, evidence_id, citation) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(ruleset)
+        .bind(field)
+        .bind(kind)
+        .bind(evidence)
+        .bind(citation)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Replaces the rulesets a passage supports (those that exist).
+pub async fn relink_evidence(
+    tx: &mut Tx<'_>,
+    evidence: &str,
+    rulesets: &[String],
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM archive_evidence_rulesets WHERE evidence_id = $1")
+        .bind(evidence)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO archive_evidence_rulesets (evidence_id, ruleset_id) \
+         SELECT $1, r FROM unnest($2::text[]) AS r \
+         WHERE EXISTS (SELECT 1 FROM archive_rulesets WHERE id = r) ON CONFLICT DO NOTHING",
+    )
+    .bind(evidence)
+    .bind(rulesets)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Links a ruleset to every passage whose record names it (for a ruleset that comes back
+/// after being removed).
+pub async fn link_evidence_naming(tx: &mut Tx<'_>, ruleset: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO archive_evidence_rulesets (evidence_id, ruleset_id) \
+         SELECT id, $1 FROM archive_evidence WHERE record->'rulesets' ? $1 \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(ruleset)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Deletes the records of `table` not in `keep`; returns how many.
+pub async fn delete_others(
+    tx: &mut Tx<'_>,
+    table: Table,
+    keep: &[String],
+) -> Result<u64, sqlx::Error> {
+    let sql = format!("DELETE FROM {} WHERE NOT (id = ANY($1))", table.name());
+    Ok(sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(keep)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected())
 }
