@@ -502,6 +502,46 @@ mod tests {
     }
 
     #[test]
+    fn seeds_and_counts_are_read_as_the_schema_states_them() {
+        let read = |v: Value| {
+            serde_json::from_value::<RunRequest>(
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": 1, "seed": v}),
+            )
+            .map(|r| r.seed)
+            .ok()
+        };
+        let max = u64::MAX;
+        assert_eq!(read(serde_json::json!("18446744073709551615")), Some(max));
+        assert_eq!(read(serde_json::json!("007")), Some(7));
+        assert_eq!(read(serde_json::json!(7)), Some(7));
+        assert_eq!(
+            read(serde_json::json!(7.0)),
+            Some(7),
+            "JSON Schema's integer"
+        );
+        for bad in [
+            serde_json::json!("18446744073709551616"),
+            serde_json::json!(" 7"),
+            serde_json::json!("+7"),
+            serde_json::json!(""),
+            serde_json::json!(7.5),
+            serde_json::json!(-1),
+            serde_json::json!(18446744073709551616.0),
+        ] {
+            assert_eq!(read(bad.clone()), None, "{bad}");
+        }
+        let games = |v: Value| {
+            serde_json::from_value::<RunRequest>(
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": v, "turn_limit": 8.0}),
+            )
+            .map(|r| (r.games, r.turn_limit))
+            .ok()
+        };
+        assert_eq!(games(serde_json::json!(1232.0)), Some((1232, Some(8))));
+        assert_eq!(games(serde_json::json!(12.5)), None);
+    }
+
+    #[test]
     fn seeds_are_numbers_or_decimal_strings() {
         let seed = |v: Value| {
             serde_json::from_value::<RunRequest>(
