@@ -122,7 +122,8 @@ pub struct FieldError {
     "errors": [{"field": "games", "message": "1..=10000000"}]}))]
 #[error("{status} {title}: {detail}")]
 pub struct Problem {
-    /// A URI reference naming the problem type (`/problems/not-found`).
+    /// A URI reference naming the problem type (`/problems/not-found`): a page of the
+    /// service's describing it (`/problems` lists them).
     #[serde(rename = "type")]
     pub kind: String,
     /// A short summary of the problem type.

@@ -22,6 +22,8 @@ struct ProblemsPage {
 #[template(path = "problem.html")]
 struct ProblemPage {
     kind: &'static ProblemKind,
+    /// Its text (Markdown, from our own table) as HTML.
+    about_html: String,
 }
 
 async fn list() -> Page {
@@ -30,7 +32,10 @@ async fn list() -> Page {
 
 async fn one(slug: web::Path<String>) -> Page {
     match kind(&slug) {
-        Some(kind) => html(&ProblemPage { kind }),
+        Some(kind) => html(&ProblemPage {
+            kind,
+            about_html: tsoro_corpus::render_html(kind.about),
+        }),
         None => Err(PageError(Problem::not_found(format!(
             "There is no kind of problem {slug:?}; /problems lists them."
         )))),
