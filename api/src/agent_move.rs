@@ -177,7 +177,7 @@ fn move_problem(e: MoveError) -> Problem {
 pub async fn agent_move(
     req: HttpRequest,
     path: web::Path<String>,
-    body: web::Json<AgentMoveRequest>,
+    body: crate::json_body::JsonObject<AgentMoveRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
     let agent = parse_agent(&b.agent).map_err(|p| p.at(req.path()))?;

@@ -56,6 +56,9 @@ impl Application {
         let jobs = web::Data::new(settings.jobs.clone());
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(actix_web::middleware::from_fn(
+                    crate::fallback::problem_bodies,
+                ))
                 .wrap(actix_web::middleware::from_fn(crate::request_guard::guard))
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
                 .wrap(crate::cors::policy())

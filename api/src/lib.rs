@@ -10,6 +10,7 @@ pub mod db;
 pub mod db_watch;
 pub mod fallback;
 pub mod jobs;
+pub mod json_body;
 pub mod openapi;
 pub mod pg;
 pub mod plan;

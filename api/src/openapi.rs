@@ -2,6 +2,9 @@
 //! with Swagger UI at `/docs`, and written to `openapi/openapi.json` by `tsoro openapi`.
 
 use crate::archive::{routes as archive, schema};
+use crate::problem::{self, ProblemKind};
+use utoipa::openapi::header::{Header, HeaderBuilder};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{Content, OpenApi as Document, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
@@ -88,57 +91,95 @@ use utoipa::{Modify, OpenApi};
 )]
 pub struct ApiDoc;
 
-/// The answers any operation may give besides its own, as shared responses: a malformed
-/// request (400), a method the path does not take (405), the database down (503), and for
-/// operations with a body, one too large (413) or not JSON (415).
+/// The answers any operation may give besides its own, as shared responses described by
+/// their problem kinds: a malformed request (400), a method the path does not take (405, with
+/// `Allow`), an address or headers too long (414, 431), the database down (503, with
+/// `Retry-After`), and for operations with a body, one too large (413) or not JSON (415). Also
+/// the headers the service sends: `ETag` and `Cache-Control` on the archive's reads (and 304
+/// for a current `If-None-Match`), `Link` on a page of evidence, `Location` on a 202.
 struct CommonResponses;
 
-/// Shared problem responses: (status, component name, description).
-const COMMON: &[(&str, &str, &str)] = &[
-    (
-        "400",
-        "BadRequest",
-        "A malformed request: a bad query parameter, or a body that is not valid JSON of the expected shape",
-    ),
-    ("404", "NotFound", "No such resource"),
-    (
-        "405",
-        "MethodNotAllowed",
-        "The path does not take this method",
-    ),
-    (
-        "413",
-        "PayloadTooLarge",
-        "The body is over the service's size limit",
-    ),
+/// Shared problem responses: (status, component name, problem kind).
+const COMMON: &[(&str, &str, &ProblemKind)] = &[
+    ("400", "BadRequest", &problem::BAD_REQUEST),
+    ("404", "NotFound", &problem::NOT_FOUND),
+    ("405", "MethodNotAllowed", &problem::METHOD_NOT_ALLOWED),
+    ("413", "PayloadTooLarge", &problem::PAYLOAD_TOO_LARGE),
+    ("414", "UriTooLong", &problem::URI_TOO_LONG),
     (
         "415",
         "UnsupportedMediaType",
-        "The body is not `application/json`",
+        &problem::UNSUPPORTED_MEDIA_TYPE,
+    ),
+    ("429", "TooManyRequests", &problem::TOO_MANY_JOBS),
+    ("431", "HeadersTooLarge", &problem::HEADERS_TOO_LARGE),
+    ("503", "Unavailable", &problem::UNAVAILABLE),
+];
+
+/// The headers the service sends, as shared components: (name, schema type, description).
+const HEADERS: &[(&str, Type, &str)] = &[
+    (
+        "Allow",
+        Type::String,
+        "The methods the path takes (`GET, HEAD`)",
     ),
     (
-        "429",
-        "TooManyRequests",
-        "Too many jobs queued or running: try again later",
+        "Retry-After",
+        Type::Integer,
+        "Seconds to wait before trying again",
+    ),
+    ("Location", Type::String, "The address of what was created"),
+    (
+        "ETag",
+        Type::String,
+        "A hash of the body: send it as `If-None-Match` to get 304 while it is current",
     ),
     (
-        "503",
-        "Unavailable",
-        "The database is unavailable: try again later",
+        "Cache-Control",
+        Type::String,
+        "How long clients and proxies may keep the answer",
+    ),
+    (
+        "Link",
+        Type::String,
+        "The next page's address, `rel=\"next\"` (absent on the last page)",
     ),
 ];
+
+/// A reference to one of [`HEADERS`].
+fn header(name: &str) -> RefOr<Header> {
+    RefOr::Ref(Ref::new(format!("#/components/headers/{name}")))
+}
 
 impl Modify for CommonResponses {
     fn modify(&self, doc: &mut Document) {
         let components = doc.components.get_or_insert_with(Default::default);
-        for (_, name, description) in COMMON {
-            let response = ResponseBuilder::new()
-                .description(*description)
+        for (name, kind, description) in HEADERS {
+            let h = HeaderBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(kind.clone())))
+                .description(Some(*description))
+                .build();
+            components.headers.insert(name.to_string(), RefOr::T(h));
+        }
+        for (status, name, kind) in COMMON {
+            let mut response = ResponseBuilder::new()
+                .description(format!("{} Its `type`: `{}`.", kind.about, kind.uri()))
                 .content(
                     crate::problem::PROBLEM_JSON,
                     Content::new(Some(Ref::from_schema_name("Problem"))),
                 )
                 .build();
+            match *status {
+                "405" => {
+                    response.headers.insert("Allow".into(), header("Allow"));
+                }
+                "429" | "503" => {
+                    response
+                        .headers
+                        .insert("Retry-After".into(), header("Retry-After"));
+                }
+                _ => {}
+            }
             components
                 .responses
                 .insert(name.to_string(), RefOr::T(response));
@@ -155,7 +196,7 @@ impl Modify for CommonResponses {
             ];
             for (op, has_body) in ops {
                 let Some(op) = op.as_mut() else { continue };
-                let mut add = vec!["400", "405"];
+                let mut add = vec!["400", "405", "414", "431"];
                 if path.contains('{') {
                     add.push("404");
                 }
@@ -174,9 +215,48 @@ impl Modify for CommonResponses {
                             RefOr::Ref(Ref::new(format!("#/components/responses/{name}")))
                         });
                 }
+                let archive = op
+                    .tags
+                    .as_ref()
+                    .is_some_and(|t| t.iter().any(|t| t == "archive"));
+                add_headers(path, op, archive);
             }
         }
     }
+}
+
+/// The headers of one operation's own responses.
+fn add_headers(path: &str, op: &mut utoipa::openapi::path::Operation, archive: bool) {
+    let responses = &mut op.responses.responses;
+    if let Some(RefOr::T(accepted)) = responses.get_mut("202") {
+        accepted
+            .headers
+            .insert("Location".into(), header("Location"));
+    }
+    for (status, response) in responses.iter_mut() {
+        if let ("429", RefOr::T(r)) = (status.as_str(), response) {
+            r.headers
+                .insert("Retry-After".into(), header("Retry-After"));
+        }
+    }
+    if !archive {
+        return;
+    }
+    if let Some(RefOr::T(ok)) = responses.get_mut("200") {
+        ok.headers.insert("ETag".into(), header("ETag"));
+        ok.headers
+            .insert("Cache-Control".into(), header("Cache-Control"));
+        if path == "/api/v1/evidence" {
+            ok.headers.insert("Link".into(), header("Link"));
+        }
+    }
+    let mut not_modified = ResponseBuilder::new()
+        .description("Not modified: the `If-None-Match` sent names the current body")
+        .build();
+    not_modified.headers.insert("ETag".into(), header("ETag"));
+    responses
+        .entry("304".into())
+        .or_insert(RefOr::T(not_modified));
 }
 
 /// The description as pretty JSON (what `openapi/openapi.json` holds).

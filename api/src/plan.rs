@@ -52,26 +52,128 @@ fn yes() -> bool {
 
 /// A seed: an unsigned 64-bit integer, as a JSON number or a decimal string (JavaScript's
 /// `JSON.parse` rounds numbers above 2^53, so the service writes seeds as strings).
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
-#[schema(example = "7")]
 pub enum Seed {
-    /// A decimal string, `"18446744073709551615"` at most.
+    /// Decimal digits, `"18446744073709551615"` at most.
     Text(String),
     /// A number.
-    Number(u64),
+    Number(serde_json::Number),
+}
+
+impl Seed {
+    /// Its value: a number, or a string of decimal digits only (no sign, no spaces) that
+    /// fits in 64 bits, as [`u64_pattern`] says.
+    pub fn value(&self) -> Option<u64> {
+        match self {
+            Seed::Number(n) => whole_u64(n),
+            Seed::Text(t) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                t.parse().ok()
+            }
+            Seed::Text(_) => None,
+        }
+    }
+}
+
+/// A regular expression matching exactly the decimal strings of 0 to `u64::MAX` (leading
+/// zeros allowed): the schema's statement of what [`Seed::value`] accepts.
+pub fn u64_pattern() -> String {
+    let max = u64::MAX.to_string();
+    let digits: Vec<u32> = max.chars().filter_map(|c| c.to_digit(10)).collect();
+    let n = digits.len();
+    // Shorter numbers, then those of the same length below the maximum at each digit.
+    let mut alternatives = vec![format!("[0-9]{{1,{}}}", n - 1)];
+    for (i, &d) in digits.iter().enumerate() {
+        if d > 0 {
+            let rest = n - i - 1;
+            let below = if d == 1 {
+                "0".to_string()
+            } else {
+                format!("[0-{}]", d - 1)
+            };
+            let tail = if rest > 0 {
+                format!("[0-9]{{{rest}}}")
+            } else {
+                String::new()
+            };
+            alternatives.push(format!("{}{below}{tail}", &max[..i]));
+        }
+    }
+    alternatives.push(max);
+    format!("^0*({})$", alternatives.join("|"))
+}
+
+impl utoipa::PartialSchema for Seed {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(u64_pattern()))
+                    .description(Some("Decimal digits, `\"18446744073709551615\"` at most.")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .maximum(Some(utoipa::Number::UInt(u64::MAX as usize)))
+                    .description(Some("A number.")),
+            )
+            .description(Some(
+                "A seed: an unsigned 64-bit integer, as a JSON number or a decimal string \
+                 (JavaScript's `JSON.parse` rounds numbers above 2^53, so the service writes \
+                 seeds as strings).",
+            ))
+            .examples([serde_json::json!("7")])
+            .into()
+    }
+}
+
+impl ToSchema for Seed {}
+
+/// A JSON number's value if it is a whole number from 0 to `u64::MAX`: JSON Schema's
+/// integers include those written with a fraction of zero (`8.0`, as Python writes a float).
+pub fn whole_u64(n: &serde_json::Number) -> Option<u64> {
+    n.as_u64().or_else(|| {
+        // 2^64 is the first float above u64::MAX.
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 18_446_744_073_709_551_616.0)
+            .map(|f| f as u64)
+    })
+}
+
+/// Reads a whole number (see [`whole_u64`]): `8` or `8.0`.
+pub fn deserialize_u64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = serde_json::Number::deserialize(d)?;
+    whole_u64(&n).ok_or_else(|| {
+        serde::de::Error::custom(format!("{n}: a whole number from 0 to {}", u64::MAX))
+    })
+}
+
+/// Reads an optional whole number into a `u32` (`null`, `8` or `8.0`).
+pub fn deserialize_opt_u32<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<u32>, D::Error> {
+    Option::<serde_json::Number>::deserialize(d)?
+        .map(|n| {
+            whole_u64(&n)
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| {
+                    serde::de::Error::custom(format!("{n}: a whole number from 0 to {}", u32::MAX))
+                })
+        })
+        .transpose()
 }
 
 /// Reads a [`Seed`] into its number.
 pub fn deserialize_seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    match Seed::deserialize(d)? {
-        Seed::Number(n) => Ok(n),
-        Seed::Text(t) => t.trim().parse().map_err(|_| {
-            serde::de::Error::custom(format!(
-                "seed {t:?}: an unsigned 64-bit integer, as a number or a decimal string"
-            ))
-        }),
-    }
+    let seed = Seed::deserialize(d)?;
+    seed.value().ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "seed {seed:?}: an unsigned 64-bit integer, as a number or a string of decimal digits"
+        ))
+    })
 }
 
 /// A simulation run as asked for (`POST /api/v1/simulations`, `tsoro simulate`).
@@ -91,6 +193,7 @@ pub struct RunRequest {
     #[serde(default)]
     pub agents: Agents,
     /// Games to play (at most the service's `--max-games`).
+    #[serde(deserialize_with = "deserialize_u64")]
     #[schema(minimum = 1)]
     pub games: u64,
     /// The run's seed: game k depends only on (seed, k).
@@ -98,7 +201,7 @@ pub struct RunRequest {
     #[schema(value_type = Seed)]
     pub seed: u64,
     /// Turns after which a game is a draw (overrides the ruleset's `turn_limit`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "deserialize_opt_u32")]
     pub turn_limit: Option<u32>,
     /// Agents swap seats every other game.
     #[serde(default = "yes")]
@@ -126,6 +229,7 @@ pub struct ComparisonRequest {
     #[serde(default)]
     pub agents: Agents,
     /// Games per ruleset.
+    #[serde(deserialize_with = "deserialize_u64")]
     #[schema(minimum = 1)]
     pub games: u64,
     /// The seed shared by every run.
@@ -133,7 +237,7 @@ pub struct ComparisonRequest {
     #[schema(value_type = Seed)]
     pub seed: u64,
     /// Turn limit for every run.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "deserialize_opt_u32")]
     pub turn_limit: Option<u32>,
     /// Agents swap seats every other game.
     #[serde(default = "yes")]
@@ -395,6 +499,46 @@ mod tests {
 
     fn run(body: Value) -> Result<RunPlan, RunError> {
         plan(&serde_json::from_value(body).unwrap(), 1000)
+    }
+
+    #[test]
+    fn seeds_and_counts_are_read_as_the_schema_states_them() {
+        let read = |v: Value| {
+            serde_json::from_value::<RunRequest>(
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": 1, "seed": v}),
+            )
+            .map(|r| r.seed)
+            .ok()
+        };
+        let max = u64::MAX;
+        assert_eq!(read(serde_json::json!("18446744073709551615")), Some(max));
+        assert_eq!(read(serde_json::json!("007")), Some(7));
+        assert_eq!(read(serde_json::json!(7)), Some(7));
+        assert_eq!(
+            read(serde_json::json!(7.0)),
+            Some(7),
+            "JSON Schema's integer"
+        );
+        for bad in [
+            serde_json::json!("18446744073709551616"),
+            serde_json::json!(" 7"),
+            serde_json::json!("+7"),
+            serde_json::json!(""),
+            serde_json::json!(7.5),
+            serde_json::json!(-1),
+            serde_json::json!(18446744073709551616.0),
+        ] {
+            assert_eq!(read(bad.clone()), None, "{bad}");
+        }
+        let games = |v: Value| {
+            serde_json::from_value::<RunRequest>(
+                serde_json::json!({"ruleset": "tsoro-ludii", "games": v, "turn_limit": 8.0}),
+            )
+            .map(|r| (r.games, r.turn_limit))
+            .ok()
+        };
+        assert_eq!(games(serde_json::json!(1232.0)), Some((1232, Some(8))));
+        assert_eq!(games(serde_json::json!(12.5)), None);
     }
 
     #[test]

@@ -11,6 +11,107 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 /// Seconds a client is asked to wait (`Retry-After`) after a 429 or a 503.
 pub const RETRY_AFTER_SECS: u32 = 5;
 
+/// A kind of problem: its `type` is `/problems/{slug}`, a page the service serves that
+/// describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProblemKind {
+    /// The last segment of its `type`.
+    pub slug: &'static str,
+    /// The HTTP status it is answered with.
+    pub status: u16,
+    /// Its `title`.
+    pub title: &'static str,
+    /// What it means and what to do about it (its page's text).
+    pub about: &'static str,
+}
+
+impl ProblemKind {
+    /// Its `type`: the address of its page.
+    pub fn uri(&self) -> String {
+        format!("{PROBLEMS_PATH}/{}", self.slug)
+    }
+}
+
+/// Where the problem kinds' pages are.
+pub const PROBLEMS_PATH: &str = "/problems";
+
+macro_rules! kinds {
+    ($($name:ident = ($slug:literal, $status:literal, $title:literal, $about:literal);)*) => {
+        $(
+            #[doc = $title]
+            pub const $name: ProblemKind =
+                ProblemKind { slug: $slug, status: $status, title: $title, about: $about };
+        )*
+        /// Every kind of problem the service answers with: the one table of them.
+        pub const KINDS: &[ProblemKind] = &[$($name),*];
+    };
+}
+
+kinds! {
+    BAD_REQUEST = ("bad-request", 400, "Bad Request",
+        "The request is malformed: a query parameter of the wrong type or out of range, a path \
+         segment that cannot be read, a body that is not JSON of the expected shape, or a NUL \
+         byte where no text may hold one. `errors` names each parameter or field at fault and \
+         what it may be; correct it and send the request again.");
+    NOT_FOUND = ("not-found", 404, "Not Found",
+        "Nothing is at this address: no route, or no record with this id (a game, source, \
+         evidence, ruleset, simulation, comparison, or a game past a simulation's end). The \
+         lists (`/api/v1/games`, `/api/v1/rulesets`, `/api/v1/simulations`...) give the ids.");
+    METHOD_NOT_ALLOWED = ("method-not-allowed", 405, "Method Not Allowed",
+        "The address exists but does not take this method; the `Allow` header lists those it \
+         takes.");
+    NOT_ACCEPTABLE = ("not-acceptable", 406, "Not Acceptable",
+        "No representation the resource has matches the request's `Accept` header; the detail \
+         names those it has (or ask with `?format=`).");
+    JOB_FINISHED = ("job-finished", 409, "Conflict",
+        "The simulation has already ended (done, failed or cancelled), so it cannot be \
+         cancelled; `DELETE` with `?purge=true` deletes it instead.");
+    JOB_NOT_DONE = ("job-not-done", 409, "Conflict",
+        "The simulation (or a run of the comparison) is not done yet, so its results cannot be \
+         read; wait for it with `GET /api/v1/simulations/{id}?wait=60`.");
+    PAYLOAD_TOO_LARGE = ("payload-too-large", 413, "Payload Too Large",
+        "The request's body is over the service's size limit (`--body-limit`, 1 MiB by \
+         default); send fewer actions, or a smaller request.");
+    URI_TOO_LONG = ("uri-too-long", 414, "URI Too Long",
+        "The request's address (path and query) is longer than the service reads; no address \
+         of the API needs more than a few hundred bytes.");
+    UNSUPPORTED_MEDIA_TYPE = ("unsupported-media-type", 415, "Unsupported Media Type",
+        "The body is not `application/json`: send JSON with `Content-Type: application/json`.");
+    UNPROCESSABLE = ("unprocessable", 422, "Unprocessable Entity",
+        "The request is well-formed but cannot be done: an unknown ruleset, a parameter the \
+         ruleset does not have or out of its range, an agent the service does not know, an \
+         illegal action in a replay (with `index` and the `legal` actions), too many games. \
+         `errors` names each field at fault and what it may be.");
+    OVER_BUDGET = ("over-budget", 422, "Unprocessable Entity",
+        "The simulation is estimated to cost more core-seconds than the service allows one job \
+         (`--max-job-cost`); `estimated_cost` and `max_job_cost` give both. Ask for fewer \
+         games or weaker agents.");
+    TOO_MANY_JOBS = ("too-many-jobs", 429, "Too Many Requests",
+        "Too many simulations are queued or running (`--max-jobs`); try again after the \
+         `Retry-After` header's seconds.");
+    HEADERS_TOO_LARGE = ("headers-too-large", 431, "Request Header Fields Too Large",
+        "The request's headers are larger than the service reads; send fewer or shorter ones.");
+    INTERNAL = ("internal", 500, "Internal Server Error",
+        "A fault of the service's; it has been logged. Please report it with the request that \
+         caused it.");
+    UNAVAILABLE = ("unavailable", 503, "Service Unavailable",
+        "The database is unavailable for now; try again after the `Retry-After` header's \
+         seconds.");
+    TOO_MANY_EXPORTS = ("too-many-exports", 503, "Service Unavailable",
+        "As many exports (`games.csv`, `games.json`) are streaming as the service allows at \
+         once (`--max-exports`); try again after the `Retry-After` header's seconds. The \
+         refusal comes before the body starts: an export is never cut in the middle.");
+    DATABASE_DOWN = ("database-down", 503, "Service Unavailable",
+        "`/health`: the database has not answered for longer than the service allows \
+         (`--health-db-down-secs`); the `database` member says since when and why. The embedded \
+         PostgreSQL is being restarted meanwhile; a liveness probe may restart the service.");
+}
+
+/// The kind whose slug this is.
+pub fn kind(slug: &str) -> Option<&'static ProblemKind> {
+    KINDS.iter().find(|k| k.slug == slug)
+}
+
 /// One thing wrong with a request: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
@@ -29,7 +130,8 @@ pub struct FieldError {
     "errors": [{"field": "games", "message": "1..=10000000"}]}))]
 #[error("{status} {title}: {detail}")]
 pub struct Problem {
-    /// A URI reference naming the problem type (`/problems/not-found`).
+    /// A URI reference naming the problem type (`/problems/not-found`): a page of the
+    /// service's describing it (`/problems` lists them).
     #[serde(rename = "type")]
     pub kind: String,
     /// A short summary of the problem type.
@@ -54,12 +156,12 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem of a status with a type slug (`not-found`) and a detail.
-    pub fn new(status: StatusCode, slug: &str, detail: impl Into<String>) -> Problem {
+    /// A problem of a kind (one of [`KINDS`]) with a detail.
+    pub fn of(kind: &ProblemKind, detail: impl Into<String>) -> Problem {
         Problem {
-            kind: format!("/problems/{slug}"),
-            title: status.canonical_reason().unwrap_or("Error").to_string(),
-            status: status.as_u16(),
+            kind: kind.uri(),
+            title: kind.title.to_string(),
+            status: kind.status,
             detail: detail.into(),
             instance: None,
             errors: vec![],
@@ -70,42 +172,38 @@ impl Problem {
 
     /// 400: the request is malformed.
     pub fn bad_request(detail: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::BAD_REQUEST, "bad-request", detail)
+        Problem::of(&BAD_REQUEST, detail)
     }
 
     /// 404: no such resource.
     pub fn not_found(detail: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::NOT_FOUND, "not-found", detail)
+        Problem::of(&NOT_FOUND, detail)
     }
 
     /// 405: the resource does not take this method.
     pub fn method_not_allowed(detail: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed", detail)
+        Problem::of(&METHOD_NOT_ALLOWED, detail)
     }
 
     /// 413: the body is too large.
     pub fn too_large(detail: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", detail)
+        Problem::of(&PAYLOAD_TOO_LARGE, detail)
     }
 
     /// 422: well-formed but not acceptable.
     pub fn unprocessable(detail: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "unprocessable", detail)
+        Problem::of(&UNPROCESSABLE, detail)
     }
 
     /// 503: a dependency (the database) is unavailable.
     pub fn unavailable(detail: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail)
+        Problem::of(&UNAVAILABLE, detail)
     }
 
     /// 500: a fault of ours; the detail is logged, not shown.
     pub fn internal(detail: impl std::fmt::Display) -> Problem {
         tracing::error!(%detail, "internal error");
-        Problem::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "an internal error occurred; it has been logged",
-        )
+        Problem::of(&INTERNAL, "an internal error occurred; it has been logged")
     }
 
     /// Adds a field error.
@@ -178,10 +276,7 @@ mod tests {
     #[test]
     fn busy_and_unavailable_say_when_to_retry() {
         for (p, retry) in [
-            (
-                Problem::new(StatusCode::TOO_MANY_REQUESTS, "too-many-jobs", "busy"),
-                true,
-            ),
+            (Problem::of(&TOO_MANY_JOBS, "busy"), true),
             (Problem::unavailable("down"), true),
             (Problem::unprocessable("bad"), false),
         ] {

@@ -1,4 +1,7 @@
 //! Refuses, before any handler sees them, requests no handler could answer well:
+//! - an address (path and query) over [`MAX_URI`] bytes (414), or headers over
+//!   [`MAX_HEADER_BYTES`] in all (431), as problems (beyond actix-http's own bounds, 128 KiB
+//!   of request head or 96 headers, its parser answers a bare 431 before any of this runs);
 //! - a path or query string holding a NUL byte (`%00`): PostgreSQL cannot store or compare
 //!   text with NUL in it, so an id or a search term with `%00` came back as a 500;
 //! - a body in a JSON look-alike media type (`application/vnd.foo+json`, `text/json`), which
@@ -7,16 +10,41 @@
 use crate::problem::Problem;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::StatusCode;
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::middleware::Next;
 use actix_web::{Error, HttpMessage, ResponseError, mime};
 
+/// Longest address (path and query string) read, in bytes.
+pub const MAX_URI: usize = 8 * 1024;
+/// Most bytes of header names and values read.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+
+/// 414 or 431 when the request's address or headers are over the limits.
+fn over_long(req: &ServiceRequest) -> Option<Problem> {
+    let uri = req.uri().path().len() + req.query_string().len();
+    if uri > MAX_URI {
+        return Some(Problem::of(
+            &crate::problem::URI_TOO_LONG,
+            format!("the address has {uri} bytes: at most {MAX_URI}"),
+        ));
+    }
+    let headers: usize = req
+        .headers()
+        .iter()
+        .map(|(n, v)| n.as_str().len() + v.len())
+        .sum();
+    (headers > MAX_HEADER_BYTES).then(|| {
+        Problem::of(
+            &crate::problem::HEADERS_TOO_LARGE,
+            format!("the headers have {headers} bytes: at most {MAX_HEADER_BYTES}"),
+        )
+    })
+}
+
 /// 415 for a body that is not `application/json`, naming the media type sent.
 pub fn unsupported_media(sent: Option<&str>) -> Problem {
-    Problem::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported-media-type",
+    Problem::of(
+        &crate::problem::UNSUPPORTED_MEDIA_TYPE,
         format!(
             "the body's media type is {}: send it as application/json",
             sent.unwrap_or("missing")
@@ -48,12 +76,17 @@ pub fn nul_in(path: &str, query: &str) -> Option<String> {
         })
 }
 
-/// The middleware: 400 problem+json naming the parameter holding a NUL byte, 415 for a JSON
-/// look-alike media type, else the next service.
+/// The middleware: 414 or 431 for an over-long address or headers, 400 problem+json naming
+/// the parameter holding a NUL byte, 415 for a JSON look-alike media type, else the next
+/// service.
 pub async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
+    if let Some(p) = over_long(&req) {
+        // The path itself may be the long part: not echoed as `instance`.
+        return Ok(req.into_response(p.error_response()));
+    }
     if let Some(field) = nul_in(req.path(), req.query_string()) {
         let p = Problem::bad_request(format!(
             "the request's {field} holds a NUL byte (%00), which no id or text here may contain"

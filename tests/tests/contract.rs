@@ -161,3 +161,97 @@ async fn every_example_in_the_document_works_against_the_service() {
     let v: Value = r.json().await.unwrap();
     assert_eq!(v["seed"], "18446744073709551615");
 }
+
+#[tokio::test]
+async fn every_error_is_a_problem_whose_type_is_a_page_describing_it() {
+    let app = tsoro_tests::spawn_app().await;
+    let http = reqwest::Client::new();
+    let problem = |r: &reqwest::Response| {
+        r.headers()
+            .get("content-type")
+            .is_some_and(|v| v == "application/problem+json")
+    };
+    // Every kind has its page, linked from the list.
+    let list = app.get("/problems").await.text().await.unwrap();
+    for kind in tsoro_api::problem::KINDS {
+        let r = app.get(&kind.uri()).await;
+        assert_eq!(r.status(), StatusCode::OK, "{}", kind.uri());
+        let page = r.text().await.unwrap();
+        assert!(page.contains(kind.title), "{}", kind.uri());
+        assert!(list.contains(&format!("href=\"{}\"", kind.uri())));
+    }
+    assert_eq!(app.get("/problems/no-such").await.status(), 404);
+    // Answers that were bare or not problems: 404 under Swagger UI's /docs/, an address or
+    // headers too long.
+    let mut seen = vec![];
+    let r = app.get("/docs/no-such-file.js").await;
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert!(problem(&r), "/docs/ 404");
+    seen.push(r.json::<Value>().await.unwrap());
+    let long = "a".repeat(tsoro_api::request_guard::MAX_URI + 1);
+    let r = app.get(&format!("/api/v1/games/{long}")).await;
+    assert_eq!(r.status(), StatusCode::URI_TOO_LONG);
+    assert!(problem(&r), "414");
+    seen.push(r.json::<Value>().await.unwrap());
+    let r = http
+        .get(format!("{}/api/v1/games", app.address))
+        .header(
+            "X-Padding",
+            "b".repeat(tsoro_api::request_guard::MAX_HEADER_BYTES),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
+    assert!(problem(&r), "431");
+    seen.push(r.json::<Value>().await.unwrap());
+    // And the usual ones: each `type` resolves to its page.
+    for (method, path) in [
+        ("GET", "/api/v1/games/no-such"),
+        ("PUT", "/api/v1/games"),
+        ("GET", "/api/v1/evidence?limit=0"),
+        ("POST", "/api/v1/simulations"),
+    ] {
+        let r = http
+            .request(method.parse().unwrap(), format!("{}{path}", app.address))
+            .header("content-type", "application/json")
+            .body(r#"{"ruleset": "no-such", "games": 1}"#)
+            .send()
+            .await
+            .unwrap();
+        assert!(problem(&r), "{method} {path}");
+        seen.push(r.json::<Value>().await.unwrap());
+    }
+    for p in seen {
+        let kind = p["type"].as_str().unwrap();
+        let r = app.get(kind).await;
+        assert_eq!(r.status(), StatusCode::OK, "{p}");
+        let page = r.text().await.unwrap();
+        assert!(page.contains(p["title"].as_str().unwrap()), "{p}");
+    }
+    // The document's shared problem responses describe the same kinds, and the headers the
+    // service sends are declared where it sends them.
+    let spec: Value = app
+        .get("/api-docs/openapi.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let responses = &spec["components"]["responses"];
+    assert!(responses["MethodNotAllowed"]["headers"]["Allow"].is_object());
+    assert!(responses["TooManyRequests"]["headers"]["Retry-After"].is_object());
+    assert!(responses["Unavailable"]["headers"]["Retry-After"].is_object());
+    assert!(
+        responses["UriTooLong"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("/problems/uri-too-long")
+    );
+    let post = &spec["paths"]["/api/v1/simulations"]["post"]["responses"];
+    assert!(post["202"]["headers"]["Location"].is_object());
+    let get = &spec["paths"]["/api/v1/evidence"]["get"]["responses"];
+    for h in ["ETag", "Cache-Control", "Link"] {
+        assert!(get["200"]["headers"][h].is_object(), "{h}");
+    }
+    assert!(get["304"].is_object());
+}

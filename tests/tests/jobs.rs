@@ -592,5 +592,5 @@ async fn a_job_s_game_is_replayed_from_its_seed() {
         );
     }
     let r = app.get(&format!("{url}/games/20")).await;
-    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
 }

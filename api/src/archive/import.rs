@@ -4,10 +4,11 @@
 
 use super::detail::{DetailParts, citation_kind, etag_of, ruleset_detail};
 use super::schema::RulesetItem;
+use super::store::{self, Table};
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::PgPool;
 use tsoro_corpus::{Citation, Corpus};
 use tsoro_engine::catalogue::{self, ParamKind, ParamSpec};
 
@@ -75,19 +76,14 @@ pub async fn import_corpus(pool: &PgPool) -> anyhow::Result<ImportReport> {
 /// Imports `corpus` in one transaction (serialised between processes by an advisory lock).
 pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx::Error> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('tsoro archive import'))")
-        .execute(&mut *tx)
-        .await?;
+    store::lock_import(&mut tx).await?;
     let mut report = ImportReport::default();
 
     for g in corpus.games.values() {
         let record = to_json(g);
-        let changed = upsert(
+        let changed = store::upsert(
             &mut tx,
-            "INSERT INTO archive_games (id, hash, name, family, record) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, name = EXCLUDED.name, \
-             family = EXCLUDED.family, record = EXCLUDED.record, imported_at = now() \
-             WHERE archive_games.hash <> EXCLUDED.hash RETURNING (xmax = 0)",
+            Table::Games,
             &g.id,
             sha256(&record),
             &[
@@ -101,13 +97,9 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
     }
     for s in corpus.sources.values() {
         let record = to_json(s);
-        let changed = upsert(
+        let changed = store::upsert(
             &mut tx,
-            "INSERT INTO archive_sources (id, hash, kind, title, year, record) \
-             VALUES ($1, $2, $3, $4, $5::int, $6) \
-             ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, kind = EXCLUDED.kind, \
-             title = EXCLUDED.title, year = EXCLUDED.year, record = EXCLUDED.record, \
-             imported_at = now() WHERE archive_sources.hash <> EXCLUDED.hash RETURNING (xmax = 0)",
+            Table::Sources,
             &s.id,
             sha256(&record),
             &[
@@ -123,16 +115,9 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
     let mut changed_evidence = vec![];
     for e in corpus.evidence.values() {
         let record = to_json(e);
-        let changed = upsert(
+        let changed = store::upsert(
             &mut tx,
-            "INSERT INTO archive_evidence (id, hash, source_id, game_id, location, date_from, \
-             date_to, quote, summary, record) \
-             VALUES ($1, $2, $3, $4, $5, $6::int, $7::int, $8, $9, $10) \
-             ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, source_id = EXCLUDED.source_id, \
-             game_id = EXCLUDED.game_id, location = EXCLUDED.location, \
-             date_from = EXCLUDED.date_from, date_to = EXCLUDED.date_to, quote = EXCLUDED.quote, \
-             summary = EXCLUDED.summary, record = EXCLUDED.record, imported_at = now() \
-             WHERE archive_evidence.hash <> EXCLUDED.hash RETURNING (xmax = 0)",
+            Table::Evidence,
             &e.id,
             sha256(&record),
             &[
@@ -179,15 +164,9 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
         // The detail is in the hash, so a change in how it is rendered rewrites the row too.
         let whole = json!({"record": record, "config": def.config, "params": params,
             "title": def.title, "detail": etag});
-        let changed = upsert(
+        let changed = store::upsert(
             &mut tx,
-            "INSERT INTO archive_rulesets (id, hash, game_id, title, version, config, params, \
-             record, detail, etag) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-             ON CONFLICT (id) DO UPDATE SET hash = EXCLUDED.hash, game_id = EXCLUDED.game_id, \
-             title = EXCLUDED.title, version = EXCLUDED.version, config = EXCLUDED.config, \
-             params = EXCLUDED.params, record = EXCLUDED.record, detail = EXCLUDED.detail, \
-             etag = EXCLUDED.etag, imported_at = now() \
-             WHERE archive_rulesets.hash <> EXCLUDED.hash RETURNING (xmax = 0)",
+            Table::Rulesets,
             &r.id,
             sha256(&whole),
             &[
@@ -209,108 +188,37 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
 
     // Links of the records that changed.
     for r in &changed_rulesets {
-        sqlx::query("DELETE FROM archive_ruleset_sources WHERE ruleset_id = $1")
-            .bind(&r.id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM archive_rule_citations WHERE ruleset_id = $1")
-            .bind(&r.id)
-            .execute(&mut *tx)
-            .await?;
-        for (i, s) in r.sources.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO archive_ruleset_sources (ruleset_id, source_id, position) \
-                 VALUES ($1, $2, $3)",
-            )
-            .bind(&r.id)
-            .bind(s)
-            .bind(i as i32)
-            .execute(&mut *tx)
-            .await?;
-        }
-        for (field, c) in &r.rules {
-            let kind = citation_kind(c);
-            let evidence = match c {
-                Citation::Evidence { evidence, .. } => Some(evidence.clone()),
-                _ => None,
-            };
-            sqlx::query(
-                "INSERT INTO archive_rule_citations (ruleset_id, field, kind, evidence_id, citation) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&r.id)
-            .bind(field)
-            .bind(kind)
-            .bind(evidence)
-            .bind(to_json(c))
-            .execute(&mut *tx)
-            .await?;
-        }
+        let citations: Vec<store::CitationRow> = r
+            .rules
+            .iter()
+            .map(|(field, c)| {
+                let evidence = match c {
+                    Citation::Evidence { evidence, .. } => Some(evidence.clone()),
+                    _ => None,
+                };
+                (field.clone(), citation_kind(c), evidence, to_json(c))
+            })
+            .collect();
+        store::relink_ruleset(&mut tx, &r.id, &r.sources, &citations).await?;
     }
     for e in &changed_evidence {
-        sqlx::query("DELETE FROM archive_evidence_rulesets WHERE evidence_id = $1")
-            .bind(&e.id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO archive_evidence_rulesets (evidence_id, ruleset_id) \
-             SELECT $1, r FROM unnest($2::text[]) AS r \
-             WHERE EXISTS (SELECT 1 FROM archive_rulesets WHERE id = r) ON CONFLICT DO NOTHING",
-        )
-        .bind(&e.id)
-        .bind(&e.rulesets)
-        .execute(&mut *tx)
-        .await?;
+        store::relink_evidence(&mut tx, &e.id, &e.rulesets).await?;
     }
     // A ruleset record that comes back after being removed gets its evidence links again.
     for r in &changed_rulesets {
-        sqlx::query(
-            "INSERT INTO archive_evidence_rulesets (evidence_id, ruleset_id) \
-             SELECT id, $1 FROM archive_evidence WHERE record->'rulesets' ? $1 \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(&r.id)
-        .execute(&mut *tx)
-        .await?;
+        store::link_evidence_naming(&mut tx, &r.id).await?;
     }
 
     // Records the corpus no longer has, dependants first.
     let ids = |m: Vec<&String>| m.into_iter().cloned().collect::<Vec<String>>();
     for (table, keep) in [
-        ("archive_rulesets", ids(corpus.rulesets.keys().collect())),
-        ("archive_evidence", ids(corpus.evidence.keys().collect())),
-        ("archive_sources", ids(corpus.sources.keys().collect())),
-        ("archive_games", ids(corpus.games.keys().collect())),
+        (Table::Rulesets, ids(corpus.rulesets.keys().collect())),
+        (Table::Evidence, ids(corpus.evidence.keys().collect())),
+        (Table::Sources, ids(corpus.sources.keys().collect())),
+        (Table::Games, ids(corpus.games.keys().collect())),
     ] {
-        let sql = format!("DELETE FROM {table} WHERE NOT (id = ANY($1))");
-        report.deleted += sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(&keep)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+        report.deleted += store::delete_others(&mut tx, table, &keep).await?;
     }
     tx.commit().await?;
     Ok(report)
-}
-
-/// Inserts or updates one record unless its hash is unchanged: `Some(true)` inserted,
-/// `Some(false)` updated, `None` untouched. `$1` is the id, `$2` the hash, then `binds`
-/// (strings, numbers or null as such, objects and arrays as jsonb).
-async fn upsert(
-    tx: &mut Transaction<'_, Postgres>,
-    sql: &'static str,
-    id: &str,
-    hash: String,
-    binds: &[Value],
-) -> Result<Option<bool>, sqlx::Error> {
-    let mut q = sqlx::query_scalar::<_, bool>(sql).bind(id).bind(hash);
-    for v in binds {
-        q = match v {
-            Value::String(s) => q.bind(s.clone()),
-            Value::Number(n) => q.bind(n.as_i64()),
-            Value::Null => q.bind(None::<i64>),
-            other => q.bind(other.clone()),
-        };
-    }
-    q.fetch_optional(&mut **tx).await
 }

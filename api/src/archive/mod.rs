@@ -12,3 +12,4 @@ pub mod read;
 pub mod respond;
 pub mod routes;
 pub mod schema;
+pub mod store;

@@ -3,6 +3,7 @@
 
 use super::detail::rule_citation;
 use super::schema::*;
+use super::store::{self, Linked, Table};
 use crate::problem::Problem;
 use serde_json::Value;
 use sqlx::PgPool;
@@ -77,13 +78,8 @@ pub fn opt(v: &Option<String>) -> String {
     v.clone().unwrap_or_default()
 }
 
-async fn links(
-    pool: &PgPool,
-    sql: &'static str,
-    id: &str,
-    base: &str,
-) -> Result<Vec<Link>, Problem> {
-    let rows: Vec<(String, String)> = sqlx::query_as(sql).bind(id).fetch_all(pool).await?;
+async fn links(pool: &PgPool, what: Linked, id: &str, base: &str) -> Result<Vec<Link>, Problem> {
+    let rows = store::linked(pool, what, id).await?;
     Ok(rows
         .into_iter()
         .map(|(id, label)| Link {
@@ -96,15 +92,13 @@ async fn links(
 
 /// A source and its summary, if there is one with this id.
 pub async fn load_source(pool: &PgPool, id: &str) -> Result<Option<(Source, String)>, Problem> {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
-    row.map(|(record,)| from_record(record, "summary"))
+    store::record(pool, Table::Sources, id)
+        .await?
+        .map(|record| from_record(record, "summary"))
         .transpose()
 }
 
-pub type RulesetRow = (String, String, String, String, Vec<String>);
+pub use store::RulesetRow;
 
 pub fn ruleset_item((id, title, game, version, sources): RulesetRow) -> RulesetItem {
     RulesetItem {
@@ -117,18 +111,8 @@ pub fn ruleset_item((id, title, game, version, sources): RulesetRow) -> RulesetI
     }
 }
 
-pub const RULESET_COLUMNS: &str = "r.id, r.title, r.game_id, r.version, \
-    array(SELECT s.source_id FROM archive_ruleset_sources s WHERE s.ruleset_id = r.id \
-          ORDER BY s.position) AS sources";
-
 pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
-    let rows: Vec<(String, String, Value)> = sqlx::query_as(
-        "SELECT field, kind, citation FROM archive_rule_citations WHERE ruleset_id = $1 \
-         ORDER BY field",
-    )
-    .bind(id)
-    .fetch_all(pool)
-    .await?;
+    let rows = store::citations(pool, id).await?;
     Ok(rows
         .iter()
         .map(|(f, k, c)| rule_citation(f, k, c))
@@ -137,40 +121,29 @@ pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Pro
 
 /// Every game, by id.
 pub async fn all_games(pool: &PgPool) -> Result<Vec<(GameItem, String)>, Problem> {
-    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_games ORDER BY id")
-        .fetch_all(pool)
-        .await?;
+    let rows = store::records(pool, Table::Games).await?;
     rows.into_iter()
-        .map(|(r,)| from_record::<Game>(r, "summary").map(|(g, summary)| (game_item(&g), summary)))
+        .map(|r| from_record::<Game>(r, "summary").map(|(g, summary)| (game_item(&g), summary)))
         .collect()
 }
 
 /// Every source, by id.
 pub async fn all_sources(pool: &PgPool) -> Result<Vec<SourceItem>, Problem> {
-    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources ORDER BY id")
-        .fetch_all(pool)
-        .await?;
+    let rows = store::records(pool, Table::Sources).await?;
     rows.into_iter()
-        .map(|(r,)| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
+        .map(|r| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
         .collect()
 }
 
 /// Every ruleset, by id.
 pub async fn all_rulesets(pool: &PgPool) -> Result<Vec<RulesetItem>, Problem> {
-    let sql = format!("SELECT {RULESET_COLUMNS} FROM archive_rulesets r ORDER BY r.id");
-    let rows: Vec<RulesetRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .fetch_all(pool)
-        .await?;
+    let rows = store::rulesets(pool, store::RulesetFilter::default()).await?;
     Ok(rows.into_iter().map(ruleset_item).collect())
 }
 
 /// One game, with its summary, evidence and rulesets.
 pub async fn game_detail(pool: &PgPool, id: &str) -> Result<Option<GameDetail>, Problem> {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_games WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
-    let Some((record,)) = row else {
+    let Some(record) = store::record(pool, Table::Games, id).await? else {
         return Ok(None);
     };
     let (g, summary): (Game, String) = from_record(record, "summary")?;
@@ -180,20 +153,8 @@ pub async fn game_detail(pool: &PgPool, id: &str) -> Result<Option<GameDetail>, 
         players_evidence: g.players_evidence.clone(),
         summary_html: render_html(&summary),
         summary,
-        evidence: links(
-            pool,
-            "SELECT id, location FROM archive_evidence WHERE game_id = $1 ORDER BY id",
-            &g.id,
-            "/api/v1/evidence",
-        )
-        .await?,
-        rulesets: links(
-            pool,
-            "SELECT id, title FROM archive_rulesets WHERE game_id = $1 ORDER BY id",
-            &g.id,
-            "/api/v1/rulesets",
-        )
-        .await?,
+        evidence: links(pool, Linked::EvidenceOfGame, &g.id, "/api/v1/evidence").await?,
+        rulesets: links(pool, Linked::RulesetsOfGame, &g.id, "/api/v1/rulesets").await?,
     }))
 }
 
@@ -212,32 +173,15 @@ pub async fn source_detail(
         variants: serde_json::to_value(&s.variants).map_err(Problem::internal)?,
         summary_html: render_html(&summary),
         summary,
-        evidence: links(
-            pool,
-            "SELECT id, location FROM archive_evidence WHERE source_id = $1 ORDER BY id",
-            &s.id,
-            "/api/v1/evidence",
-        )
-        .await?,
-        rulesets: links(
-            pool,
-            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_ruleset_sources s \
-             ON s.ruleset_id = r.id WHERE s.source_id = $1 ORDER BY r.id",
-            &s.id,
-            "/api/v1/rulesets",
-        )
-        .await?,
+        evidence: links(pool, Linked::EvidenceOfSource, &s.id, "/api/v1/evidence").await?,
+        rulesets: links(pool, Linked::RulesetsOfSource, &s.id, "/api/v1/rulesets").await?,
     };
     Ok(Some((detail, s)))
 }
 
 /// One passage: its quote as HTML, summary, citation and the rulesets it supports.
 pub async fn evidence_detail(pool: &PgPool, id: &str) -> Result<Option<EvidenceDetail>, Problem> {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT record FROM archive_evidence WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
-    let Some((record,)) = row else {
+    let Some(record) = store::record(pool, Table::Evidence, id).await? else {
         return Ok(None);
     };
     let (mut e, summary): (Evidence, String) = from_record(record, "summary")?;
@@ -263,25 +207,13 @@ pub async fn evidence_detail(pool: &PgPool, id: &str) -> Result<Option<EvidenceD
         summary,
         source_url: format!("/api/v1/sources/{}", e.source),
         citation: cite::evidence_citation(&e, &source),
-        rulesets: links(
-            pool,
-            "SELECT r.id, r.title FROM archive_rulesets r JOIN archive_evidence_rulesets x \
-             ON x.ruleset_id = r.id WHERE x.evidence_id = $1 ORDER BY r.id",
-            &e.id,
-            "/api/v1/rulesets",
-        )
-        .await?,
+        rulesets: links(pool, Linked::RulesetsOfEvidence, &e.id, "/api/v1/rulesets").await?,
     }))
 }
 
 /// One ruleset's stored detail document (rendered at import) and its ETag.
 pub async fn ruleset_stored(pool: &PgPool, id: &str) -> Result<Option<(String, String)>, Problem> {
-    Ok(
-        sqlx::query_as("SELECT detail, etag FROM archive_rulesets WHERE id = $1")
-            .bind(id)
-            .fetch_optional(pool)
-            .await?,
-    )
+    Ok(store::ruleset_detail(pool, id).await?)
 }
 
 /// One ruleset: configuration, parameters, a citation per rule and its description.
@@ -301,12 +233,7 @@ pub async fn ruleset_diff(
 ) -> Result<Result<RulesetDiff, String>, Problem> {
     let mut sides = vec![];
     for id in [a, b] {
-        let row: Option<(Value,)> =
-            sqlx::query_as("SELECT config FROM archive_rulesets WHERE id = $1")
-                .bind(id)
-                .fetch_optional(pool)
-                .await?;
-        let Some((config,)) = row else {
+        let Some(config) = store::ruleset_config(pool, id).await? else {
             return Ok(Err(id.to_string()));
         };
         let Ok(def) = tsoro_engine::catalogue::get(id) else {
@@ -347,27 +274,15 @@ pub async fn evidence_items(
     game: Option<&str>,
     source: Option<&str>,
 ) -> Result<Vec<EvidenceItem>, Problem> {
-    let rows: Vec<(Value,)> = sqlx::query_as(
-        "SELECT record FROM archive_evidence \
-         WHERE ($1::text IS NULL OR game_id = $1) AND ($2::text IS NULL OR source_id = $2) \
-         ORDER BY date_from, date_to, id",
-    )
-    .bind(game)
-    .bind(source)
-    .fetch_all(pool)
-    .await?;
+    let rows = store::evidence_by_period(pool, game, source).await?;
     rows.into_iter()
-        .map(|(r,)| from_record::<Evidence>(r, "summary").map(|(e, _)| evidence_item(&e, None)))
+        .map(|r| from_record::<Evidence>(r, "summary").map(|(e, _)| evidence_item(&e, None)))
         .collect()
 }
 
 /// A ruleset's engine configuration at default parameters, as stored.
 pub async fn ruleset_config(pool: &PgPool, id: &str) -> Result<Option<Value>, Problem> {
-    let row: Option<(Value,)> = sqlx::query_as("SELECT config FROM archive_rulesets WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
-    Ok(row.map(|(c,)| c))
+    Ok(store::ruleset_config(pool, id).await?)
 }
 
 /// The value of a rule field (`capture.back`) in a configuration.

@@ -19,13 +19,29 @@ pub enum Format {
     Csv,
 }
 
+/// The values of a list's `?format=`.
+pub const FORMATS: [&str; 2] = ["json", "csv"];
+
+/// The schema of a list's `?format=`: one of [`FORMATS`].
+pub fn format_schema() -> utoipa::openapi::Object {
+    enum_schema(&FORMATS)
+}
+
+/// A string schema allowing these values only.
+pub fn enum_schema(values: &[&str]) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .build()
+}
+
 /// The format asked for: `?format=json|csv` wins, else `Accept: text/csv`, else JSON.
 pub fn format_of(req: &HttpRequest, format: Option<&str>) -> Result<Format, Problem> {
     match format {
         Some("json") => Ok(Format::Json),
         Some("csv") => Ok(Format::Csv),
         Some(other) => Err(Problem::bad_request(format!("unknown format {other:?}"))
-            .with_error("format", "one of: json, csv")
+            .with_error("format", format!("one of: {}", FORMATS.join(", ")))
             .at(req.path())),
         None => {
             let accept = req

@@ -1,19 +1,16 @@
 //! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
 //! (filtered, searched, paged), rulesets and the differences between two.
 
-use super::read::{
-    self, RULESET_COLUMNS, RulesetRow, evidence_item, from_record, game_item, opt, ruleset_item,
-    source_item,
-};
+use super::read::{self, evidence_item, from_record, game_item, opt, ruleset_item, source_item};
 use super::respond::{self, Format, format_of};
 use super::schema::*;
+use super::store::{self, Table};
 use crate::problem::Problem;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sqlx::PgPool;
 use tsoro_corpus::{Evidence, Game, Source, cite};
 use utoipa::IntoParams;
@@ -64,6 +61,7 @@ type St = web::Data<AppState>;
 #[into_params(parameter_in = Query)]
 pub struct FormatQuery {
     /// `json` (default) or `csv`; `Accept: text/csv` also gives CSV.
+    #[param(schema_with = respond::format_schema)]
     pub format: Option<String>,
 }
 
@@ -74,7 +72,24 @@ pub struct FormatQuery {
 pub struct CitationQuery {
     /// `bibtex` or `csl-json`; without it, `Accept` decides (`application/x-bibtex` or
     /// `application/vnd.citationstyles.csl+json`), BibTeX by default.
+    #[param(schema_with = citation_format_schema)]
     pub format: Option<String>,
+}
+
+/// The citation formats `?format=` takes.
+pub const CITATION_FORMATS: [&str; 2] = ["bibtex", "csl-json"];
+
+fn citation_format_schema() -> utoipa::openapi::Object {
+    respond::enum_schema(&CITATION_FORMATS)
+}
+
+/// The schema of the evidence's `?limit=`: 1 to [`MAX_LIMIT`].
+fn limit_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(MAX_LIMIT))
+        .build()
 }
 
 /// Filters of the evidence list.
@@ -87,6 +102,7 @@ pub struct EvidenceQuery {
     /// A game id.
     pub game: Option<String>,
     /// Words of the place described (case-insensitive substring).
+    #[param(pattern = r"\S")]
     pub location: Option<String>,
     /// Only passages describing a period that reaches this year or later.
     #[param(value_type = Option<i32>)]
@@ -96,13 +112,15 @@ pub struct EvidenceQuery {
     pub to: Option<String>,
     /// Full-text search over quotes and summaries (web-search syntax: words, "phrases",
     /// -exclusions, or); results ranked.
+    #[param(pattern = r"\S")]
     pub q: Option<String>,
     /// Page size, 1 to 200 (default 50).
-    #[param(value_type = Option<i64>)]
+    #[param(schema_with = limit_schema)]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// `json` (default) or `csv`.
+    #[param(schema_with = respond::format_schema)]
     pub format: Option<String>,
 }
 
@@ -118,6 +136,7 @@ pub struct RulesetQuery {
     /// An evidence id: rulesets it supports or that cite it.
     pub evidence: Option<String>,
     /// `json` (default) or `csv`.
+    #[param(schema_with = respond::format_schema)]
     pub format: Option<String>,
 }
 
@@ -125,23 +144,16 @@ fn not_found(req: &HttpRequest, what: &str, id: &str) -> Problem {
     Problem::not_found(format!("no {what} {id:?}")).at(req.path())
 }
 
-async fn known_ids(pool: &PgPool, table: &str) -> Result<Vec<String>, Problem> {
-    let sql = format!("SELECT id FROM {table} ORDER BY id");
-    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-        .fetch_all(pool)
-        .await?)
-}
-
 /// 400 naming the filter when `id` is not a record of `table`.
 async fn check_filter(
     req: &HttpRequest,
     pool: &PgPool,
     param: &str,
-    table: &str,
+    table: Table,
     id: &Option<String>,
 ) -> Result<(), Problem> {
     let Some(id) = id else { return Ok(()) };
-    let known = known_ids(pool, table).await?;
+    let known = store::ids(pool, table).await?;
     if known.contains(id) {
         return Ok(());
     }
@@ -158,12 +170,10 @@ async fn check_filter(
 /// The games.
 pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
-    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_games ORDER BY id")
-        .fetch_all(&state.pool)
-        .await?;
+    let rows = store::records(&state.pool, Table::Games).await?;
     let items: Vec<GameItem> = rows
         .into_iter()
-        .map(|(r,)| from_record::<Game>(r, "summary").map(|(g, _)| game_item(&g)))
+        .map(|r| from_record::<Game>(r, "summary").map(|(g, _)| game_item(&g)))
         .collect::<Result<_, _>>()?;
     match format {
         Format::Json => respond::json(&req, &GameList { items }),
@@ -206,12 +216,10 @@ pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
 /// The sources.
 pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
-    let rows: Vec<(Value,)> = sqlx::query_as("SELECT record FROM archive_sources ORDER BY id")
-        .fetch_all(&state.pool)
-        .await?;
+    let rows = store::records(&state.pool, Table::Sources).await?;
     let items: Vec<SourceItem> = rows
         .into_iter()
-        .map(|(r,)| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
+        .map(|r| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
         .collect::<Result<_, _>>()?;
     match format {
         Format::Json => respond::json(&req, &SourceList { items }),
@@ -285,11 +293,11 @@ pub async fn citation(
     q: web::Query<CitationQuery>,
 ) -> Resp {
     let format = match q.format.as_deref() {
-        Some(f @ ("bibtex" | "csl-json")) => f,
+        Some(f) if CITATION_FORMATS.contains(&f) => f,
         Some(other) => {
             return Err(
                 Problem::bad_request(format!("unknown citation format {other:?}"))
-                    .with_error("format", "one of: bibtex, csl-json")
+                    .with_error("format", format!("one of: {}", CITATION_FORMATS.join(", ")))
                     .at(req.path()),
             );
         }
@@ -342,9 +350,8 @@ fn citation_format_of(req: &HttpRequest) -> Result<&'static str, Problem> {
         }
     }
     best.map(|(_, f)| f).ok_or_else(|| {
-        Problem::new(
-            actix_web::http::StatusCode::NOT_ACCEPTABLE,
-            "not-acceptable",
+        Problem::of(
+            &crate::problem::NOT_ACCEPTABLE,
             format!("no citation format matches Accept: {accept}"),
         )
         .with_error(
@@ -413,8 +420,8 @@ pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQu
     if q.location.as_deref().is_some_and(|l| l.trim().is_empty()) {
         return Err(bad(&req, "location", "words of a place (it was empty)"));
     }
-    check_filter(&req, &state.pool, "source", "archive_sources", &q.source).await?;
-    check_filter(&req, &state.pool, "game", "archive_games", &q.game).await?;
+    check_filter(&req, &state.pool, "source", Table::Sources, &q.source).await?;
+    check_filter(&req, &state.pool, "game", Table::Games, &q.game).await?;
     let cursor: Option<Cursor> = match &q.cursor {
         None => None,
         Some(c) => Some(
@@ -432,34 +439,19 @@ pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQu
                 })?,
         ),
     };
-    let rows: Vec<(Value, Option<f32>)> = sqlx::query_as(
-        "SELECT record, rank FROM ( \
-           SELECT id, record, CASE WHEN $6::text IS NULL THEN NULL \
-             ELSE ts_rank(search, websearch_to_tsquery('english', $6)) END AS rank \
-           FROM archive_evidence \
-           WHERE ($1::text IS NULL OR source_id = $1) \
-             AND ($2::text IS NULL OR game_id = $2) \
-             AND ($3::text IS NULL OR strpos(lower(location), lower($3)) > 0) \
-             AND ($4::int IS NULL OR date_to >= $4) \
-             AND ($5::int IS NULL OR date_from <= $5) \
-             AND ($6::text IS NULL OR search @@ websearch_to_tsquery('english', $6)) \
-         ) e \
-         WHERE $7::text IS NULL \
-            OR ($8::real IS NULL AND id > $7) \
-            OR ($8::real IS NOT NULL AND (rank < $8 OR (rank = $8 AND id > $7))) \
-         ORDER BY rank DESC NULLS LAST, id \
-         LIMIT $9",
+    let rows = store::evidence_page(
+        &state.pool,
+        &store::EvidenceQuery {
+            source: q.source.as_deref(),
+            game: q.game.as_deref(),
+            location: q.location.as_deref().map(str::trim),
+            from,
+            to,
+            text,
+            after: cursor.as_ref().map(|c| (c.id.clone(), c.rank)),
+            limit: limit + 1,
+        },
     )
-    .bind(&q.source)
-    .bind(&q.game)
-    .bind(q.location.as_deref().map(str::trim))
-    .bind(from)
-    .bind(to)
-    .bind(text)
-    .bind(cursor.as_ref().map(|c| c.id.clone()))
-    .bind(cursor.as_ref().and_then(|c| c.rank))
-    .bind(limit + 1)
-    .fetch_all(&state.pool)
     .await?;
     let more = rows.len() as i64 > limit;
     let mut items = vec![];
@@ -579,34 +571,18 @@ pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Res
 /// The rulesets, filtered by game, source or evidence.
 pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
-    check_filter(&req, &state.pool, "game", "archive_games", &q.game).await?;
-    check_filter(&req, &state.pool, "source", "archive_sources", &q.source).await?;
-    check_filter(
-        &req,
+    check_filter(&req, &state.pool, "game", Table::Games, &q.game).await?;
+    check_filter(&req, &state.pool, "source", Table::Sources, &q.source).await?;
+    check_filter(&req, &state.pool, "evidence", Table::Evidence, &q.evidence).await?;
+    let rows = store::rulesets(
         &state.pool,
-        "evidence",
-        "archive_evidence",
-        &q.evidence,
+        store::RulesetFilter {
+            game: q.game.as_deref(),
+            source: q.source.as_deref(),
+            evidence: q.evidence.as_deref(),
+        },
     )
     .await?;
-    let sql = format!(
-        "SELECT {RULESET_COLUMNS} FROM archive_rulesets r \
-         WHERE ($1::text IS NULL OR r.game_id = $1) \
-           AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM archive_ruleset_sources s \
-                WHERE s.ruleset_id = r.id AND s.source_id = $2)) \
-           AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM archive_evidence_rulesets x \
-                WHERE x.ruleset_id = r.id AND x.evidence_id = $3) \
-                OR EXISTS (SELECT 1 FROM archive_rule_citations c \
-                WHERE c.ruleset_id = r.id AND (c.evidence_id = $3 \
-                   OR c.citation->'evidence' ? $3))) \
-         ORDER BY r.id"
-    );
-    let rows: Vec<RulesetRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(&q.game)
-        .bind(&q.source)
-        .bind(&q.evidence)
-        .fetch_all(&state.pool)
-        .await?;
     let items: Vec<RulesetItem> = rows.into_iter().map(ruleset_item).collect();
     match format {
         Format::Json => respond::json(&req, &RulesetList { items }),

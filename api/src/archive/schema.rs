@@ -198,13 +198,15 @@ pub struct ParamInfo {
     /// `int`, `bool` or `choice`.
     #[serde(rename = "type")]
     pub kind: String,
-    #[schema(value_type = Object)]
+    /// Its default: a number, a boolean or a string, as `type` says.
+    #[schema(value_type = Value)]
     pub default: Value,
     /// Allowed values in words (`6..=21`, `true|false`, `sow|skip`).
     pub range: String,
     pub min: Option<i64>,
     pub max: Option<i64>,
-    #[schema(value_type = Option<Vec<Object>>)]
+    /// The values it takes, for `bool` and `choice`.
+    #[schema(value_type = Option<Vec<Value>>)]
     pub choices: Option<Value>,
     pub description: String,
 }
@@ -247,11 +249,11 @@ pub struct RulesetDetail {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct RuleDiffRow {
     pub field: String,
-    /// Its value in the first ruleset (default parameters).
-    #[schema(value_type = Object)]
+    /// Its value in the first ruleset (default parameters): any JSON value.
+    #[schema(value_type = Value)]
     pub a: Value,
     /// In the second.
-    #[schema(value_type = Object)]
+    #[schema(value_type = Value)]
     pub b: Value,
     pub a_citation: Option<RuleCitation>,
     pub b_citation: Option<RuleCitation>,

@@ -103,7 +103,7 @@ pub fn check(spec: &JobSpec, limits: &JobSettings) -> Result<(), Problem> {
         return Ok(());
     }
     let per_game = game_cost(spec, s);
-    let mut p = Problem::unprocessable(format!(
+    let mut p = Problem::of(&crate::problem::OVER_BUDGET, format!(
         "this job is estimated at {cost:.0} core-seconds ({} games of {} vs {} at about {:.3} s \
          each), over the service's budget of {:.0} core-seconds a job (--max-job-cost): ask for \
          at most {} games, or weaker agents",
@@ -121,7 +121,6 @@ pub fn check(spec: &JobSpec, limits: &JobSettings) -> Result<(), Problem> {
             limits.max_job_cost
         ),
     );
-    p.kind = "/problems/over-budget".into();
     p.extra.insert("estimated_cost".into(), cost.into());
     p.extra
         .insert("max_job_cost".into(), limits.max_job_cost.into());

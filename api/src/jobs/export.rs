@@ -15,7 +15,6 @@ use crate::run_export::{
     GAME_FIELDS, RunLabel, SUMMARY_FIELDS, frictionless_fields, header, summary_csv,
 };
 use actix_web::HttpResponse;
-use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use futures_util::{StreamExt, stream};
 use serde_json::{Value, json};
@@ -70,9 +69,8 @@ impl Exports {
     /// A place for one more export, or 503 with `Retry-After` when all are taken.
     fn admit(&self) -> Result<OwnedSemaphorePermit, Problem> {
         self.permits.clone().try_acquire_owned().map_err(|_| {
-            Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too-many-exports",
+            Problem::of(
+                &crate::problem::TOO_MANY_EXPORTS,
                 format!(
                     "{} exports are streaming, the most at once; try again in a moment",
                     self.max

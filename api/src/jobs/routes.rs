@@ -9,7 +9,6 @@ use super::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, 
 use crate::plan::{ComparisonRequest, RunRequest};
 use crate::problem::Problem;
 use crate::state::AppState;
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -92,9 +91,8 @@ async fn admit(
 ) -> Result<(), Problem> {
     let active = store::lock_admission(tx).await?;
     if active + new > limits.max_active_jobs {
-        return Err(Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too-many-jobs",
+        return Err(Problem::of(
+            &crate::problem::TOO_MANY_JOBS,
             format!(
                 "{active} jobs are queued or running (at most {}); try again when one is done",
                 limits.max_active_jobs
@@ -123,7 +121,7 @@ pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
-    body: web::Json<RunRequest>,
+    body: crate::json_body::JsonObject<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
     let spec = request::check(&body, &limits).map_err(|p| p.at(req.path()))?;
     let mut tx = state.pool.begin().await?;
@@ -164,10 +162,22 @@ async fn view_of(state: &AppState, job: &JobRow) -> Result<JobView, Problem> {
         .ok_or_else(|| Problem::internal("a job without a view"))
 }
 
+/// The form of a ruleset id (the `ruleset` filter's schema states the same pattern).
+const RULESET_ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]*$";
+
+/// Whether `s` has the form of a ruleset id ([`RULESET_ID_PATTERN`]).
+fn is_ruleset_id(s: &str) -> bool {
+    s.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
 #[utoipa::path(get, path = "/api/v1/simulations", tag = "simulations",
     params(("status" = Option<JobStatus>, Query, description = "Only the jobs with this status"),
-           ("ruleset" = Option<String>, Query, description = "A ruleset id"),
-           ("limit" = Option<i64>, Query, description = "At most this many, newest first")),
+           ("ruleset" = Option<String>, Query, description = "A ruleset id", pattern = "^[a-z0-9][a-z0-9-]*$"),
+           ("limit" = Option<i64>, Query, description = "At most this many, newest first", minimum = 1, maximum = 500)),
     responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// Lists jobs, newest first, by status and ruleset.
 pub async fn list(
@@ -191,6 +201,15 @@ pub async fn list(
             .with_error("limit", "1..=500")
             .at(req.path()));
     }
+    if let Some(r) = q.ruleset.as_deref()
+        && !is_ruleset_id(r)
+    {
+        return Err(Problem::bad_request(format!(
+            "ruleset = {r:?}: a ruleset id is lowercase letters, digits and hyphens"
+        ))
+        .with_error("ruleset", RULESET_ID_PATTERN)
+        .at(req.path()));
+    }
     let jobs = store::list_jobs(&state.pool, status, q.ruleset.as_deref(), limit).await?;
     Ok(HttpResponse::Ok().json(JobList {
         items: views(&state, &jobs).await?,
@@ -206,7 +225,7 @@ pub struct WaitQuery {
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
-    params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end")),
+    params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end", maximum = 60)),
     responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// A job's status, progress and, when done, its statistics (`?wait=` to await it: woken by
 /// the job's status change, see [`super::events`]).
@@ -272,9 +291,8 @@ pub async fn cancel(
         })));
     }
     if !store::cancel(&state.pool, job.id).await? {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "job-finished",
+        return Err(Problem::of(
+            &crate::problem::JOB_FINISHED,
             format!("the job is already {}", job.status),
         )
         .at(req.path()));
@@ -287,9 +305,8 @@ pub async fn cancel(
 async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
     let job = load(state, raw, path).await?;
     if job.status != JobStatus::Done {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "job-not-done",
+        return Err(Problem::of(
+            &crate::problem::JOB_NOT_DONE,
             format!(
                 "the job is {} ({} of {} games); its data is exported when it is done",
                 job.status, job.games_done, job.games
@@ -329,7 +346,9 @@ fn cheap_to_replay(agent: &AgentSpec) -> bool {
 pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, Problem> {
     let bad = |m: String| Problem::unprocessable(m.clone()).with_error("game", m);
     if k >= job.games as u64 {
-        return Err(bad(format!("the job has games 0 to {}", job.games - 1)));
+        // A game the job does not have is a resource that does not exist.
+        let m = format!("no game {k}: the job has games 0 to {}", job.games - 1);
+        return Err(Problem::not_found(m.clone()).with_error("game", m));
     }
     let params: tsoro_engine::catalogue::Params =
         serde_json::from_value(job.params.clone()).map_err(Problem::internal)?;
@@ -370,7 +389,7 @@ pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, Problem> {
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("game" = u64, Path, description = "The game's index in the run (0-based)")),
-    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "No such game, or agents too strong to replay on request", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job, or no such game in it", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "Agents too strong to replay on request", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// One game of a job, move by move, to replay or show on the board.
 pub async fn game_moves(
     req: HttpRequest,
@@ -430,7 +449,7 @@ pub async fn summary_json(
     Ok(HttpResponse::Ok().json(SummaryView::of(&job)))
 }
 
-#[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
+#[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", operation_id = "simulation_datapackage", params(("id" = String, Path, description = "Job id")),
     responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a job's exports.
 pub async fn datapackage(
@@ -450,7 +469,7 @@ pub async fn create_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
-    body: web::Json<ComparisonRequest>,
+    body: crate::json_body::JsonObject<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
     let specs = request::check_comparison(&b, &limits).map_err(|p| p.at(req.path()))?;
@@ -523,9 +542,8 @@ pub async fn comparison_csv(
     }
     let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
     if stats.len() != jobs.len() {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "job-not-done",
+        return Err(Problem::of(
+            &crate::problem::JOB_NOT_DONE,
             "the comparison's runs are not all done",
         )
         .at(req.path()));
@@ -614,7 +632,7 @@ fn game_request(id: &str, body: GameBody, path: &str) -> Result<ReplayRequest, P
 pub async fn replay_game(
     req: HttpRequest,
     path: web::Path<String>,
-    body: web::Json<GameBody>,
+    body: crate::json_body::JsonObject<GameBody>,
 ) -> Result<HttpResponse, Problem> {
     let r = game_request(&path, body.into_inner(), req.path())?;
     let out = web::block(move || replay(&r))
@@ -631,7 +649,7 @@ pub async fn replay_game(
 pub async fn legal(
     req: HttpRequest,
     path: web::Path<String>,
-    body: web::Json<GameBody>,
+    body: crate::json_body::JsonObject<GameBody>,
 ) -> Result<HttpResponse, Problem> {
     let r = game_request(&path, body.into_inner(), req.path())?;
     let n = r.actions.len();

@@ -46,9 +46,8 @@ pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem>
     }
     if s.past_threshold() {
         let down = s.down_for.unwrap_or_default().as_secs();
-        let mut p = Problem::new(
-            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            "database-down",
+        let mut p = Problem::of(
+            &crate::problem::DATABASE_DOWN,
             format!(
                 "the database has not answered for {down} s (more than the {} s allowed): {}",
                 s.threshold.as_secs(),

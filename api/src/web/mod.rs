@@ -11,6 +11,7 @@ pub mod charts;
 pub mod demos;
 pub mod home;
 pub mod play;
+pub mod problems;
 pub mod simulations;
 pub mod words;
 
@@ -25,6 +26,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     home::configure(cfg);
     archive::configure(cfg);
     play::configure(cfg);
+    problems::configure(cfg);
     simulations::configure(cfg);
 }
 
