@@ -203,6 +203,7 @@
   async function play(action) {
     if (busy) return;
     busy = true;
+    document.body.dataset.busy = "true"; // clicks are ignored meanwhile
     try {
       actions = actions.slice(0, at);
       actions.push(action);
@@ -213,12 +214,14 @@
       $("status").textContent = "That move was refused: " + e.message;
     } finally {
       busy = false;
+      delete document.body.dataset.busy;
     }
     maybeAgent();
   }
 
   async function agentMove() {
     busy = true;
+    document.body.dataset.busy = "true"; // clicks are ignored meanwhile
     let ok = false;
     try {
       const r = await post(api + "/agent-move", { params: cfg.params, actions: actions, agent: $("agent").value, seed: seed });
@@ -229,6 +232,7 @@
       $("status").textContent = "The agent could not move: " + e.message;
     } finally {
       busy = false;
+      delete document.body.dataset.busy;
     }
     if (ok) maybeAgent();
   }

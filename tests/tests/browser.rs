@@ -182,11 +182,18 @@ async fn click_to_the_end(b: &Browser, max_clicks: usize) -> usize {
         if finished == "true" {
             return moves_made(b).await;
         }
+        // The page ignores clicks while a move is being sent or the agent thinks.
+        let busy = b.js("return document.body.dataset.busy === 'true'").await;
+        if busy == true {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            continue;
+        }
         let before = moves_made(b).await;
         let mut targets = b
             .client
+            // (Not the stone chosen to move: clicking it again puts it back.)
             .find_all(Locator::Css(
-                "[data-hole][data-legal], [data-point][data-legal]",
+                "[data-hole][data-legal]:not(.selected), [data-point][data-legal]:not(.selected)",
             ))
             .await
             .unwrap();
