@@ -114,14 +114,17 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
                         .get(actix_web::http::header::CONTENT_TYPE)
                         .and_then(|v| v.to_str().ok()),
                 ),
-                error::JsonPayloadError::Deserialize(e) => {
-                    Problem::bad_request(format!("the JSON body does not fit: {e}"))
-                        .with_error("body", e.to_string())
-                }
+                error::JsonPayloadError::Deserialize(e) => unfit_body(e),
                 other => Problem::bad_request(format!("the JSON body could not be read: {other}")),
             };
             p.at(req.path()).into()
         })
+}
+
+/// 400: a JSON body that does not read as the request's type.
+pub fn unfit_body(e: &serde_json::Error) -> Problem {
+    Problem::bad_request(format!("the JSON body does not fit: {e}"))
+        .with_error("body", e.to_string())
 }
 
 /// Query strings: problem+json errors.

@@ -52,12 +52,9 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
                 .at(path.as_str())
                 .into());
             }
-            serde_json::from_value(v).map(JsonObject).map_err(|e| {
-                Problem::bad_request(format!("the JSON body does not fit: {e}"))
-                    .with_error("body", e.to_string())
-                    .at(path.as_str())
-                    .into()
-            })
+            serde_json::from_value(v)
+                .map(JsonObject)
+                .map_err(|e| crate::app::unfit_body(&e).at(path.as_str()).into())
         })
     }
 }

@@ -167,37 +167,27 @@ async fn a_killed_worker_and_a_restarted_service_still_give_the_records_of_tsoro
 
     // The same inputs through `tsoro simulate`, on two threads.
     let file = dir.join("simulate.csv");
-    let out = tsoro()
-        .args([
-            "simulate",
+    let games = GAMES.to_string();
+    let local_csv = simulate_csv(
+        &[
             "--ruleset",
             "tsoro-matthews-basic",
             "--agents",
             AGENTS,
             "--games",
-            &GAMES.to_string(),
+            &games,
             "--seed",
             "11",
             "--threads",
             "2",
-            "--csv",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        &file,
     );
     let (h1, served) = csv_rows(&games_csv);
-    let (h2, local) = csv_rows(&std::fs::read_to_string(&file).unwrap());
+    let (h2, local) = csv_rows(&local_csv);
     assert_eq!(h1, h2, "the same columns");
     assert_eq!(served.len(), GAMES as usize);
     assert_eq!(served, local, "the same records, game by game");
-    assert!(
-        games_csv == std::fs::read_to_string(&file).unwrap(),
-        "and byte for byte the same file"
-    );
+    assert!(games_csv == local_csv, "and byte for byte the same file");
     let _ = std::fs::remove_dir_all(&dir);
 }

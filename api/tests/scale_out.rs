@@ -119,30 +119,21 @@ async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path)
     );
 
     let file = scratch.join("simulate.csv");
-    let out = tsoro()
-        .args([
-            "simulate",
+    let games = GAMES.to_string();
+    let seed = SEED.to_string();
+    let local = simulate_csv(
+        &[
             "--ruleset",
             "tsoro-matthews-basic",
             "--agents",
             AGENTS,
-        ])
-        .args([
             "--games",
-            &GAMES.to_string(),
+            &games,
             "--seed",
-            &SEED.to_string(),
-            "--csv",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            &seed,
+        ],
+        &file,
     );
-    let local = std::fs::read_to_string(&file).unwrap();
     assert_eq!(games_csv.lines().count(), GAMES as usize + 1);
     assert!(
         games_csv == local,

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use tsoro_engine::outcome::EndReason;
 use tsoro_engine::player::Player;
-use tsoro_engine::stats::{GameRecord, Winner, csv_line};
+use tsoro_engine::stats::{GameRecord, Winner, csv_line, mean_branching};
 
 /// The first bytes of a packed block (format 1). CSV lines start with a digit.
 pub const MAGIC: &[u8; 5] = b"TSRB\x01";
@@ -97,7 +97,7 @@ pub fn pack(r: &GameRecord, labels: [&str; 2], out: &mut Vec<u8>) {
         out.extend_from_slice(&line);
         return;
     };
-    let derived = branching(r.legal_sum, r.actions);
+    let derived = mean_branching(r.legal_sum, r.actions);
     let explicit = derived.to_bits() != r.mean_branching.to_bits();
     out.push(if explicit { PACKED_BRANCHING } else { PACKED });
     varint(r.game, out);
@@ -127,15 +127,6 @@ pub fn pack(r: &GameRecord, labels: [&str; 2], out: &mut Vec<u8>) {
     varint(r.legal_sum, out);
     if explicit {
         out.extend_from_slice(&r.mean_branching.to_bits().to_le_bytes());
-    }
-}
-
-/// The mean branching a record's counts give (as the engine computes it).
-fn branching(legal_sum: u64, actions: u32) -> f64 {
-    if actions == 0 {
-        0.0
-    } else {
-        legal_sum as f64 / actions as f64
     }
 }
 
@@ -237,7 +228,7 @@ pub fn unpack(b: &[u8], labels: &Labels) -> Result<Option<(Unpacked, usize)>, Pa
         at += 8;
         f64::from_bits(u64::from_le_bytes(x.try_into().unwrap_or_default()))
     } else {
-        branching(legal_sum, actions)
+        mean_branching(legal_sum, actions)
     };
     let a = agent_a_index as usize;
     let record = GameRecord {

@@ -16,6 +16,23 @@ pub fn tsoro() -> Command {
     c
 }
 
+/// Runs `tsoro simulate ARGS --csv FILE`, checks it succeeded, and returns the file's text.
+pub fn simulate_csv(args: &[&str], file: &Path) -> String {
+    let out = tsoro()
+        .arg("simulate")
+        .args(args)
+        .arg("--csv")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(file).unwrap()
+}
+
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

@@ -171,11 +171,7 @@ fn record<G: Game>(
         stones_left_a: g.material(s, Player::A).max(0) as u32,
         stones_left_b: g.material(s, Player::B).max(0) as u32,
         longest_relay: t.longest_relay,
-        mean_branching: if t.actions == 0 {
-            0.0
-        } else {
-            t.legal_sum as f64 / t.actions as f64
-        },
+        mean_branching: crate::stats::mean_branching(t.legal_sum, t.actions),
         legal_sum: t.legal_sum,
         multi_decisions: t.multi_decisions,
     }

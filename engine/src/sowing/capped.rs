@@ -68,10 +68,9 @@ impl<'a> Capped<'a> {
     fn at_last_turn(&self, s: &SowingState) -> bool {
         let limit = self.g.rules().end.turn_limit;
         s.outcome().is_some_and(|o| {
+            // (A limit of one is not lowered: then `o.turns + 1` is never the limit.)
             o.reason == EndReason::TurnLimit
-                && limit >= 2
                 && o.turns + 1 == limit
-                && s.turns + 1 == limit
                 // Both players passing ends the twin's game at its own limit: replayed.
                 && s.passes < 2
                 && s.pending == Pending::Start

@@ -73,6 +73,16 @@ pub struct GameRecord {
     pub multi_decisions: u32,
 }
 
+/// The mean number of legal actions over a game's decisions (0 for a game of none): a
+/// record's `mean_branching`.
+pub fn mean_branching(legal_sum: u64, actions: u32) -> f64 {
+    if actions == 0 {
+        0.0
+    } else {
+        legal_sum as f64 / actions as f64
+    }
+}
+
 impl GameRecord {
     /// The index of the winning agent (0 or 1), if any.
     pub fn winning_agent(&self) -> Option<usize> {
