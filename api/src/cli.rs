@@ -104,9 +104,13 @@ pub struct JobArgs {
     /// Days an ended job (done, failed, cancelled) and its records are kept; 0 keeps them.
     #[arg(long, env = "TSORO_RETENTION_DAYS", default_value_t = 0.0)]
     pub retention_days: f64,
-    /// Games per chunk of a job (searching agents use 1/200 of it).
-    #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = 20_000)]
+    /// Most games in a chunk of a job.
+    #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = crate::jobs::DEFAULT_CHUNK_GAMES)]
     pub chunk_games: u64,
+    /// Core-seconds of play a chunk of a job aims at, by the cost estimate of the job's games
+    /// (at least 16 games, at most --chunk-games).
+    #[arg(long, env = "TSORO_CHUNK_SECONDS", default_value_t = crate::jobs::DEFAULT_CHUNK_SECONDS)]
+    pub chunk_seconds: f64,
     /// Most exports of games (games.csv, games.json) streaming at once (more are refused with
     /// 503 and Retry-After before their body starts).
     #[arg(long, env = "TSORO_MAX_EXPORTS", default_value_t = 32)]
@@ -134,6 +138,11 @@ impl JobArgs {
                 0.0
             },
             chunk_games: self.chunk_games.max(1),
+            chunk_seconds: if self.chunk_seconds.is_finite() {
+                self.chunk_seconds.clamp(0.0, 3600.0)
+            } else {
+                crate::jobs::DEFAULT_CHUNK_SECONDS
+            },
             max_exports: self.max_exports.max(1),
             retention: (self.retention_days > 0.0).then(|| {
                 std::time::Duration::from_secs_f64(self.retention_days.min(36_500.0) * 86_400.0)

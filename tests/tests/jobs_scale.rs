@@ -290,13 +290,14 @@ async fn claiming_reads_no_finished_job_s_chunks() {
 
 #[tokio::test]
 async fn progress_moves_within_seconds_for_slow_agents_with_an_eta() {
+    // Chunks of 100 games (however long they take), each game of searching agents a good
+    // fraction of a second: a chunk takes some seconds.
     let app = spawn_app_with_jobs(JobSettings {
         max_job_cost: f64::INFINITY,
-        ..settings(1, 20_000)
+        chunk_seconds: f64::INFINITY,
+        ..settings(1, 100)
     })
     .await;
-    // Searching agents: chunks of 100 games, each game a good fraction of a second (a chunk
-    // takes some seconds).
     let url = submit(
         &app,
         json!({"ruleset": "tsoro-matthews-basic", "agents": "mcts:1000", "games": 400}),

@@ -6,13 +6,13 @@
 //! benchmarks: a 2-core AMD EPYC, release build, one thread):
 //! - the ruleset's game length and branching are sampled from [`SAMPLE_GAMES`] random games
 //!   (the kernel plays them in well under a millisecond for most rulesets);
-//! - an action through the reference rules costs [`REFERENCE_ACTION`] (219,000 random games/s
-//!   of about 140 actions on tsoro 4x8), one in a random-vs-random kernel run
-//!   [`KERNEL_ACTION`] (1,310,000 games/s);
+//! - an action through the reference rules costs [`REFERENCE_ACTION`] (196,000 random games/s
+//!   of [`ACTIONS_4X8`] actions on tsoro 4x8), one in a random-vs-random kernel run
+//!   [`KERNEL_ACTION`] (1,100,000 games/s);
 //! - a greedy decision tries every legal action: branching × [`REFERENCE_ACTION`];
 //! - an alpha-beta decision of depth d searches about branching^(3d/4) positions (between the
 //!   perfectly ordered b^(d/2) and the unpruned b^d), each [`REFERENCE_ACTION`];
-//! - an MCTS iteration costs [`MCTS_ITERATION`] at tsoro 4x8's opening (about 400,000
+//! - an MCTS iteration costs [`MCTS_ITERATION`] at tsoro 4x8's opening (about 550,000
 //!   iterations/s), half of it the rollout, which scales with the game's length.
 //!
 //! Each agent makes about half of a game's decisions. The estimate is rough (strong players'
@@ -20,19 +20,22 @@
 //! needs: it tells a week from a minute.
 
 use super::JobSettings;
-use super::request::JobSpec;
+use crate::plan::RunPlan;
 use crate::problem::Problem;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 
 /// Random games sampled to learn a ruleset's length and branching.
 pub const SAMPLE_GAMES: u64 = 32;
+/// Actions (decisions) in a random game of tsoro 4x8 (`tsoro-ludii`), on average: the length
+/// the figures below were measured on.
+pub const ACTIONS_4X8: f64 = 89.0;
 /// Core-seconds of one action through the reference rules.
-pub const REFERENCE_ACTION: f64 = 1.0 / (219_000.0 * 140.0);
+pub const REFERENCE_ACTION: f64 = 1.0 / (196_000.0 * ACTIONS_4X8);
 /// Core-seconds of one action of a random-vs-random game on the kernel.
-pub const KERNEL_ACTION: f64 = 1.0 / (1_310_000.0 * 140.0);
-/// Core-seconds of one MCTS iteration on tsoro 4x8 (about 140 actions a game).
-pub const MCTS_ITERATION: f64 = 1.0 / 400_000.0;
+pub const KERNEL_ACTION: f64 = 1.0 / (1_100_000.0 * ACTIONS_4X8);
+/// Core-seconds of one MCTS iteration at tsoro 4x8's opening.
+pub const MCTS_ITERATION: f64 = 1.0 / 550_000.0;
 /// The default budget: a core-day.
 pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
 
@@ -45,9 +48,9 @@ pub struct Shape {
     pub branching: f64,
 }
 
-/// The shape of the job's game, from [`SAMPLE_GAMES`] random games.
-pub fn shape(spec: &JobSpec) -> Result<Shape, String> {
-    let game = spec.def.build(&spec.params).map_err(|e| e.to_string())?;
+/// The shape of the run's game, from [`SAMPLE_GAMES`] random games.
+pub fn shape(spec: &RunPlan) -> Result<Shape, String> {
+    let game = &spec.game;
     let sample = SimSpec {
         agents: [AgentSpec::Random; 2],
         games: 0..SAMPLE_GAMES,
@@ -59,7 +62,7 @@ pub fn shape(spec: &JobSpec) -> Result<Shape, String> {
         ..SimOptions::default()
     };
     let (mut actions, mut branching) = (0.0, 0.0);
-    simulate_any(&game, &sample, &opts, &mut |r| {
+    simulate_any(game, &sample, &opts, &mut |r| {
         actions += r.actions as f64;
         branching += r.mean_branching;
     })
@@ -80,13 +83,13 @@ pub fn decision_cost(agent: &AgentSpec, s: Shape) -> f64 {
             s.branching.powf(0.75 * *depth as f64).max(1.0) * REFERENCE_ACTION
         }
         AgentSpec::Mcts { iterations, .. } => {
-            *iterations as f64 * MCTS_ITERATION * (0.5 + 0.5 * s.actions / 140.0)
+            *iterations as f64 * MCTS_ITERATION * (0.5 + 0.5 * s.actions / ACTIONS_4X8)
         }
     }
 }
 
-/// Core-seconds of one game between the job's agents.
-pub fn game_cost(spec: &JobSpec, s: Shape) -> f64 {
+/// Core-seconds of one game between the run's agents.
+pub fn game_cost(spec: &RunPlan, s: Shape) -> f64 {
     if spec.agents == [AgentSpec::Random; 2] && !spec.reference {
         return s.actions * KERNEL_ACTION;
     }
@@ -95,14 +98,27 @@ pub fn game_cost(spec: &JobSpec, s: Shape) -> f64 {
         + s.actions * REFERENCE_ACTION
 }
 
-/// Refuses a job whose estimated cost is over the budget: 422 naming both.
-pub fn check(spec: &JobSpec, limits: &JobSettings) -> Result<(), Problem> {
-    let s = shape(spec).map_err(Problem::internal)?;
-    let cost = spec.games as f64 * game_cost(spec, s);
+/// Games a chunk of a job holds: about `limits.chunk_seconds` core-seconds of play at
+/// `per_game` core-seconds a game, at least [`MIN_CHUNK_GAMES`] (so that a worker's threads
+/// share a chunk of slow games) and at most `limits.chunk_games`.
+pub fn chunk_games(per_game: f64, limits: &JobSettings) -> u64 {
+    let most = limits.chunk_games.max(1);
+    let fit = (limits.chunk_seconds / per_game).floor();
+    // NaN (a zero cost over a zero target) and infinities fall back to the bounds.
+    let fit = if fit.is_finite() { fit as u64 } else { most };
+    fit.max(MIN_CHUNK_GAMES).min(most)
+}
+
+/// The fewest games a chunk holds (unless `--chunk-games` is smaller).
+pub const MIN_CHUNK_GAMES: u64 = 16;
+
+/// Refuses a run whose estimated cost (`per_game` core-seconds a game) is over the budget:
+/// 422 naming both.
+pub fn check(spec: &RunPlan, per_game: f64, limits: &JobSettings) -> Result<(), Problem> {
+    let cost = spec.games as f64 * per_game;
     if cost <= limits.max_job_cost {
         return Ok(());
     }
-    let per_game = game_cost(spec, s);
     let mut p = Problem::of(&crate::problem::OVER_BUDGET, format!(
         "this job is estimated at {cost:.0} core-seconds ({} games of {} vs {} at about {:.3} s \
          each), over the service's budget of {:.0} core-seconds a job (--max-job-cost): ask for \

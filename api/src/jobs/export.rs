@@ -28,7 +28,7 @@ use tsoro_engine::stats::{Stats, Summary};
 use uuid::Uuid;
 
 /// Bytes of a chunk's stored records read at a time.
-pub const SLICE_BYTES: i64 = 128 * 1024;
+pub const SLICE_BYTES: i64 = 64 * 1024;
 
 /// Connections of the exports' own pool.
 pub const EXPORT_CONNECTIONS: u32 = 4;

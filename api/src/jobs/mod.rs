@@ -26,6 +26,13 @@ pub mod worker;
 
 use std::time::Duration;
 
+/// Most games in a chunk, by default (`--chunk-games`).
+pub const DEFAULT_CHUNK_GAMES: u64 = 1_000_000;
+/// Core-seconds of play a chunk aims at, by default (`--chunk-seconds`): long enough that a
+/// chunk's claim, start and storing are a small part of it (random games on the kernel: some
+/// 600,000 games of tsoro 4x8), short enough that progress is stored often.
+pub const DEFAULT_CHUNK_SECONDS: f64 = 0.5;
+
 /// Limits and tuning of the job system.
 #[derive(Clone, Debug)]
 pub struct JobSettings {
@@ -35,8 +42,10 @@ pub struct JobSettings {
     pub max_active_jobs: i64,
     /// Largest estimated cost of one job, in core-seconds ([`budget`]).
     pub max_job_cost: f64,
-    /// Games per chunk.
+    /// Most games in a chunk.
     pub chunk_games: u64,
+    /// Core-seconds of play a chunk aims at, by the cost estimate ([`budget::chunk_games`]).
+    pub chunk_seconds: f64,
     /// Most exports of games (`games.csv`, `games.json`) streaming at once; more get 503.
     pub max_exports: usize,
     /// Ended jobs older than this are deleted with what they stored (None: kept).
@@ -57,7 +66,8 @@ impl Default for JobSettings {
             max_games: 10_000_000,
             max_active_jobs: 16,
             max_job_cost: budget::DEFAULT_MAX_JOB_COST,
-            chunk_games: 20_000,
+            chunk_games: DEFAULT_CHUNK_GAMES,
+            chunk_seconds: DEFAULT_CHUNK_SECONDS,
             max_exports: 32,
             retention: None,
             lease: Duration::from_secs(30),

@@ -1,19 +1,25 @@
-//! A chunk's records packed: about a quarter of their CSV lines, and cheaper to write.
+//! A chunk's records packed: about a sixth of their CSV lines, and cheaper to write.
 //!
-//! A block starts with [`MAGIC`] and the labels of the run's two agents; each record follows as
-//! a kind byte, then (packed records) the game index as a varint, the seed as 8 bytes, one
-//! byte holding the seat of agent 0, who moved first, the winner and the reason, the counts as
-//! varints, and the mean branching only when it is not `legal_sum / actions` exactly. A record
-//! whose agents are not the block's two (which a run never makes) is kept as its CSV line.
-//! Every record reads back equal, field for field and bit for bit.
+//! A block starts with [`MAGIC`], the labels of the run's two agents and the run's seed; each
+//! record follows as a kind byte, then (packed records) the game index as a varint unless it
+//! is the one after the previous record's, the seed as 8 bytes unless it is the run's seed of
+//! that game ([`Rng::game_seed`]), one byte holding the seat of agent 0, who moved first, the
+//! winner and the reason, the counts as varints, and the mean branching only when it is not
+//! `legal_sum / actions` exactly. A record whose agents are not the block's two (which a run
+//! never makes) is kept as its CSV line. Every record reads back equal, field for field and
+//! bit for bit. Blocks of format 1 ([`MAGIC_1`]: no run seed, every game index and seed
+//! written) still read.
 
 use std::sync::Arc;
 use tsoro_engine::outcome::EndReason;
 use tsoro_engine::player::Player;
+use tsoro_engine::rng::Rng;
 use tsoro_engine::stats::{GameRecord, Winner, csv_line, mean_branching};
 
-/// The first bytes of a packed block (format 1). CSV lines start with a digit.
-pub const MAGIC: &[u8; 5] = b"TSRB\x01";
+/// The first bytes of a packed block (format 2). CSV lines start with a digit.
+pub const MAGIC: &[u8; 5] = b"TSRB\x02";
+/// The first bytes of a block of format 1, which chunks stored before format 2 hold.
+pub const MAGIC_1: &[u8; 5] = b"TSRB\x01";
 
 /// A packed record, its mean branching derived.
 const PACKED: u8 = 0;
@@ -21,6 +27,12 @@ const PACKED: u8 = 0;
 const PACKED_BRANCHING: u8 = 1;
 /// A record kept as its CSV line (length, then the line).
 const LINE: u8 = 2;
+/// Flag of a packed record's kind (format 2): its game is the one after the previous record's
+/// (no index written).
+const NEXT_GAME: u8 = 4;
+/// Flag of a packed record's kind (format 2): its seed is the run's seed of its game (no seed
+/// written).
+const RUN_SEED: u8 = 8;
 
 /// Bytes that do not read back as a packed block.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -37,13 +49,23 @@ pub enum PackError {
 /// The two agents' labels, as a block's header gives them.
 pub type Labels = [Arc<str>; 2];
 
-/// Appends the header of a block for a run between these agents.
-pub fn write_header(labels: [&str; 2], out: &mut Vec<u8>) {
+/// What a block's header says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// Agents 0 and 1 of the run.
+    pub labels: Labels,
+    /// The run's seed (format 2; format 1 blocks write every record's seed).
+    pub seed: Option<u64>,
+}
+
+/// Appends the header of a block for a run between these agents with this seed.
+pub fn write_header(labels: [&str; 2], seed: u64, out: &mut Vec<u8>) {
     out.extend_from_slice(MAGIC);
     for l in labels {
         varint(l.len() as u64, out);
         out.extend_from_slice(l.as_bytes());
     }
+    out.extend_from_slice(&seed.to_le_bytes());
 }
 
 /// The labels a record's agents have as agents 0 and 1 of its run.
@@ -55,13 +77,14 @@ pub fn labels_of(r: &GameRecord) -> [&str; 2] {
     }
 }
 
-/// The header's labels and its length; `None` while `b` holds only part of it.
-pub fn read_header(b: &[u8]) -> Result<Option<(Labels, usize)>, PackError> {
+/// The header and its length; `None` while `b` holds only part of it.
+pub fn read_header(b: &[u8]) -> Result<Option<(Header, usize)>, PackError> {
     let mut at = MAGIC.len();
     if b.len() < at {
         return Ok(None);
     }
-    if &b[..at] != MAGIC {
+    let format_2 = &b[..at] == MAGIC;
+    if !format_2 && &b[..at] != MAGIC_1 {
         return Err(PackError::Bad {
             what: "header",
             byte: b[0] as u64,
@@ -79,14 +102,37 @@ pub fn read_header(b: &[u8]) -> Result<Option<(Labels, usize)>, PackError> {
         *l = Some(Arc::from(String::from_utf8_lossy(text).as_ref()));
         at += len as usize;
     }
-    let [Some(a), Some(b)] = labels else {
+    let [Some(a), Some(l1)] = labels else {
         return Ok(None);
     };
-    Ok(Some(([a, b], at)))
+    let seed = if format_2 {
+        let Some(x) = read_u64(b, &mut at) else {
+            return Ok(None);
+        };
+        Some(x)
+    } else {
+        None
+    };
+    Ok(Some((
+        Header {
+            labels: [a, l1],
+            seed,
+        },
+        at,
+    )))
 }
 
-/// Appends `r` to a block whose header names `labels`.
-pub fn pack(r: &GameRecord, labels: [&str; 2], out: &mut Vec<u8>) {
+/// Where a block being written stands: what the next record may leave out.
+#[derive(Clone, Copy, Debug)]
+pub struct Packer {
+    /// The run's seed, as the header gives it.
+    pub seed: u64,
+    /// The game after the previous record's, if that record was packed.
+    pub next: Option<u64>,
+}
+
+/// Appends `r` to a block whose header names `labels` and `p.seed`.
+pub fn pack(r: &GameRecord, labels: [&str; 2], p: &mut Packer, out: &mut Vec<u8>) {
     let reason = EndReason::ALL.iter().position(|&x| x == r.reason);
     let Some(reason) = reason.filter(|&i| i < 16 && labels_of(r) == labels && r.agent_a_index <= 1)
     else {
@@ -95,13 +141,25 @@ pub fn pack(r: &GameRecord, labels: [&str; 2], out: &mut Vec<u8>) {
         csv_line::write_line(r, &mut line);
         varint(line.len() as u64, out);
         out.extend_from_slice(&line);
+        p.next = None;
         return;
     };
     let derived = mean_branching(r.legal_sum, r.actions);
     let explicit = derived.to_bits() != r.mean_branching.to_bits();
-    out.push(if explicit { PACKED_BRANCHING } else { PACKED });
-    varint(r.game, out);
-    out.extend_from_slice(&r.seed.to_le_bytes());
+    let next = p.next == Some(r.game);
+    let run_seed = r.seed == Rng::game_seed(p.seed, r.game);
+    out.push(
+        if explicit { PACKED_BRANCHING } else { PACKED }
+            | if next { NEXT_GAME } else { 0 }
+            | if run_seed { RUN_SEED } else { 0 },
+    );
+    if !next {
+        varint(r.game, out);
+    }
+    if !run_seed {
+        out.extend_from_slice(&r.seed.to_le_bytes());
+    }
+    p.next = r.game.checked_add(1);
     let first = (r.first == Player::B) as u8;
     let winner = match r.winner {
         Winner::A => 0,
@@ -140,8 +198,12 @@ pub enum Unpacked {
 }
 
 /// The record at the start of `b` (after the header) and its length; `None` while `b` holds
-/// only part of it.
-pub fn unpack(b: &[u8], labels: &Labels) -> Result<Option<(Unpacked, usize)>, PackError> {
+/// only part of it. `next` is the game after the previous record's, if that record was packed.
+pub fn unpack(
+    b: &[u8],
+    header: &Header,
+    next: Option<u64>,
+) -> Result<Option<(Unpacked, usize)>, PackError> {
     let Some(&kind) = b.first() else {
         return Ok(None);
     };
@@ -154,21 +216,40 @@ pub fn unpack(b: &[u8], labels: &Labels) -> Result<Option<(Unpacked, usize)>, Pa
             .get(at..at + len as usize)
             .map(|line| (Unpacked::Line(line.to_vec()), at + len as usize)));
     }
-    if kind != PACKED && kind != PACKED_BRANCHING {
+    // The flags are format 2's, and a game follows only a packed record.
+    let flags = if header.seed.is_some() {
+        NEXT_GAME | RUN_SEED
+    } else {
+        0
+    };
+    let base = kind & !flags;
+    let bad_kind =
+        (base != PACKED && base != PACKED_BRANCHING) || (kind & NEXT_GAME != 0 && next.is_none());
+    if bad_kind {
         return Err(PackError::Bad {
             what: "kind of record",
             byte: kind as u64,
             at: 0,
         });
     }
-    let Some(game) = read_varint(b, &mut at) else {
-        return Ok(None);
+    let game = match next {
+        Some(g) if kind & NEXT_GAME != 0 => g,
+        _ => {
+            let Some(g) = read_varint(b, &mut at) else {
+                return Ok(None);
+            };
+            g
+        }
     };
-    let Some(seed) = b.get(at..at + 8) else {
-        return Ok(None);
+    let seed = match header.seed {
+        Some(run) if kind & RUN_SEED != 0 => Rng::game_seed(run, game),
+        _ => {
+            let Some(x) = read_u64(b, &mut at) else {
+                return Ok(None);
+            };
+            x
+        }
     };
-    let seed = u64::from_le_bytes(seed.try_into().unwrap_or_default());
-    at += 8;
     let Some(&bits) = b.get(at) else {
         return Ok(None);
     };
@@ -221,12 +302,11 @@ pub fn unpack(b: &[u8], labels: &Labels) -> Result<Option<(Unpacked, usize)>, Pa
         longest_relay,
         multi_decisions,
     ] = counts;
-    let mean_branching = if kind == PACKED_BRANCHING {
-        let Some(x) = b.get(at..at + 8) else {
+    let mean_branching = if base == PACKED_BRANCHING {
+        let Some(x) = read_u64(b, &mut at) else {
             return Ok(None);
         };
-        at += 8;
-        f64::from_bits(u64::from_le_bytes(x.try_into().unwrap_or_default()))
+        f64::from_bits(x)
     } else {
         mean_branching(legal_sum, actions)
     };
@@ -234,8 +314,8 @@ pub fn unpack(b: &[u8], labels: &Labels) -> Result<Option<(Unpacked, usize)>, Pa
     let record = GameRecord {
         game,
         seed,
-        agent_a: labels[a].clone(),
-        agent_b: labels[1 - a].clone(),
+        agent_a: header.labels[a].clone(),
+        agent_b: header.labels[1 - a].clone(),
         agent_a_index,
         first,
         winner,
@@ -265,6 +345,14 @@ fn varint(mut v: u64, out: &mut Vec<u8>) {
         v >>= 7;
     }
     out.push(v as u8);
+}
+
+/// Reads 8 little-endian bytes at `*at`, moving past them; `None` when `b` ends first.
+#[inline]
+fn read_u64(b: &[u8], at: &mut usize) -> Option<u64> {
+    let x: [u8; 8] = b.get(*at..*at + 8)?.try_into().ok()?;
+    *at += 8;
+    Some(u64::from_le_bytes(x))
 }
 
 /// Reads a LEB128 varint at `*at`, moving past it; `None` when `b` ends first.
@@ -298,8 +386,8 @@ mod tests {
         out
     }
 
-    fn stored(records: &[GameRecord]) -> Vec<u8> {
-        let mut e = Encoder::new();
+    fn stored(records: &[GameRecord], seed: u64) -> Vec<u8> {
+        let mut e = Encoder::new(seed);
         let mut out = vec![];
         records.iter().for_each(|r| e.encode(r, &mut out));
         out
@@ -317,7 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn every_ruleset_reads_back_as_its_csv_lines_from_a_quarter_of_the_bytes() {
+    fn every_ruleset_reads_back_as_its_csv_lines_from_a_sixth_of_the_bytes() {
         let mut rulesets = 0;
         for def in catalogue::all() {
             let Ok(g) = def.build(&Params::new()) else {
@@ -334,10 +422,10 @@ mod tests {
                 recs.push(r.clone())
             })
             .unwrap();
-            let b = stored(&recs);
+            let b = stored(&recs, spec.seed);
             let csv = lines(&recs);
             assert!(
-                b.len() * 3 < csv.len(),
+                b.len() * 5 < csv.len(),
                 "{}: {} of {}",
                 def.id,
                 b.len(),
@@ -413,7 +501,7 @@ mod tests {
             mean_branching: 10.0 / 3.0,
             ..base.clone()
         });
-        let b = stored(&recs);
+        let b = stored(&recs, 42);
         let back = decode_all(&b).unwrap();
         assert_eq!(back.len(), recs.len());
         for (x, y) in back.iter().zip(&recs) {
@@ -453,7 +541,7 @@ mod tests {
             legal_sum: 100,
             multi_decisions: 30,
         }];
-        let b = stored(&recs);
+        let b = stored(&recs, 1);
         let header = read_header(&b).unwrap().unwrap().1;
         // Cut anywhere inside a record or the header: an error at the end, never a panic or a
         // wrong line (cut right after the header, it is a block of no games).
@@ -464,14 +552,89 @@ mod tests {
             assert_eq!(d.finish().is_ok(), cut == header, "cut at {cut}");
         }
         // A bad kind of record.
-        let mut bad = b.clone();
-        bad[header] = 9;
-        assert!(decode_all(&bad).is_err());
+        for kind in [3, 0x10, 0x80, NEXT_GAME] {
+            let mut bad = b.clone();
+            bad[header] = kind;
+            assert!(decode_all(&bad).is_err(), "kind {kind}");
+        }
         // Every byte changed: decoding returns, whatever it gives.
         for i in 0..b.len() {
             let mut x = b.clone();
             x[i] ^= 0xFF;
             let _ = decode_all(&x);
+        }
+    }
+
+    #[test]
+    fn games_in_sequence_on_the_run_s_seeds_leave_out_their_index_and_seed() {
+        let g = catalogue::get("tsoro-ludii")
+            .unwrap()
+            .build(&Params::new())
+            .unwrap();
+        let spec = SimSpec {
+            agents: ["random".parse().unwrap(); 2],
+            games: 500..600,
+            seed: 9,
+            swap_seats: true,
+        };
+        let mut recs = vec![];
+        simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
+            recs.push(r.clone())
+        })
+        .unwrap();
+        let lean = stored(&recs, 9);
+        // Told another seed, every record keeps its own.
+        let seeded = stored(&recs, 10);
+        assert_eq!(decode_all(&lean).unwrap(), recs);
+        assert_eq!(decode_all(&seeded).unwrap(), recs);
+        assert_eq!(seeded.len() - lean.len(), 8 * recs.len());
+        // Out of order, or after a record kept as a line, a game writes its index.
+        let mut shuffled = recs.clone();
+        shuffled.swap(10, 20);
+        shuffled.insert(
+            50,
+            GameRecord {
+                agent_a: "greedy".into(),
+                ..recs[3].clone()
+            },
+        );
+        let b = stored(&shuffled, 9);
+        assert_eq!(decode_all(&b).unwrap(), shuffled);
+        for size in [1, 5, 33] {
+            assert_eq!(decoded(&b, size), lines(&shuffled), "pieces of {size}");
+        }
+    }
+
+    /// A block of format 1, as chunks stored before format 2 hold it: three games of random
+    /// against greedy (the second with a mean branching of its own) and one kept as its line.
+    const FORMAT_1: &str = "54535242010672616e646f6d0667726565647900282eb0e6400dcb7ef00434344305080c1000040529a0010129a1d274bf2a8c5798013b3b4a0904100b05000433bb010000000000000040002a2b4f5f7779f9c3550424243e040709100007041e6c026d34302c31373332393531313637333935323132303837382c616c706861626574613a322c6772656564792c302c412c422c6e6f5f73746f6e65732c35322c35322c36372c352c382c31322c31362c302c342c352c332e3037363932333037363932333037372c3136302c34310a";
+    const FORMAT_1_CSV: &str = "\
+40,17329511673952120878,random,greedy,0,A,B,no_stones,52,52,67,5,8,12,16,0,4,5,3.076923076923077,160,41
+41,10977396731967492769,greedy,random,1,A,A,no_stones,59,59,74,9,4,16,11,5,0,4,2.0,187,51
+42,6180057413771546411,random,greedy,0,A,B,no_stones,36,36,62,4,7,9,16,0,7,4,3.0,108,30
+40,17329511673952120878,alphabeta:2,greedy,0,A,B,no_stones,52,52,67,5,8,12,16,0,4,5,3.076923076923077,160,41
+";
+
+    #[test]
+    fn blocks_of_format_1_still_read() {
+        let b: Vec<u8> = (0..FORMAT_1.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&FORMAT_1[i..i + 2], 16).unwrap())
+            .collect();
+        assert_eq!(&b[..5], MAGIC_1);
+        for size in [1, 3, b.len()] {
+            assert_eq!(
+                String::from_utf8(decoded(&b, size)).unwrap(),
+                FORMAT_1_CSV,
+                "pieces of {size}"
+            );
+        }
+        // Format 2's flags mean nothing in format 1.
+        let header = read_header(&b).unwrap().unwrap().1;
+        for flag in [NEXT_GAME, RUN_SEED] {
+            let mut bad = b.clone();
+            bad[header] |= flag;
+            assert!(decode_all(&bad).is_err(), "flag {flag}");
         }
     }
 }

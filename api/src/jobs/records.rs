@@ -4,34 +4,39 @@
 //! chunks stored before that hold exactly the CSV lines `tsoro simulate --csv` writes for its
 //! games (no header), and read back as they are. Decoding gives those CSV lines either way.
 
-use super::packed::{self, Labels, PackError, Unpacked};
+use super::packed::{self, Header, PackError, Packer, Unpacked};
 use tsoro_engine::stats::{GameRecord, csv_line};
 
 /// Encodes a chunk's records as they come, in game order.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Encoder {
     labels: Option<[String; 2]>,
+    packer: Packer,
 }
 
 impl Encoder {
-    /// An encoder at the start of a chunk.
-    pub fn new() -> Encoder {
-        Encoder::default()
+    /// An encoder at the start of a chunk of a run with seed `seed`.
+    pub fn new(seed: u64) -> Encoder {
+        Encoder {
+            labels: None,
+            packer: Packer { seed, next: None },
+        }
     }
 
     /// Appends one record to the chunk's stored bytes `out` (the same buffer each time).
     pub fn encode(&mut self, r: &GameRecord, out: &mut Vec<u8>) {
+        let seed = self.packer.seed;
         let labels = self.labels.get_or_insert_with(|| {
             let [a, b] = packed::labels_of(r);
-            packed::write_header([a, b], out);
+            packed::write_header([a, b], seed, out);
             [a.to_string(), b.to_string()]
         });
-        packed::pack(r, [&labels[0], &labels[1]], out)
+        packed::pack(r, [&labels[0], &labels[1]], &mut self.packer, out)
     }
 }
 
 /// Bytes a record takes encoded, about (to size buffers).
-pub const BYTES_PER_RECORD: usize = 32;
+pub const BYTES_PER_RECORD: usize = 20;
 
 /// A stored chunk that does not decode.
 #[derive(Debug, thiserror::Error)]
@@ -61,8 +66,9 @@ enum Form {
     Unknown,
     /// CSV lines (chunks stored before records were packed).
     Lines,
-    /// A packed block, its header read (or not yet).
-    Packed(Option<Labels>),
+    /// A packed block, its header read (or not yet), and the game after the previous record's
+    /// if that record was packed.
+    Packed(Option<Header>, Option<u64>),
 }
 
 /// Decodes a chunk's stored bytes fed in pieces of any size, as the CSV lines of its games:
@@ -84,33 +90,39 @@ impl Decoder {
         if let Form::Unknown = self.form {
             match piece.first() {
                 None => return Ok(Vec::new()),
-                Some(&b) if b == packed::MAGIC[0] => self.form = Form::Packed(None),
+                Some(&b) if b == packed::MAGIC[0] => self.form = Form::Packed(None, None),
                 Some(_) => self.form = Form::Lines,
             }
         }
         match &mut self.form {
             Form::Unknown => Ok(Vec::new()),
             Form::Lines => Ok(self.lines(piece)),
-            Form::Packed(labels) => {
+            Form::Packed(header, next) => {
                 self.carry.extend_from_slice(piece);
                 let mut at = 0;
-                if labels.is_none() {
+                if header.is_none() {
                     match packed::read_header(&self.carry)? {
                         None => return Ok(Vec::new()),
-                        Some((l, n)) => {
-                            *labels = Some(l);
+                        Some((h, n)) => {
+                            *header = Some(h);
                             at = n;
                         }
                     }
                 }
-                let Some(labels) = labels.as_ref() else {
+                let Some(header) = header.as_ref() else {
                     return Ok(Vec::new());
                 };
-                let mut out = Vec::with_capacity(self.carry.len() * 4);
-                while let Some((u, n)) = packed::unpack(&self.carry[at..], labels)? {
+                let mut out = Vec::with_capacity(self.carry.len() * 6);
+                while let Some((u, n)) = packed::unpack(&self.carry[at..], header, *next)? {
                     match u {
-                        Unpacked::Record(r) => csv_line::write_line(&r, &mut out),
-                        Unpacked::Line(l) => out.extend_from_slice(&l),
+                        Unpacked::Record(r) => {
+                            *next = r.game.checked_add(1);
+                            csv_line::write_line(&r, &mut out)
+                        }
+                        Unpacked::Line(l) => {
+                            *next = None;
+                            out.extend_from_slice(&l)
+                        }
                     }
                     at += n;
                 }
@@ -139,7 +151,7 @@ impl Decoder {
     /// Ends the chunk: an error if its bytes stopped inside a record (or a header).
     pub fn finish(self) -> Result<(), DecodeError> {
         match (self.carry.len(), self.form) {
-            (0, Form::Packed(Some(_)) | Form::Lines | Form::Unknown) => Ok(()),
+            (0, Form::Packed(Some(_), _) | Form::Lines | Form::Unknown) => Ok(()),
             (n, _) => Err(DecodeError::Truncated(n)),
         }
     }

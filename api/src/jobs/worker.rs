@@ -141,7 +141,7 @@ async fn play(
             counter.fetch_add(1, Ordering::Relaxed);
         };
         // Each record is encoded as it comes back.
-        let mut encoder = records::Encoder::new();
+        let mut encoder = records::Encoder::new(spec.seed);
         let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
             encoder.encode(r, &mut lines)
         });
