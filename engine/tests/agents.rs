@@ -212,8 +212,8 @@ fn positions() -> Vec<(SowingGame, tsoro_engine::sowing::SowingState)> {
 }
 
 /// The search's analysis chooses what the agent plays for the same generator, and does not
-/// depend on the number of threads it is given (MCTS's rollouts are shared among them;
-/// alpha-beta's root actions).
+/// depend on the number of threads it is given (alpha-beta's root actions are shared among
+/// them; MCTS searches on one).
 #[test]
 fn analysis_chooses_as_the_agent_and_ignores_the_thread_count() {
     use tsoro_engine::agents::search::analyse;
@@ -248,4 +248,46 @@ fn analysis_chooses_as_the_agent_and_ignores_the_thread_count() {
             }
         }
     }
+}
+
+/// MCTS streams its rollouts through the game's player (the kernel's lanes, or the reference
+/// one game at a time): whichever plays them, a search is reproducible per seed and backs up
+/// every iteration exactly once.
+#[test]
+fn mcts_searches_are_reproducible_on_the_kernel_and_on_the_reference() {
+    use tsoro_engine::agents::MctsAgent;
+    let mut kinds = [0, 0];
+    for id in [
+        "tsoro-ludii",
+        "tsoro-matthews-v7",
+        "tsoro-ludii-baia",
+        "tsoro-ludii-reentered-captures",
+    ] {
+        let g = game(id);
+        kinds[g.has_kernel() as usize] += 1;
+        let agent = MctsAgent {
+            iterations: 4000,
+            c: std::f64::consts::SQRT_2,
+        };
+        // A position some moves in with a choice to make.
+        let mut s = g.initial_state();
+        let mut rng = Rng::from_seed(2);
+        let mut steps = 0;
+        while steps < 6 || g.legal_count(&s) < 2 {
+            let a = g.random_action(&s, &mut rng).expect("a live game");
+            g.apply_unchecked(&mut s, a);
+            steps += 1;
+        }
+        let a = agent.analyse(&g, &s, &mut Rng::from_seed(11));
+        let b = agent.analyse(&g, &s, &mut Rng::from_seed(11));
+        assert_eq!(a, b, "{id}: the same seed, the same search");
+        let visits: u64 = a.candidates.iter().filter_map(|c| c.visits).sum();
+        assert_eq!(visits, 4000, "{id}: every iteration backed up once");
+        let other = agent.analyse(&g, &s, &mut Rng::from_seed(12));
+        assert_ne!(a.candidates, other.candidates, "{id}: the seed matters");
+    }
+    assert!(
+        kinds[0] >= 1 && kinds[1] >= 1,
+        "rulesets on both players: {kinds:?}"
+    );
 }

@@ -27,8 +27,9 @@ pub struct SearchArgs {
     /// Seed of the agent's random choices (ties, rollouts).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Worker threads (default: one per core). The choice and MCTS's statistics do not
-    /// depend on it.
+    /// Worker threads (default: one per core): alpha-beta shares its root actions among them;
+    /// MCTS searches on one (its rollouts stream through the kernel's lanes). The choice and
+    /// the statistics do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Print JSON instead of a table.

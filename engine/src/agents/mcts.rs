@@ -4,16 +4,12 @@ use super::Agent;
 use super::search::{Analysis, Candidate};
 use crate::game::{ActionList, Game};
 use crate::player::Player;
-use crate::playout::{Playout, SliceFeed};
+use crate::playout::{Feed, Playout};
 use crate::rng::Rng;
-use rayon::prelude::*;
 
 /// Moves (as Ludii counts them: a sowing lap is one) past the root after which a rollout is
 /// cut and scored as a draw, as Ludii's UCT does.
 pub const ROLLOUT_MOVES: u32 = 200;
-
-/// Most rollouts played together in one batch.
-const MAX_BATCH: u32 = 256;
 
 /// UCT with `iterations` iterations: select by UCB1 with exploration constant `c`, expand one
 /// untried action (in random order), play the rest of the game at random, and back the result
@@ -22,13 +18,14 @@ const MAX_BATCH: u32 = 256;
 /// (relay choices, additional takes) are handled. The most visited child is played, ties at
 /// random.
 ///
-/// Rollouts are played in batches (up to 256, a 32nd of the iterations): a batch's leaves are
-/// selected one after the other, each pending leaf counted as a lost visit on its path (a
-/// "virtual loss", so that the batch spreads over the tree); the batch's rollouts are then
-/// played together by [`Game::random_playouts`] (on the game's SIMD kernel where it has one),
-/// and backed up in the order the leaves were selected. Each rollout draws from its own
-/// generator, seeded from the agent's, so the search is the same whichever way, and on
-/// however many threads, its rollouts are played. A rollout still running
+/// The rollouts stream through [`Game::random_playouts`] (the game's SIMD kernel where it has
+/// one, 32 games at a time): when the player has room for a game and none is waiting, the
+/// search selects and expands the leaves of the next 32 iterations (one after the other,
+/// while the tree is in the cache), and it backs up each rollout as soon as it is over.
+/// Rollouts selected and not yet backed up (at most 64 with the kernel) count as lost visits
+/// on their paths (a "virtual loss", so that they spread over the tree). Each rollout draws from its own generator, seeded from the agent's,
+/// and the player hands games out and back in an order fixed by their moves, so a search is
+/// the same on every machine. The search runs on one thread. A rollout still running
 /// [`ROLLOUT_MOVES`] moves past the root is cut and scored as a draw, as Ludii's UCT cuts its
 /// rollouts ([`Game::rollout_game`]).
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +107,13 @@ struct Tree<'a, G: Game> {
     actions: Vec<G::Action>,
     /// Scratch for the legal actions of a new node.
     legal: ActionList<G::Action>,
+    /// `c * sqrt(ln n)` for the visit counts `n` below [`EXPLORE_TABLE`], as [`Tree::explore`]
+    /// computes it (the same bits: a lookup instead of a logarithm deep in the tree).
+    explore: Vec<f64>,
 }
+
+/// Visit counts whose exploration term is looked up rather than computed.
+const EXPLORE_TABLE: usize = 1 << 16;
 
 impl<G: Game> Tree<'_, G> {
     /// A tree holding only `root`, a live position where `mover` is to move.
@@ -129,6 +132,9 @@ impl<G: Game> Tree<'_, G> {
             edges: Vec::new(),
             actions: Vec::new(),
             legal: ActionList::new(),
+            explore: (0..EXPLORE_TABLE)
+                .map(|n| c * (n as f64).ln().sqrt())
+                .collect(),
         };
         // The root's entry takes slot 0 of both arenas; its action slot is never read.
         g.legal_actions(root, &mut tree.legal);
@@ -173,6 +179,15 @@ impl<G: Game> Tree<'_, G> {
         }
     }
 
+    /// The exploration term of a node seen `n` times: `c * sqrt(ln n)`.
+    #[inline(always)]
+    fn explore(&self, n: u32) -> f64 {
+        match self.explore.get(n as usize) {
+            Some(&x) => x,
+            None => self.c * (n as f64).ln().sqrt(),
+        }
+    }
+
     /// Descends by UCB1 (pending rollouts counted as lost visits) and expands one untried
     /// action; appends the path taken to `path` (its pending counts taken) and returns the
     /// leaf's node.
@@ -184,7 +199,7 @@ impl<G: Game> Tree<'_, G> {
             if here.tried < here.legal || here.tried == 0 {
                 break;
             }
-            let explore = self.c * ((here.visits + here.pending) as f64).ln().sqrt();
+            let explore = self.explore(here.visits + here.pending);
             let first = here.first as usize;
             let mut best = f64::NEG_INFINITY;
             let mut pick = first;
@@ -265,60 +280,26 @@ impl Edge {
 
 impl MctsAgent {
     /// Runs the search from `root` and reports every root action's visits and mean reward
-    /// (for the player to move at the root); `threads` play each batch's rollouts (the result
-    /// does not depend on it).
-    pub fn analyse<G: Game>(
-        &self,
-        g: &G,
-        root: &G::State,
-        rng: &mut Rng,
-        threads: usize,
-    ) -> Analysis<G::Action> {
+    /// (for the player to move at the root).
+    pub fn analyse<G: Game>(&self, g: &G, root: &G::State, rng: &mut Rng) -> Analysis<G::Action> {
         let me = g.to_move(root).expect("a live game");
         let mut legal = ActionList::new();
         g.legal_actions(root, &mut legal);
         if legal.len() == 1 {
             return Analysis::forced(legal[0]);
         }
-        let cut = g.moves(root).saturating_add(ROLLOUT_MOVES);
         let rollouts = g.rollout_game(root, ROLLOUT_MOVES);
         // At most one node per iteration, and the root.
         let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1, rng);
-        let batch = (self.iterations / 32).clamp(1, MAX_BATCH);
-        let mut done = 0;
-        let mut games: Vec<Playout<G::State>> = Vec::with_capacity(batch as usize);
-        // The paths of the batch's rollouts, one after the other, and where each ends.
-        let mut paths: Vec<Step> = Vec::new();
-        let mut ends: Vec<usize> = Vec::with_capacity(batch as usize);
-        // A stopped run (super::stop) ends the search at the next batch.
-        while done < self.iterations && !super::stop::requested() {
-            let round = batch.min(self.iterations - done);
-            games.clear();
-            paths.clear();
-            ends.clear();
-            for _ in 0..round {
-                let from = paths.len();
-                let leaf = tree.select(rng, &mut paths);
-                let s = &tree.states[leaf as usize];
-                let seed = rng.next_u64();
-                if g.to_move(s).is_none() || g.moves(s) >= cut {
-                    // Over (or at the cut) already: no rollout.
-                    let s = s.clone();
-                    let path: Vec<Step> = paths.drain(from..).collect();
-                    tree.back_up(&path, &s);
-                } else {
-                    ends.push(paths.len());
-                    games.push(Playout::new(s.clone(), Rng::from_seed(seed), 0));
-                }
-            }
-            play_all(&rollouts, &mut games, threads);
-            let mut from = 0;
-            for (&end, p) in ends.iter().zip(&games) {
-                tree.back_up(&paths[from..end], &p.state);
-                from = end;
-            }
-            done += round;
-        }
+        rollouts.random_playouts(&mut Pipeline {
+            cut: g.moves(root).saturating_add(ROLLOUT_MOVES),
+            tree: &mut tree,
+            rng: &mut *rng,
+            left: self.iterations,
+            paths: Vec::new(),
+            free: Vec::new(),
+            queue: Default::default(),
+        });
         let root = tree.edges[ROOT];
         let slots = root.first as usize..(root.first + root.tried as u32) as usize;
         let candidates: Vec<Candidate<G::Action>> = tree.edges[slots.clone()]
@@ -356,20 +337,82 @@ impl MctsAgent {
     }
 }
 
-/// Plays a batch of rollouts on `threads` threads (one: on this one), each in its own share.
-fn play_all<G: Game>(g: &G, games: &mut [Playout<G::State>], threads: usize) {
-    if threads <= 1 || games.len() < 64 {
-        g.random_playouts(&mut SliceFeed::new(games));
-        return;
+/// The search as a feed of rollouts: the player asks for a rollout whenever it has room (a
+/// lane of the kernel free), and the search hands out one it selected ahead ([`AHEAD`] at a
+/// time); each rollout handed back is backed up at once.
+struct Pipeline<'t, 'g, G: Game> {
+    tree: &'t mut Tree<'g, G>,
+    rng: &'t mut Rng,
+    /// Moves after which a rollout is over (a draw).
+    cut: u32,
+    /// Iterations not yet begun.
+    left: u32,
+    /// The paths of the rollouts in play, by tag; `free` lists the tags not in use.
+    paths: Vec<Vec<Step>>,
+    free: Vec<usize>,
+    /// Rollouts selected and not yet handed out.
+    queue: std::collections::VecDeque<Playout<G::State>>,
+}
+
+/// Iterations between two looks at whether the run was asked to stop.
+const STOP_EVERY: u32 = 256;
+
+impl<G: Game> Pipeline<'_, '_, G> {
+    /// Selects the leaves of up to [`AHEAD`] iterations, queuing a rollout for each that needs
+    /// one (and backing up at once those that do not).
+    fn select_ahead(&mut self) {
+        let mut n = 0;
+        while n < AHEAD && self.left > 0 {
+            // A stopped run (super::stop) ends the search.
+            if self.left.is_multiple_of(STOP_EVERY) && super::stop::requested() {
+                self.left = 0;
+                break;
+            }
+            self.left -= 1;
+            n += 1;
+            let tag = self.free.pop().unwrap_or_else(|| {
+                self.paths.push(Vec::new());
+                self.paths.len() - 1
+            });
+            let path = &mut self.paths[tag];
+            path.clear();
+            let leaf = self.tree.select(self.rng, path);
+            let seed = self.rng.next_u64();
+            let s = &self.tree.states[leaf as usize];
+            let g = self.tree.g;
+            if g.to_move(s).is_none() || g.moves(s) >= self.cut {
+                // Over (or at the cut) already: no rollout.
+                let s = s.clone();
+                self.tree.back_up(&self.paths[tag], &s);
+                self.free.push(tag);
+                continue;
+            }
+            self.queue
+                .push_back(Playout::new(s.clone(), Rng::from_seed(seed), tag as u64));
+        }
     }
-    let share = games.len().div_ceil(threads);
-    games
-        .par_chunks_mut(share)
-        .for_each(|chunk| g.random_playouts(&mut SliceFeed::new(chunk)));
+}
+
+/// Iterations selected together when the player asks for a rollout and none is waiting.
+const AHEAD: u32 = 32;
+
+impl<G: Game> Feed<G::State> for Pipeline<'_, '_, G> {
+    fn next(&mut self) -> Option<Playout<G::State>> {
+        while self.queue.is_empty() && self.left > 0 {
+            self.select_ahead();
+        }
+        self.queue.pop_front()
+    }
+
+    fn done(&mut self, p: Playout<G::State>) {
+        let tag = p.tag as usize;
+        self.tree.back_up(&self.paths[tag], &p.state);
+        self.free.push(tag);
+    }
 }
 
 impl<G: Game> Agent<G> for MctsAgent {
     fn choose(&mut self, g: &G, root: &G::State, rng: &mut Rng) -> G::Action {
-        self.analyse(g, root, rng, 1).action
+        self.analyse(g, root, rng).action
     }
 }

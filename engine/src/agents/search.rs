@@ -64,10 +64,7 @@ pub fn analyse<G: Game + 'static>(
 ) -> Result<Analysis<G::Action>, SearchError> {
     g.to_move(s).ok_or(SearchError::Over)?;
     Ok(match agent {
-        AgentSpec::Mcts { iterations, c } => {
-            let threads = rayon::current_num_threads();
-            MctsAgent { iterations, c }.analyse(g, s, rng, threads)
-        }
+        AgentSpec::Mcts { iterations, c } => MctsAgent { iterations, c }.analyse(g, s, rng),
         AgentSpec::AlphaBeta { depth, eval } => AlphaBetaAgent { depth, eval }.analyse(g, s, rng),
         AgentSpec::Greedy => {
             let scored = super::GreedyAgent::scores(g, s);

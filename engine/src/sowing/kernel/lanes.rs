@@ -1074,9 +1074,28 @@ mod tests {
         assert!(LaneRules::of(&g).is_none());
     }
 
+    /// A feed that writes down the order games go out and come back in.
+    struct Logged<'a> {
+        inner: SliceFeed<'a, SowingState>,
+        log: Vec<(bool, u64)>,
+    }
+
+    impl Feed<SowingState> for Logged<'_> {
+        fn next(&mut self) -> Option<Playout<SowingState>> {
+            let p = self.inner.next()?;
+            self.log.push((false, p.tag));
+            Some(p)
+        }
+        fn done(&mut self, p: Playout<SowingState>) {
+            self.log.push((true, p.tag));
+            self.inner.done(p)
+        }
+    }
+
     /// Every build of the lanes this processor can run (the portable one, the AVX2 one, the
     /// one with AVX-512 instructions, and the one for tracks of any length) plays the same
-    /// games as the reference, tally included; the property tests exercise only the build
+    /// games as the reference, tally included, and hands them out and back in the same order
+    /// (which MCTS's searches follow); the property tests exercise only the build
     /// `random_playouts` chooses.
     #[test]
     fn every_build_of_the_lanes_plays_the_same_games() {
@@ -1107,6 +1126,7 @@ mod tests {
                 }));
             }
         }
+        let mut orders: std::collections::HashMap<&str, Vec<(bool, u64)>> = Default::default();
         for (build, play) in builds {
             for id in [
                 "tsoro-ludii",
@@ -1125,7 +1145,15 @@ mod tests {
                 let lr = LaneRules::of(&g).unwrap();
                 let fresh = |k: u64| Playout::new(g.initial_state(), Rng::for_game(5, k), k);
                 let mut batch: Vec<Playout<SowingState>> = (0..100).map(fresh).collect();
-                play(&g, &lr, &mut SliceFeed::new(&mut batch));
+                let mut feed = Logged {
+                    inner: SliceFeed::new(&mut batch),
+                    log: vec![],
+                };
+                play(&g, &lr, &mut feed);
+                let order = std::mem::take(&mut feed.log);
+                assert_eq!(order.len(), 200, "{build}: {id}");
+                let first = orders.entry(id).or_insert_with(|| order.clone());
+                assert_eq!(first, &order, "{build}: {id}: games in another order");
                 for (k, p) in batch.iter().enumerate() {
                     let mut alone = fresh(k as u64);
                     play_out_reference(&g, &mut alone);
