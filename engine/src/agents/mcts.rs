@@ -93,6 +93,13 @@ fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// `[0.5 / n, 1 / sqrt(n)]`: the scales of UCB1's mean (in half points) and exploration bonus
+/// for a child seen `n` times.
+fn scales_of(n: u32) -> [f64; 2] {
+    let n = n as f64;
+    [0.5 / n, 1.0 / n.sqrt()]
+}
+
 /// The root's entry in the edge arena.
 const ROOT: usize = 0;
 
@@ -110,7 +117,14 @@ struct Tree<'a, G: Game> {
     /// `c * sqrt(ln n)` for the visit counts `n` below [`EXPLORE_TABLE`], as [`Tree::explore`]
     /// computes it (the same bits: a lookup instead of a logarithm deep in the tree).
     explore: Vec<f64>,
+    /// `[0.5 / n, 1 / sqrt(n)]` for the visit counts `n` below [`SCALE_TABLE`], as
+    /// [`Tree::scales`] computes them.
+    scales: Vec<[f64; 2]>,
 }
+
+/// Visit counts whose UCB1 scales are looked up rather than computed (a child's count is
+/// mostly small; the table stays in the nearest cache).
+const SCALE_TABLE: usize = 1024;
 
 /// Visit counts whose exploration term is looked up rather than computed.
 const EXPLORE_TABLE: usize = 1 << 16;
@@ -135,6 +149,7 @@ impl<G: Game> Tree<'_, G> {
             explore: (0..EXPLORE_TABLE)
                 .map(|n| c * (n as f64).ln().sqrt())
                 .collect(),
+            scales: (0..SCALE_TABLE as u32).map(scales_of).collect(),
         };
         // The root's entry takes slot 0 of both arenas; its action slot is never read.
         g.legal_actions(root, &mut tree.legal);
@@ -188,6 +203,16 @@ impl<G: Game> Tree<'_, G> {
         }
     }
 
+    /// What a child seen `n` times scores by: its mean is `halves * s[0]`, its exploration
+    /// bonus the parent's term times `s[1]`.
+    #[inline(always)]
+    fn scales(&self, n: u32) -> [f64; 2] {
+        match self.scales.get(n as usize) {
+            Some(&s) => s,
+            None => scales_of(n),
+        }
+    }
+
     /// Descends by UCB1 (pending rollouts counted as lost visits) and expands one untried
     /// action; appends the path taken to `path` (its pending counts taken) and returns the
     /// leaf's node.
@@ -215,9 +240,9 @@ impl<G: Game> Tree<'_, G> {
                 if e.tried < e.legal {
                     prefetch(self.states.as_ptr().wrapping_add(e.node as usize));
                 }
-                // UCB1, mean + explore / sqrt(seen), over one division.
-                let seen = (e.visits + e.pending) as f64;
-                let v = (e.halves as f64 * 0.5 + explore * seen.sqrt()) / seen;
+                // UCB1: mean + explore / sqrt(seen).
+                let [mean, bonus] = self.scales(e.visits + e.pending);
+                let v = e.halves as f64 * mean + explore * bonus;
                 if v > best {
                     best = v;
                     pick = first + i;
