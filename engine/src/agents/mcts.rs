@@ -376,7 +376,15 @@ struct Pipeline<'t, 'g, G: Game> {
     paths: Vec<Vec<Step>>,
     free: Vec<usize>,
     /// Rollouts selected and not yet handed out.
-    queue: std::collections::VecDeque<Playout<G::State>>,
+    queue: std::collections::VecDeque<Waiting>,
+}
+
+/// A rollout selected and not yet handed out: its tag, the node it starts from and the seed
+/// of its generator.
+struct Waiting {
+    tag: usize,
+    leaf: u32,
+    seed: u64,
 }
 
 /// Iterations between two looks at whether the run was asked to stop.
@@ -412,8 +420,7 @@ impl<G: Game> Pipeline<'_, '_, G> {
                 self.free.push(tag);
                 continue;
             }
-            self.queue
-                .push_back(Playout::new(s.clone(), Rng::from_seed(seed), tag as u64));
+            self.queue.push_back(Waiting { tag, leaf, seed });
         }
     }
 }
@@ -426,7 +433,12 @@ impl<G: Game> Feed<G::State> for Pipeline<'_, '_, G> {
         while self.queue.is_empty() && self.left > 0 {
             self.select_ahead();
         }
-        self.queue.pop_front()
+        let w = self.queue.pop_front()?;
+        Some(Playout::new(
+            self.tree.states[w.leaf as usize].clone(),
+            Rng::from_seed(w.seed),
+            w.tag as u64,
+        ))
     }
 
     fn done(&mut self, p: Playout<G::State>) {
