@@ -36,16 +36,15 @@ pub struct MctsAgent {
     pub c: f64,
 }
 
-/// A move out of a node, with the statistics of the rollouts through it and what the descent
+/// A move out of a node (20 bytes), with the statistics of the rollouts through it and what the descent
 /// reads of the node it leads to (so that a level of the descent reads one array). A node's
 /// moves sit side by side in one arena shared by the tree; slot 0 is the root's own entry.
 #[derive(Clone, Copy)]
 struct Edge {
-    /// Rollouts backed up through it.
+    /// Rollouts selected through it: those backed up, and those not yet (which count as
+    /// lost until they are).
     visits: u32,
-    /// Rollouts selected through it and not yet backed up (counted as lost).
-    pending: u32,
-    /// Sum of their rewards for the player who makes this move, in half points (a win 2, a
+    /// Sum of the backed-up rollouts' rewards for the player who makes this move, in half points (a win 2, a
     /// draw 1), so that it is an exact count.
     halves: u32,
     /// The node it leads to (its position is `Tree::states[node]`).
@@ -60,6 +59,9 @@ struct Edge {
     /// The player to move there (who makes the moves out of it).
     to_move: Player,
 }
+
+// An edge is five words: a cache line holds three moves and more.
+const _: () = assert!(std::mem::size_of::<Edge>() == 20);
 
 /// The reward of a finished (or cut) rollout for each seat, in half points.
 fn halves<G: Game>(g: &G, s: &G::State) -> [u32; 2] {
@@ -156,7 +158,7 @@ impl<G: Game> Tree<'_, G> {
         tree.actions.extend(tree.legal.first().copied());
         tree.edges.push(Edge::unexplored());
         let e = tree.add(root.clone(), mover, rng);
-        tree.edges[ROOT] = Edge { pending: 0, ..e };
+        tree.edges[ROOT] = Edge { visits: 0, ..e };
         tree
     }
 
@@ -183,8 +185,7 @@ impl<G: Game> Tree<'_, G> {
         let node = self.states.len() as u32;
         self.states.push(s);
         Edge {
-            visits: 0,
-            pending: 1,
+            visits: 1,
             halves: 0,
             node,
             first,
@@ -213,18 +214,18 @@ impl<G: Game> Tree<'_, G> {
         }
     }
 
-    /// Descends by UCB1 (pending rollouts counted as lost visits) and expands one untried
-    /// action; appends the path taken to `path` (its pending counts taken) and returns the
+    /// Descends by UCB1 (rollouts not yet backed up counted as lost visits) and expands one
+    /// untried action; appends the path taken to `path` (its visits counted) and returns the
     /// leaf's node.
     fn select(&mut self, rng: &mut Rng, path: &mut Vec<Step>) -> u32 {
-        self.edges[ROOT].pending += 1;
+        self.edges[ROOT].visits += 1;
         let mut at = ROOT;
         loop {
             let here = self.edges[at];
             if here.tried < here.legal || here.tried == 0 {
                 break;
             }
-            let explore = self.explore(here.visits + here.pending);
+            let explore = self.explore(here.visits);
             let first = here.first as usize;
             let mut best = f64::NEG_INFINITY;
             let mut pick = first;
@@ -241,14 +242,14 @@ impl<G: Game> Tree<'_, G> {
                     prefetch(self.states.as_ptr().wrapping_add(e.node as usize));
                 }
                 // UCB1: mean + explore / sqrt(seen).
-                let [mean, bonus] = self.scales(e.visits + e.pending);
+                let [mean, bonus] = self.scales(e.visits);
                 let v = e.halves as f64 * mean + explore * bonus;
                 if v > best {
                     best = v;
                     pick = first + i;
                 }
             }
-            self.edges[pick].pending += 1;
+            self.edges[pick].visits += 1;
             path.push(Step {
                 edge: pick as u32,
                 mover: here.to_move,
@@ -274,15 +275,9 @@ impl<G: Game> Tree<'_, G> {
 
     /// Backs up a rollout that ended in `s` along the path selected for it.
     fn back_up(&mut self, path: &[Step], s: &G::State) {
-        let root = &mut self.edges[ROOT];
-        root.pending -= 1;
-        root.visits += 1;
         let halves = halves(self.g, s);
         for step in path {
-            let e = &mut self.edges[step.edge as usize];
-            e.pending -= 1;
-            e.visits += 1;
-            e.halves += halves[step.mover.index()];
+            self.edges[step.edge as usize].halves += halves[step.mover.index()];
         }
     }
 }
@@ -292,7 +287,6 @@ impl Edge {
     fn unexplored() -> Edge {
         Edge {
             visits: 0,
-            pending: 0,
             halves: 0,
             node: 0,
             first: 0,
