@@ -239,7 +239,11 @@ impl<G: Game> Tree<'_, G> {
                     prefetch(self.edges.as_ptr().wrapping_add(e.first as usize));
                 }
                 if e.tried < e.legal {
-                    prefetch(self.states.as_ptr().wrapping_add(e.node as usize));
+                    // Every cache line of the position (the whole of it is copied to expand).
+                    let at = self.states.as_ptr().wrapping_add(e.node as usize).cast::<u8>();
+                    for line in (0..std::mem::size_of::<G::State>()).step_by(64) {
+                        prefetch(at.wrapping_add(line));
+                    }
                 }
                 // UCB1: mean + explore / sqrt(seen).
                 let [mean, bonus] = self.scales(e.visits);
