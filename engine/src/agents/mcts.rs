@@ -148,7 +148,9 @@ impl<G: Game> Tree<'_, G> {
             edges: Vec::new(),
             actions: Vec::new(),
             legal: ActionList::new(),
-            explore: (0..EXPLORE_TABLE)
+            // No count goes past the iterations (one node each): a small search builds a small
+            // table.
+            explore: (0..EXPLORE_TABLE.min(capacity + 1))
                 .map(|n| c * (n as f64).ln().sqrt())
                 .collect(),
             scales: (0..SCALE_TABLE as u32).map(scales_of).collect(),
