@@ -242,7 +242,11 @@ impl<G: Game> Tree<'_, G> {
                 }
                 if e.tried < e.legal {
                     // Every cache line of the position (the whole of it is copied to expand).
-                    let at = self.states.as_ptr().wrapping_add(e.node as usize).cast::<u8>();
+                    let at = self
+                        .states
+                        .as_ptr()
+                        .wrapping_add(e.node as usize)
+                        .cast::<u8>();
                     for line in (0..std::mem::size_of::<G::State>()).step_by(64) {
                         prefetch(at.wrapping_add(line));
                     }
