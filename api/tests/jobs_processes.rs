@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// Flags that make chunks small and leases short, so the test sees both happen.
 const JOB_FLAGS: [&str; 6] = [
     "--chunk-games",
-    "1600", // searching agents: 1600 / 200 = 8 games per chunk
+    "8", // 8 games a chunk
     "--lease-secs",
     "2",
     "--worker-threads",

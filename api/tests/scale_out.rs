@@ -14,10 +14,10 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Small chunks (searching agents: 800 / 200 = 4 games each), so both workers get some.
+/// Small chunks (4 games each), so both workers get some.
 const JOB_FLAGS: [&str; 6] = [
     "--chunk-games",
-    "800",
+    "4",
     "--lease-secs",
     "5",
     "--worker-threads",
