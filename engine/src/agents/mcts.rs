@@ -49,7 +49,7 @@ struct Edge {
     halves: u32,
     /// The node it leads to (its position is `Tree::states[node]`).
     node: u32,
-    /// That node's moves' first slot in the arenas.
+    /// That node's moves' first slot in the arenas, once it has been expanded (`tried > 0`).
     first: u32,
     /// Its legal moves (slots `first..first + legal`).
     legal: u8,
@@ -133,14 +133,7 @@ const EXPLORE_TABLE: usize = 1 << 16;
 
 impl<G: Game> Tree<'_, G> {
     /// A tree holding only `root`, a live position where `mover` is to move.
-    fn new<'a>(
-        g: &'a G,
-        c: f64,
-        root: &G::State,
-        mover: Player,
-        capacity: usize,
-        rng: &mut Rng,
-    ) -> Tree<'a, G> {
+    fn new<'a>(g: &'a G, c: f64, root: &G::State, mover: Player, capacity: usize) -> Tree<'a, G> {
         let mut tree = Tree {
             g,
             c,
@@ -159,42 +152,51 @@ impl<G: Game> Tree<'_, G> {
         g.legal_actions(root, &mut tree.legal);
         tree.actions.extend(tree.legal.first().copied());
         tree.edges.push(Edge::unexplored());
-        let e = tree.add(root.clone(), mover, rng);
+        let e = tree.add(root.clone(), mover);
         tree.edges[ROOT] = Edge { visits: 0, ..e };
         tree
     }
 
     /// Adds a node for position `s` (reached by a move of `mover`) and returns the entry of a
-    /// new edge to it: its legal actions go into the arena in a random order (Fisher-Yates
-    /// with the search's generator, reproducible per seed), the last drawn to be tried first.
-    fn add(&mut self, s: G::State, mover: Player, rng: &mut Rng) -> Edge {
-        let first = self.actions.len() as u32;
-        let to_move = match self.g.to_move(&s) {
-            Some(p) => {
-                self.g.legal_actions(&s, &mut self.legal);
-                let v = &mut self.legal[..];
-                for i in (1..v.len()).rev() {
-                    v.swap(i, rng.below(i + 1));
-                }
-                self.actions.extend(v.iter().rev().copied());
-                p
-            }
-            None => mover,
+    /// new edge to it. Its moves get their slots in the arenas when it is first expanded
+    /// ([`Tree::open`]): most nodes stay leaves.
+    fn add(&mut self, s: G::State, mover: Player) -> Edge {
+        let (to_move, legal) = match self.g.to_move(&s) {
+            Some(p) => (p, self.g.legal_count(&s)),
+            None => (mover, 0),
         };
-        let legal = self.actions.len() - first as usize;
-        self.edges
-            .resize(self.edges.len() + legal, Edge::unexplored());
         let node = self.states.len() as u32;
         self.states.push(s);
         Edge {
             visits: 1,
             halves: 0,
             node,
-            first,
+            first: 0,
             legal: legal as u8,
             tried: 0,
             to_move,
         }
+    }
+
+    /// Gives the moves of the node edge `at` leads to their slots in the arenas, its legal
+    /// actions in a random order (Fisher-Yates with the search's generator, reproducible per
+    /// seed), the last drawn to be tried first; returns the first slot.
+    fn open(&mut self, at: usize, rng: &mut Rng) -> u32 {
+        let first = self.actions.len() as u32;
+        let node = self.edges[at].node as usize;
+        self.g.legal_actions(&self.states[node], &mut self.legal);
+        let v = &mut self.legal[..];
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.below(i + 1));
+        }
+        self.actions.extend(v.iter().rev().copied());
+        let legal = v.len();
+        self.edges
+            .resize(self.edges.len() + legal, Edge::unexplored());
+        let e = &mut self.edges[at];
+        e.first = first;
+        e.legal = legal as u8;
+        first
     }
 
     /// The exploration term of a node seen `n` times: `c * sqrt(ln n)`.
@@ -270,11 +272,16 @@ impl<G: Game> Tree<'_, G> {
         if here.tried == here.legal {
             return here.node;
         }
-        let slot = here.first as usize + here.tried as usize;
+        let first = if here.tried == 0 {
+            self.open(at, rng)
+        } else {
+            here.first
+        };
+        let slot = first as usize + here.tried as usize;
         self.edges[at].tried += 1;
         let mut state = self.states[here.node as usize].clone();
         self.g.apply_unchecked(&mut state, self.actions[slot]);
-        let e = self.add(state, here.to_move, rng);
+        let e = self.add(state, here.to_move);
         self.edges[slot] = e;
         path.push(Step {
             edge: slot as u32,
@@ -319,7 +326,7 @@ impl MctsAgent {
         }
         let rollouts = g.rollout_game(root, ROLLOUT_MOVES);
         // At most one node per iteration, and the root.
-        let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1, rng);
+        let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1);
         rollouts.random_playouts(&mut Pipeline {
             cut: g.moves(root).saturating_add(ROLLOUT_MOVES),
             tree: &mut tree,
