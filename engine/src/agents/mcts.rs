@@ -141,12 +141,14 @@ impl<G: Game> Tree<'_, G> {
             edges: Vec::new(),
             actions: Vec::new(),
             legal: ActionList::new(),
-            // No count goes past the iterations (one node each): a small search builds a small
-            // table.
+            // No count goes past the iterations (one node each): a small search builds small
+            // tables.
             explore: (0..EXPLORE_TABLE.min(capacity + 1))
                 .map(|n| c * (n as f64).ln().sqrt())
                 .collect(),
-            scales: (0..SCALE_TABLE as u32).map(scales_of).collect(),
+            scales: (0..SCALE_TABLE.min(capacity + 1) as u32)
+                .map(scales_of)
+                .collect(),
         };
         // The root's entry takes slot 0 of both arenas; its action slot is never read.
         g.legal_actions(root, &mut tree.legal);
@@ -290,9 +292,8 @@ impl<G: Game> Tree<'_, G> {
         e.node
     }
 
-    /// Backs up a rollout that ended in `s` along the path selected for it.
-    fn back_up(&mut self, path: &[Step], s: &G::State) {
-        let halves = halves(self.g, s);
+    /// Backs up a rollout's rewards (from [`halves`]) along the path selected for it.
+    fn back_up(&mut self, path: &[Step], halves: [u32; 2]) {
         for step in path {
             self.edges[step.edge as usize].halves += halves[step.mover.index()];
         }
@@ -426,8 +427,8 @@ impl<G: Game> Pipeline<'_, '_, G> {
             let g = self.tree.g;
             if g.to_move(s).is_none() || g.moves(s) >= self.cut {
                 // Over (or at the cut) already: no rollout.
-                let s = s.clone();
-                self.tree.back_up(&self.paths[tag], &s);
+                let rewards = halves(g, s);
+                self.tree.back_up(&self.paths[tag], rewards);
                 self.free.push(tag);
                 continue;
             }
@@ -454,7 +455,8 @@ impl<G: Game> Feed<G::State> for Pipeline<'_, '_, G> {
 
     fn done(&mut self, p: Playout<G::State>) {
         let tag = p.tag as usize;
-        self.tree.back_up(&self.paths[tag], &p.state);
+        let rewards = halves(self.tree.g, &p.state);
+        self.tree.back_up(&self.paths[tag], rewards);
         self.free.push(tag);
     }
 }
