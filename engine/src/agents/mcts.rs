@@ -20,14 +20,16 @@ pub const ROLLOUT_MOVES: u32 = 200;
 ///
 /// The rollouts stream through [`Game::random_playouts`] (the game's SIMD kernel where it has
 /// one, 32 games at a time): when the player has room for a game and none is waiting, the
-/// search selects and expands the leaves of the next 32 iterations (one after the other,
-/// while the tree is in the cache), and it backs up each rollout as soon as it is over.
-/// Rollouts selected and not yet backed up (at most 64 with the kernel) count as lost visits
-/// on their paths (a "virtual loss", so that they spread over the tree). Each rollout draws from its own generator, seeded from the agent's,
-/// and the player hands games out and back in an order fixed by their moves, so a search is
-/// the same on every machine. The search runs on one thread. A rollout still running
-/// [`ROLLOUT_MOVES`] moves past the root is cut and scored as a draw, as Ludii's UCT cuts its
-/// rollouts ([`Game::rollout_game`]).
+/// search takes the next 32 iterations down the tree, four at once, a level each in turn (so
+/// that the memory one reads next is fetched while the others work; each reads the tree as if
+/// those begun before it had finished their descents), and it backs up each rollout as soon
+/// as it is over. Rollouts selected and not yet backed up count as lost visits on their paths
+/// (a "virtual loss", so that they spread over the tree).
+/// Each iteration draws its expansion's order and its rollout from its own generator, seeded
+/// from the agent's, and the player hands games out and back in an order fixed by their
+/// moves, so a search is the same on every machine. The search runs on one thread. A rollout
+/// still running [`ROLLOUT_MOVES`] moves past the root is cut and scored as a draw, as Ludii's
+/// UCT cuts its rollouts ([`Game::rollout_game`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MctsAgent {
     /// Iterations per decision.
@@ -47,7 +49,9 @@ struct Edge {
     /// Sum of the backed-up rollouts' rewards for the player who makes this move, in half points (a win 2, a
     /// draw 1), so that it is an exact count.
     halves: u32,
-    /// The node it leads to (its position is `Tree::states[node]`).
+    /// Where the position of the node it leads to is kept (`Tree::states[node]`), or
+    /// [`UNKEPT`]: a node's position is kept from the first time the search comes back to it
+    /// (most nodes are reached once, by the iteration that made them, and stay leaves).
     node: u32,
     /// That node's moves' first slot in the arenas, once it has been expanded (`tried > 0`).
     first: u32,
@@ -95,6 +99,16 @@ fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// Asks for every cache line of the memory from `from` up to `to`.
+#[inline(always)]
+fn prefetch_range<T>(from: *const T, to: *const T) {
+    let mut line = from as usize & !63;
+    while line < to as usize {
+        prefetch(line as *const u8);
+        line += 64;
+    }
+}
+
 /// `[0.5 / n, 1 / sqrt(n)]`: the scales of UCB1's mean (in half points) and exploration bonus
 /// for a child seen `n` times.
 fn scales_of(n: u32) -> [f64; 2] {
@@ -105,11 +119,14 @@ fn scales_of(n: u32) -> [f64; 2] {
 /// The root's entry in the edge arena.
 const ROOT: usize = 0;
 
+/// [`Edge::node`] of a node whose position is not kept.
+const UNKEPT: u32 = u32::MAX;
+
 /// A search tree and what it needs.
 struct Tree<'a, G: Game> {
     g: &'a G,
     c: f64,
-    /// Each node's position.
+    /// The positions of the nodes the search came back to (the root first).
     states: Vec<G::State>,
     /// The arenas of the nodes' moves: statistics and actions, slot by slot.
     edges: Vec<Edge>,
@@ -153,26 +170,28 @@ impl<G: Game> Tree<'_, G> {
         // The root's entry takes slot 0 of both arenas; its action slot is never read.
         g.legal_actions(root, &mut tree.legal);
         tree.actions.extend(tree.legal.first().copied());
-        tree.edges.push(Edge::unexplored());
-        let e = tree.add(root.clone(), mover);
-        tree.edges[ROOT] = Edge { visits: 0, ..e };
+        let e = tree.entry(root, mover);
+        tree.states.push(root.clone());
+        tree.edges.push(Edge {
+            visits: 0,
+            node: 0,
+            ..e
+        });
         tree
     }
 
-    /// Adds a node for position `s` (reached by a move of `mover`) and returns the entry of a
-    /// new edge to it. Its moves get their slots in the arenas when it is first expanded
-    /// ([`Tree::open`]): most nodes stay leaves.
-    fn add(&mut self, s: G::State, mover: Player) -> Edge {
-        let (to_move, legal) = match self.g.to_move(&s) {
-            Some(p) => (p, self.g.legal_count(&s)),
+    /// The entry of a new edge to a node for position `s` (reached by a move of `mover`),
+    /// its position not kept. Its moves get their slots in the arenas when it is first
+    /// expanded ([`Tree::open`]).
+    fn entry(&self, s: &G::State, mover: Player) -> Edge {
+        let (to_move, legal) = match self.g.to_move(s) {
+            Some(p) => (p, self.g.legal_count(s)),
             None => (mover, 0),
         };
-        let node = self.states.len() as u32;
-        self.states.push(s);
         Edge {
             visits: 1,
             halves: 0,
-            node,
+            node: UNKEPT,
             first: 0,
             legal: legal as u8,
             tried: 0,
@@ -180,12 +199,23 @@ impl<G: Game> Tree<'_, G> {
         }
     }
 
-    /// Gives the moves of the node edge `at` leads to their slots in the arenas, its legal
-    /// actions in a random order (Fisher-Yates with the search's generator, reproducible per
-    /// seed), the last drawn to be tried first; returns the first slot.
-    fn open(&mut self, at: usize, rng: &mut Rng) -> u32 {
+    /// Keeps the position of the node edge `at` leads to, played again from its parent's
+    /// (the node edge `parent` leads to, whose position is kept), and returns where it is.
+    fn keep(&mut self, parent: usize, at: usize) -> usize {
+        let mut s = self.states[self.edges[parent].node as usize].clone();
+        self.g.apply_unchecked(&mut s, self.actions[at]);
+        let node = self.states.len();
+        self.states.push(s);
+        self.edges[at].node = node as u32;
+        node
+    }
+
+    /// Gives the moves of the node edge `at` leads to (its position kept at `node`) their
+    /// slots in the arenas, its legal actions in a random order (Fisher-Yates with the
+    /// search's generator, reproducible per seed), the last drawn to be tried first; returns
+    /// the first slot.
+    fn open(&mut self, at: usize, node: usize, rng: &mut Rng) -> u32 {
         let first = self.actions.len() as u32;
-        let node = self.edges[at].node as usize;
         self.g.legal_actions(&self.states[node], &mut self.legal);
         let v = &mut self.legal[..];
         for i in (1..v.len()).rev() {
@@ -220,76 +250,107 @@ impl<G: Game> Tree<'_, G> {
         }
     }
 
-    /// Descends by UCB1 (rollouts not yet backed up counted as lost visits) and expands one
-    /// untried action; appends the path taken to `path` (its visits counted) and returns the
-    /// leaf's node.
-    fn select(&mut self, rng: &mut Rng, path: &mut Vec<Step>) -> u32 {
-        self.edges[ROOT].visits += 1;
-        let mut at = ROOT;
-        loop {
-            let here = self.edges[at];
-            if here.tried < here.legal || here.tried == 0 {
-                break;
-            }
-            let explore = self.explore(here.visits);
-            let first = here.first as usize;
-            let mut best = f64::NEG_INFINITY;
-            let mut pick = first;
-            for (i, e) in self.edges[first..first + here.tried as usize]
-                .iter()
-                .enumerate()
-            {
-                // What the next level reads, whichever child wins: fetched from memory
-                // together rather than one level after the other.
-                if e.tried > 0 {
-                    prefetch(self.edges.as_ptr().wrapping_add(e.first as usize));
-                }
-                if e.tried < e.legal {
-                    // Every cache line of the position (the whole of it is copied to expand).
-                    let at = self
-                        .states
-                        .as_ptr()
-                        .wrapping_add(e.node as usize)
-                        .cast::<u8>();
-                    for line in (0..std::mem::size_of::<G::State>()).step_by(64) {
-                        prefetch(at.wrapping_add(line));
-                    }
-                }
-                // UCB1: mean + explore / sqrt(seen).
-                let [mean, bonus] = self.scales(e.visits);
-                let v = e.halves as f64 * mean + explore * bonus;
-                if v > best {
-                    best = v;
-                    pick = first + i;
-                }
-            }
-            self.edges[pick].visits += 1;
-            path.push(Step {
-                edge: pick as u32,
-                mover: here.to_move,
-            });
-            at = pick;
-        }
+    /// One level of descent `d`. At a node with untried moves (or none) the descent ends: the
+    /// node is expanded ([`Tree::expand`]) and the leaf's position returned with the
+    /// iteration's generator. Otherwise it goes down the edge UCB1 picks (rollouts not yet
+    /// backed up counted as lost visits), appended to `path` with its visit counted, and what
+    /// its next level will read is fetched while other descents take their turns.
+    fn step(&mut self, d: &mut Descent, path: &mut Vec<Step>) -> Option<(G::State, Rng)> {
+        let at = d.at as usize;
         let here = self.edges[at];
+        if here.tried < here.legal || here.tried == 0 {
+            let mut rng = Rng::from_seed(d.seed);
+            let leaf = self.expand(d.parent as usize, at, &mut rng, path);
+            return Some((leaf, rng));
+        }
+        let explore = self.explore(here.visits);
+        let first = here.first as usize;
+        let mut best = f64::NEG_INFINITY;
+        let mut pick = first;
+        for (i, e) in self.edges[first..first + here.tried as usize]
+            .iter()
+            .enumerate()
+        {
+            // UCB1: mean + explore / sqrt(seen).
+            let [mean, bonus] = self.scales(e.visits);
+            let v = e.halves as f64 * mean + explore * bonus;
+            if v > best {
+                best = v;
+                pick = first + i;
+            }
+        }
+        self.edges[pick].visits += 1;
+        path.push(Step {
+            edge: pick as u32,
+            mover: here.to_move,
+        });
+        self.fetch(here.node, pick);
+        d.parent = d.at;
+        d.at = pick as u32;
+        None
+    }
+
+    /// Asks for the memory the next step of a descent at edge `at` (out of the node whose
+    /// position is kept at `from`) reads: the moves out of the node it leads to, or, if the
+    /// descent ends there, the position it expands from and the slots it fills.
+    #[inline(always)]
+    fn fetch(&self, from: u32, at: usize) {
+        let e = self.edges[at];
+        if e.tried > 0 && e.tried == e.legal {
+            let lines = self.edges.as_ptr().wrapping_add(e.first as usize);
+            prefetch_range(lines, lines.wrapping_add(e.tried as usize));
+            return;
+        }
+        // A node not kept is played again from its parent's position, by the action to it.
+        let node = if e.node == UNKEPT {
+            prefetch(self.actions.as_ptr().wrapping_add(at));
+            from
+        } else {
+            let slot = e.first as usize + e.tried as usize;
+            prefetch(self.actions.as_ptr().wrapping_add(slot));
+            prefetch(self.edges.as_ptr().wrapping_add(slot));
+            e.node
+        };
+        let s = self.states.as_ptr().wrapping_add(node as usize);
+        prefetch_range(s, s.wrapping_add(1));
+    }
+
+    /// Expands the node edge `at` leads to (its parent's edge is `parent`), where the descent
+    /// along `path` ended: tries its next untried action (the first time, its moves get their
+    /// slots, in an order drawn from `rng`) and appends the new edge to `path`; returns the
+    /// new leaf's position (a node with no moves is its own leaf).
+    fn expand(
+        &mut self,
+        parent: usize,
+        at: usize,
+        rng: &mut Rng,
+        path: &mut Vec<Step>,
+    ) -> G::State {
+        let here = self.edges[at];
+        // The search is back at this node: its position is kept from now on.
+        let node = match here.node {
+            UNKEPT => self.keep(parent, at),
+            n => n as usize,
+        };
         if here.tried == here.legal {
-            return here.node;
+            // Over (no moves): the position as it is.
+            return self.states[node].clone();
         }
         let first = if here.tried == 0 {
-            self.open(at, rng)
+            self.open(at, node, rng)
         } else {
             here.first
         };
         let slot = first as usize + here.tried as usize;
         self.edges[at].tried += 1;
-        let mut state = self.states[here.node as usize].clone();
+        let mut state = self.states[node].clone();
         self.g.apply_unchecked(&mut state, self.actions[slot]);
-        let e = self.add(state, here.to_move);
-        self.edges[slot] = e;
+        self.edges[slot] = self.entry(&state, here.to_move);
         path.push(Step {
             edge: slot as u32,
             mover: here.to_move,
         });
-        e.node
+        state
     }
 
     /// Backs up a rollout's rewards (from [`halves`]) along the path selected for it.
@@ -316,6 +377,30 @@ impl Edge {
 }
 
 impl MctsAgent {
+    /// The tree of a search from `root` (a live position where `me` is to move).
+    fn grow<'g, G: Game>(
+        &self,
+        g: &'g G,
+        root: &G::State,
+        me: Player,
+        rng: &mut Rng,
+    ) -> Tree<'g, G> {
+        let rollouts = g.rollout_game(root, ROLLOUT_MOVES);
+        // At most one node per iteration, and the root.
+        let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1);
+        rollouts.random_playouts(&mut Pipeline {
+            cut: g.moves(root).saturating_add(ROLLOUT_MOVES),
+            tree: &mut tree,
+            rng,
+            left: self.iterations,
+            active: Vec::with_capacity(WIDTH),
+            paths: Vec::new(),
+            free: Vec::new(),
+            queue: Default::default(),
+        });
+        tree
+    }
+
     /// Runs the search from `root` and reports every root action's visits and mean reward
     /// (for the player to move at the root).
     pub fn analyse<G: Game>(&self, g: &G, root: &G::State, rng: &mut Rng) -> Analysis<G::Action> {
@@ -325,18 +410,7 @@ impl MctsAgent {
         if legal.len() == 1 {
             return Analysis::forced(legal[0]);
         }
-        let rollouts = g.rollout_game(root, ROLLOUT_MOVES);
-        // At most one node per iteration, and the root.
-        let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1);
-        rollouts.random_playouts(&mut Pipeline {
-            cut: g.moves(root).saturating_add(ROLLOUT_MOVES),
-            tree: &mut tree,
-            rng: &mut *rng,
-            left: self.iterations,
-            paths: Vec::new(),
-            free: Vec::new(),
-            queue: Default::default(),
-        });
+        let tree = self.grow(g, root, me, rng);
         let root = tree.edges[ROOT];
         let slots = root.first as usize..(root.first + root.tried as u32) as usize;
         let candidates: Vec<Candidate<G::Action>> = tree.edges[slots.clone()]
@@ -384,79 +458,115 @@ struct Pipeline<'t, 'g, G: Game> {
     cut: u32,
     /// Iterations not yet begun.
     left: u32,
-    /// The paths of the rollouts in play, by tag; `free` lists the tags not in use.
+    /// The descents under way (at most [`WIDTH`]), in the order they began.
+    active: Vec<Descent>,
+    /// The paths of the iterations under way, by tag; `free` lists the tags not in use.
     paths: Vec<Vec<Step>>,
-    free: Vec<usize>,
+    free: Vec<u32>,
     /// Rollouts selected and not yet handed out.
-    queue: std::collections::VecDeque<Waiting>,
+    queue: std::collections::VecDeque<Waiting<G::State>>,
 }
 
-/// A rollout selected and not yet handed out: its tag, the node it starts from and the seed
-/// of its generator.
-struct Waiting {
-    tag: usize,
-    leaf: u32,
+/// An iteration's descent under way: the arena slot of the edge it came down last and of the
+/// one before it, its path's tag, and the seed of the generator its expansion and rollout draw
+/// from.
+#[derive(Clone, Copy)]
+struct Descent {
+    at: u32,
+    parent: u32,
+    tag: u32,
     seed: u64,
+}
+
+/// A rollout selected and not yet handed out: its tag, the position it starts from and its
+/// generator.
+struct Waiting<S> {
+    tag: u32,
+    leaf: S,
+    rng: Rng,
 }
 
 /// Iterations between two looks at whether the run was asked to stop.
 const STOP_EVERY: u32 = 256;
 
+/// Leaves selected together when the player asks for a rollout and none is waiting.
+const AHEAD: u32 = 32;
+
+/// Descents under way at once, a level each in turn: while one computes, the memory the
+/// others read next is on its way.
+const WIDTH: usize = 4;
+
 impl<G: Game> Pipeline<'_, '_, G> {
-    /// Selects the leaves of up to [`AHEAD`] iterations, queuing a rollout for each that needs
-    /// one (and backing up at once those that do not).
+    /// Takes the descents under way a level at a time, beginning new ones as others end,
+    /// until [`AHEAD`] have reached their leaves (or no iteration is left); queues a rollout
+    /// for each leaf that needs one, and backs up at once those that do not.
     fn select_ahead(&mut self) {
-        let mut n = 0;
-        while n < AHEAD && self.left > 0 {
-            // A stopped run (super::stop) ends the search.
-            if self.left.is_multiple_of(STOP_EVERY) && super::stop::requested() {
-                self.left = 0;
-                break;
+        let mut leaves = 0;
+        while leaves < AHEAD {
+            while self.active.len() < WIDTH && self.left > 0 {
+                // A stopped run (super::stop) ends the search.
+                if self.left.is_multiple_of(STOP_EVERY) && super::stop::requested() {
+                    self.left = 0;
+                    break;
+                }
+                self.left -= 1;
+                let tag = self.free.pop().unwrap_or_else(|| {
+                    self.paths.push(Vec::new());
+                    self.paths.len() as u32 - 1
+                });
+                self.paths[tag as usize].clear();
+                self.tree.edges[ROOT].visits += 1;
+                self.active.push(Descent {
+                    at: ROOT as u32,
+                    parent: ROOT as u32,
+                    tag,
+                    seed: self.rng.next_u64(),
+                });
             }
-            self.left -= 1;
-            n += 1;
-            let tag = self.free.pop().unwrap_or_else(|| {
-                self.paths.push(Vec::new());
-                self.paths.len() - 1
-            });
-            let path = &mut self.paths[tag];
-            path.clear();
-            let leaf = self.tree.select(self.rng, path);
-            let seed = self.rng.next_u64();
-            let s = &self.tree.states[leaf as usize];
-            let g = self.tree.g;
-            if g.to_move(s).is_none() || g.moves(s) >= self.cut {
-                // Over (or at the cut) already: no rollout.
-                let rewards = halves(g, s);
-                self.tree.back_up(&self.paths[tag], rewards);
-                self.free.push(tag);
-                continue;
+            if self.active.is_empty() {
+                return;
             }
-            self.queue.push_back(Waiting { tag, leaf, seed });
+            let mut i = 0;
+            while i < self.active.len() {
+                let mut d = self.active[i];
+                let path = &mut self.paths[d.tag as usize];
+                let Some((leaf, rng)) = self.tree.step(&mut d, path) else {
+                    self.active[i] = d;
+                    i += 1;
+                    continue;
+                };
+                self.active.remove(i);
+                leaves += 1;
+                let g = self.tree.g;
+                if g.to_move(&leaf).is_none() || g.moves(&leaf) >= self.cut {
+                    // Over (or at the cut) already: no rollout.
+                    self.tree.back_up(path, halves(g, &leaf));
+                    self.free.push(d.tag);
+                } else {
+                    self.queue.push_back(Waiting {
+                        tag: d.tag,
+                        leaf,
+                        rng,
+                    });
+                }
+            }
         }
     }
 }
 
-/// Iterations selected together when the player asks for a rollout and none is waiting.
-const AHEAD: u32 = 32;
-
 impl<G: Game> Feed<G::State> for Pipeline<'_, '_, G> {
     fn next(&mut self) -> Option<Playout<G::State>> {
-        while self.queue.is_empty() && self.left > 0 {
+        while self.queue.is_empty() && (self.left > 0 || !self.active.is_empty()) {
             self.select_ahead();
         }
         let w = self.queue.pop_front()?;
-        Some(Playout::new(
-            self.tree.states[w.leaf as usize].clone(),
-            Rng::from_seed(w.seed),
-            w.tag as u64,
-        ))
+        Some(Playout::new(w.leaf, w.rng, w.tag as u64))
     }
 
     fn done(&mut self, p: Playout<G::State>) {
-        let tag = p.tag as usize;
+        let tag = p.tag as u32;
         let rewards = halves(self.tree.g, &p.state);
-        self.tree.back_up(&self.paths[tag], rewards);
+        self.tree.back_up(&self.paths[tag as usize], rewards);
         self.free.push(tag);
     }
 }
@@ -464,5 +574,107 @@ impl<G: Game> Feed<G::State> for Pipeline<'_, '_, G> {
 impl<G: Game> Agent<G> for MctsAgent {
     fn choose(&mut self, g: &G, root: &G::State, rng: &mut Rng) -> G::Action {
         self.analyse(g, root, rng).action
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyGame;
+    use crate::catalogue::{self, Params};
+    use crate::sowing::SowingGame;
+
+    fn game(id: &str) -> SowingGame {
+        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).expect(id).build(&Params::new()) else {
+            panic!("{id} is not a sowing game")
+        };
+        g
+    }
+
+    /// Checks the subtree below edge `at` (reached by a move of `mover`, its node's position
+    /// `s`): kept positions are the positions, and every iteration through an edge was backed
+    /// up along it exactly once. Returns the number of nodes below.
+    fn check<G: Game>(t: &Tree<G>, at: usize, mover: Player, s: &G::State) -> usize {
+        let e = t.edges[at];
+        if e.node != UNKEPT {
+            assert!(
+                t.states[e.node as usize] == *s,
+                "a kept position is the node's"
+            );
+        }
+        assert!(e.halves <= 2 * e.visits);
+        if e.legal == 0 {
+            // A finished game: the same result every time.
+            assert!(t.g.to_move(s).is_none());
+            assert_eq!(e.tried, 0);
+            assert!([0, e.visits, 2 * e.visits].contains(&e.halves));
+            return 0;
+        }
+        assert_eq!(e.legal as usize, t.g.legal_count(s));
+        let (mut visits, mut halves, mut below) = (0, 0, 0);
+        for slot in e.first as usize..(e.first + e.tried as u32) as usize {
+            let c = t.edges[slot];
+            let mut child = s.clone();
+            t.g.apply_unchecked(&mut child, t.actions[slot]);
+            below += 1 + check(t, slot, e.to_move, &child);
+            visits += c.visits;
+            // The child's rewards are counted for the player to move here.
+            halves += if e.to_move == mover {
+                c.halves
+            } else {
+                2 * c.visits - c.halves
+            };
+        }
+        if at == ROOT {
+            assert_eq!(e.visits, visits, "every iteration goes down from the root");
+        } else {
+            // The iteration that made the node, and its rollout's reward.
+            assert_eq!(e.visits, visits + 1, "visits add up");
+            assert!(
+                e.halves >= halves && e.halves - halves <= 2,
+                "rewards add up"
+            );
+        }
+        below
+    }
+
+    /// After a search, its tree is consistent: visits and rewards add up from the leaves to
+    /// the root (every iteration backed up once, along its own path), each kept position is
+    /// the one its moves lead to, and there is a node per iteration. Positions at the start
+    /// and a few moves before the end (where many leaves are finished games).
+    #[test]
+    fn a_grown_tree_adds_up() {
+        for id in [
+            "tsoro-ludii",
+            "tsoro-matthews-v7",
+            "njombwa-sanderson-gambit",
+        ] {
+            let g = game(id);
+            let mut rng = Rng::from_seed(5);
+            let mut line = vec![g.initial_state()];
+            while let Some(a) = g.random_action(line.last().expect("a start"), &mut rng) {
+                let mut s = line.last().expect("a position").clone();
+                g.apply_unchecked(&mut s, a);
+                line.push(s);
+            }
+            let late = line
+                .iter()
+                .rev()
+                .skip(6)
+                .find(|s| g.to_move(s).is_some() && g.legal_count(s) >= 2)
+                .expect("a choice near the end");
+            for root in [&line[0], late] {
+                let me = g.to_move(root).expect("a live game");
+                let agent = MctsAgent {
+                    iterations: 3000,
+                    c: std::f64::consts::SQRT_2,
+                };
+                let t = agent.grow(&g, root, me, &mut Rng::from_seed(9));
+                assert_eq!(t.edges[ROOT].visits, 3000, "{id}");
+                let nodes = check(&t, ROOT, me, root);
+                assert!(nodes <= 3000, "{id}: at most a node an iteration");
+                assert!(t.states.len() <= nodes + 1, "{id}");
+            }
+        }
     }
 }
