@@ -141,9 +141,11 @@ struct Tree<'a, G: Game> {
     scales: Vec<[f64; 2]>,
 }
 
-/// Visit counts whose UCB1 scales are looked up rather than computed (a child's count is
-/// mostly small; the table stays in the nearest cache).
-const SCALE_TABLE: usize = 1024;
+/// Visit counts whose UCB1 scales are looked up rather than computed, up to those of the
+/// children at the top of a tree of a few hundred thousand iterations (else a square root and
+/// a division for each of them on every descent); a search builds no more of the table than
+/// its iterations can need.
+const SCALE_TABLE: usize = 1 << 15;
 
 /// Visit counts whose exploration term is looked up rather than computed.
 const EXPLORE_TABLE: usize = 1 << 16;
