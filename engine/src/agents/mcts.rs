@@ -642,9 +642,9 @@ mod tests {
 
     /// After a search, its tree is consistent: visits and rewards add up from the leaves to
     /// the root (every iteration backed up once, along its own path), each kept position is
-    /// the one its moves lead to, and there is a node per iteration. Positions at the start
-    /// and a few moves before the end (where the whole tree is soon grown and most iterations
-    /// end in finished games).
+    /// the one its moves lead to, and there is at most a node per iteration. Positions at the
+    /// start and a few moves before the end (where the whole tree is soon grown and most
+    /// iterations end in finished games).
     #[test]
     fn a_grown_tree_adds_up() {
         for id in [
