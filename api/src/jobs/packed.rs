@@ -386,6 +386,16 @@ mod tests {
         out
     }
 
+    /// The records of a simulation, in order.
+    fn simulated(g: &tsoro_engine::AnyGame, spec: &SimSpec) -> Vec<GameRecord> {
+        let mut recs = vec![];
+        simulate_any(g, spec, &SimOptions::default(), &mut |r| {
+            recs.push(r.clone())
+        })
+        .unwrap();
+        recs
+    }
+
     fn stored(records: &[GameRecord], seed: u64) -> Vec<u8> {
         let mut e = Encoder::new(seed);
         let mut out = vec![];
@@ -417,11 +427,7 @@ mod tests {
                 seed: 5,
                 swap_seats: true,
             };
-            let mut recs = vec![];
-            simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
-                recs.push(r.clone())
-            })
-            .unwrap();
+            let recs = simulated(&g, &spec);
             let b = stored(&recs, spec.seed);
             let csv = lines(&recs);
             assert!(
@@ -577,11 +583,7 @@ mod tests {
             seed: 9,
             swap_seats: true,
         };
-        let mut recs = vec![];
-        simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
-            recs.push(r.clone())
-        })
-        .unwrap();
+        let recs = simulated(&g, &spec);
         let lean = stored(&recs, 9);
         // Told another seed, every record keeps its own.
         let seeded = stored(&recs, 10);
