@@ -3,7 +3,7 @@
 //! figure (moves counted as Ludii counts them: each relay lap and each take is one).
 //!
 //! The first group plays them one at a time through the reference, action by action; the
-//! second, 4,096 a call through `random_playouts`, the kernel (32 at once in SIMD lanes, where
+//! second, 4,096 a call through `random_playouts`, the kernel (64 at once in SIMD lanes, where
 //! its gate admits the rules), on the same one thread.
 //!
 //! The third plays them on a pool of one thread and of two, for the scaling with threads.

@@ -19,7 +19,7 @@ pub const ROLLOUT_MOVES: u32 = 200;
 /// random.
 ///
 /// The rollouts stream through [`Game::random_playouts`] (the game's SIMD kernel where it has
-/// one, 32 games at a time): when the player has room for a game and none is waiting, the
+/// one, 64 games at a time): when the player has room for a game and none is waiting, the
 /// search takes the next 32 iterations down the tree, four at once, a level each in turn (so
 /// that the memory one reads next is fetched while the others work; each reads the tree as if
 /// those begun before it had finished their descents), and it backs up each rollout as soon

@@ -1,14 +1,51 @@
-//! The 32-byte vectors the lanes ([`lanes`](super::lanes)) compute with: `wide`'s portable
-//! `u8x32` everywhere, and on x86-64 processors with AVX2 a type whose every operation is one
-//! AVX2 instruction (chosen at run time, as `wide` itself is built for the baseline target).
+//! The vectors of 64 byte lanes the lanes ([`lanes`](super::lanes)) compute with: on x86-64
+//! processors with AVX-512 (BW) one 512-bit register whose every operation is one instruction;
+//! elsewhere a pair of 32-byte vectors ([`Two`]): AVX2 registers where the processor has AVX2,
+//! `wide`'s portable `u8x32` everywhere (the instructions are chosen at run time, as `wide`
+//! itself is built for the baseline target). Every build plays 64 games at once, so that all
+//! hand games out and back in the same order.
 //!
-//! A vector is only made from a [`LaneVec::Token`]: for the AVX2 type that is an
-//! [`Avx2Token`], which only the processor's feature detection hands out, so no safe code can
-//! run AVX2 instructions on a processor without them.
+//! A vector is only made from a [`LaneVec::Token`]: for the AVX2 and AVX-512 types that is a
+//! token only the processor's feature detection hands out, so no safe code can run those
+//! instructions on a processor without them.
 
 use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 
-/// 32 lanes of bytes.
+/// Lanes in a vector.
+pub(super) const WIDTH: usize = 64;
+
+/// The operations of the lanes' vectors; `Lanes` is the width ([`WIDTH`] for [`LaneVec`], 32
+/// for the halves of a [`Two`]), `Mask` one bit per lane.
+macro_rules! lane_ops {
+    ($lanes:expr, $mask:ty) => {
+        /// The proof that the processor runs this type's instructions.
+        type Token: Copy;
+        /// Every lane `x`.
+        fn splat(t: Self::Token, x: u8) -> Self;
+        /// The lanes of `a`.
+        fn new(t: Self::Token, a: [u8; $lanes]) -> Self;
+        /// The token this vector was made with (a vector is made only from one).
+        fn token_of(self) -> Self::Token;
+        /// All ones where the lanes are equal.
+        fn simd_eq(self, o: Self) -> Self;
+        /// The lane-wise (unsigned) maximum.
+        fn max(self, o: Self) -> Self;
+        /// The lane-wise (unsigned) minimum.
+        fn min(self, o: Self) -> Self;
+        /// `self + o` lane by lane, 255 where the sum is larger.
+        fn saturating_add(self, o: Self) -> Self;
+        /// All ones where `self > o`, the lanes read as signed bytes.
+        fn gt_signed(self, o: Self) -> Self;
+        /// `a` in the lanes where `self` is all ones, `b` where it is zero (`self` a lane mask).
+        fn select(self, a: Self, b: Self) -> Self;
+        /// The top bit of each lane.
+        fn to_bitmask(self) -> $mask;
+        /// All ones in the lanes whose bit is set in `m`.
+        fn from_bitmask(t: Self::Token, m: $mask) -> Self;
+    };
+}
+
+/// [`WIDTH`] lanes of bytes.
 pub(super) trait LaneVec:
     Copy
     + BitAnd<Output = Self>
@@ -21,40 +58,129 @@ pub(super) trait LaneVec:
     + AddAssign
     + SubAssign
 {
-    /// The proof that the processor runs this type's instructions.
-    type Token: Copy;
-    /// Every lane `x`.
-    fn splat(t: Self::Token, x: u8) -> Self;
-    /// The lanes of `a`.
-    fn new(t: Self::Token, a: [u8; 32]) -> Self;
+    lane_ops!(WIDTH, u64);
+    fn as_array(&self) -> &[u8; WIDTH];
+    fn as_mut_array(&mut self) -> &mut [u8; WIDTH];
     /// Every lane `x`, on the proof that `self` was made with.
     #[inline(always)]
     fn same(self, x: u8) -> Self {
         Self::splat(self.token_of(), x)
     }
-    /// The token this vector was made with (a vector is made only from one).
-    fn token_of(self) -> Self::Token;
-    /// All ones where the lanes are equal.
-    fn simd_eq(self, o: Self) -> Self;
-    /// The lane-wise (unsigned) maximum.
-    fn max(self, o: Self) -> Self;
-    /// The lane-wise (unsigned) minimum.
-    fn min(self, o: Self) -> Self;
-    /// `self + o` lane by lane, 255 where the sum is larger.
-    fn saturating_add(self, o: Self) -> Self;
-    /// All ones where `self > o`, the lanes read as signed bytes.
-    fn gt_signed(self, o: Self) -> Self;
-    /// `a` in the lanes where `self` is all ones, `b` where it is zero (`self` a lane mask).
-    fn select(self, a: Self, b: Self) -> Self;
-    /// The top bit of each lane.
-    fn to_bitmask(self) -> u32;
-    /// All ones in the lanes whose bit is set in `m`.
-    fn from_bitmask(t: Self::Token, m: u32) -> Self;
-    fn as_array(&self) -> &[u8; 32];
-    fn as_mut_array(&mut self) -> &mut [u8; 32];
 }
 
-impl LaneVec for wide::u8x32 {
+/// 32 lanes of bytes: half a [`LaneVec`].
+///
+/// # Safety
+/// A value is 32 bytes, lane `l` in byte `l`, and every bit pattern is a valid value.
+pub(super) unsafe trait Half:
+    Copy
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+{
+    lane_ops!(32, u32);
+}
+
+/// Two halves of 32 lanes, lanes 0 to 31 in the first.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(super) struct Two<H>([H; 2]);
+
+macro_rules! two_binary {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident) => {
+        impl<H: Half> $tr for Two<H> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                Two([self.0[0].$f(o.0[0]), self.0[1].$f(o.0[1])])
+            }
+        }
+        impl<H: Half> $tra for Two<H> {
+            #[inline(always)]
+            fn $fa(&mut self, o: Self) {
+                *self = $tr::$f(*self, o);
+            }
+        }
+    };
+}
+two_binary!(BitAnd, bitand, BitAndAssign, bitand_assign);
+two_binary!(BitOr, bitor, BitOrAssign, bitor_assign);
+two_binary!(Add, add, AddAssign, add_assign);
+two_binary!(Sub, sub, SubAssign, sub_assign);
+
+impl<H: Half> Not for Two<H> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Two([!self.0[0], !self.0[1]])
+    }
+}
+
+/// Methods of [`LaneVec`] that apply a [`Half`]'s on two vectors to each half.
+macro_rules! halfwise {
+    ($($f:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                Two([self.0[0].$f(o.0[0]), self.0[1].$f(o.0[1])])
+            }
+        )*
+    };
+}
+
+impl<H: Half> LaneVec for Two<H> {
+    type Token = H::Token;
+    #[inline(always)]
+    fn splat(t: H::Token, x: u8) -> Self {
+        Two([H::splat(t, x); 2])
+    }
+    #[inline(always)]
+    fn new(t: H::Token, a: [u8; WIDTH]) -> Self {
+        let (lo, hi) = a.split_at(32);
+        let half = |b: &[u8]| H::new(t, b.try_into().expect("32 lanes"));
+        Two([half(lo), half(hi)])
+    }
+    #[inline(always)]
+    fn token_of(self) -> H::Token {
+        self.0[0].token_of()
+    }
+    halfwise!(simd_eq, max, min, saturating_add, gt_signed);
+    #[inline(always)]
+    fn select(self, a: Self, b: Self) -> Self {
+        Two([
+            self.0[0].select(a.0[0], b.0[0]),
+            self.0[1].select(a.0[1], b.0[1]),
+        ])
+    }
+    #[inline(always)]
+    fn to_bitmask(self) -> u64 {
+        self.0[0].to_bitmask() as u64 | (self.0[1].to_bitmask() as u64) << 32
+    }
+    #[inline(always)]
+    fn from_bitmask(t: H::Token, m: u64) -> Self {
+        Two([
+            H::from_bitmask(t, m as u32),
+            H::from_bitmask(t, (m >> 32) as u32),
+        ])
+    }
+    #[inline(always)]
+    fn as_array(&self) -> &[u8; WIDTH] {
+        // SAFETY: `Two` is two `H`, each 32 bytes with its lanes in order and any bits valid
+        // (`Half`'s contract), so 64 bytes of lanes in order; the alignment of `u8` is 1.
+        unsafe { &*(self as *const Self).cast::<[u8; WIDTH]>() }
+    }
+    #[inline(always)]
+    fn as_mut_array(&mut self) -> &mut [u8; WIDTH] {
+        // SAFETY: as for `as_array`.
+        unsafe { &mut *(self as *mut Self).cast::<[u8; WIDTH]>() }
+    }
+}
+
+// SAFETY: `u8x32` is 32 bytes in lane order (`#[repr(C, align(32))]` over `[u8; 32]` or its
+// vector registers), any bits valid.
+unsafe impl Half for wide::u8x32 {
     /// The portable build runs everywhere.
     type Token = ();
     #[inline(always)]
@@ -104,14 +230,6 @@ impl LaneVec for wide::u8x32 {
             0u8.wrapping_sub((m >> l & 1) as u8)
         }))
     }
-    #[inline(always)]
-    fn as_array(&self) -> &[u8; 32] {
-        wide::u8x32::as_array(self)
-    }
-    #[inline(always)]
-    fn as_mut_array(&mut self) -> &mut [u8; 32] {
-        wide::u8x32::as_mut_array(self)
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -123,7 +241,7 @@ mod avx2 {
     //! [`Avx2Token::detect`] after `is_x86_feature_detected!("avx2")` returned true, so the
     //! AVX2 instructions its operations use are there to execute.
 
-    use super::LaneVec;
+    use super::Half;
     use std::arch::x86_64::*;
     use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 
@@ -195,7 +313,8 @@ mod avx2 {
         }
     }
 
-    impl LaneVec for Avx2 {
+    // SAFETY: `Avx2` is one `__m256i`: 32 bytes in lane order, any bits valid.
+    unsafe impl Half for Avx2 {
         type Token = Avx2Token;
         #[inline(always)]
         fn splat(_: Avx2Token, x: u8) -> Self {
@@ -246,16 +365,159 @@ mod avx2 {
                 Avx2(_mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit))
             }
         }
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<wide::u8x32>() == 32);
+
+#[cfg(target_arch = "x86_64")]
+pub(super) use avx512::{Avx512, Avx512Token};
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    //! SAFETY: an [`Avx512`] value is only made from an [`Avx512Token`], and a token only by
+    //! [`Avx512Token::detect`] after `is_x86_feature_detected!` found the features the
+    //! operations and the lanes' AVX-512 build use, so the instructions are there to execute.
+
+    use super::{LaneVec, WIDTH};
+    use std::arch::x86_64::*;
+    use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
+
+    /// The proof that this processor has AVX-512 F, BW, VL and DQ (and AVX2 and POPCNT): only
+    /// [`detect`](Self::detect) makes one.
+    #[derive(Clone, Copy, Debug)]
+    pub(in crate::sowing) struct Avx512Token(());
+
+    impl Avx512Token {
+        /// A token when the processor has the features.
+        pub(in crate::sowing) fn detect() -> Option<Avx512Token> {
+            (std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("popcnt"))
+            .then_some(Avx512Token(()))
+        }
+    }
+
+    /// 64 lanes of bytes in one AVX-512 register.
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(in crate::sowing) struct Avx512(__m512i);
+
+    macro_rules! binary {
+        ($tr:ident, $f:ident, $tra:ident, $fa:ident, $intr:ident) => {
+            impl $tr for Avx512 {
+                type Output = Avx512;
+                #[inline(always)]
+                fn $f(self, o: Avx512) -> Avx512 {
+                    // SAFETY: see the module.
+                    Avx512(unsafe { $intr(self.0, o.0) })
+                }
+            }
+            impl $tra for Avx512 {
+                #[inline(always)]
+                fn $fa(&mut self, o: Avx512) {
+                    *self = $tr::$f(*self, o);
+                }
+            }
+        };
+    }
+    binary!(
+        BitAnd,
+        bitand,
+        BitAndAssign,
+        bitand_assign,
+        _mm512_and_si512
+    );
+    binary!(BitOr, bitor, BitOrAssign, bitor_assign, _mm512_or_si512);
+    binary!(Add, add, AddAssign, add_assign, _mm512_add_epi8);
+    binary!(Sub, sub, SubAssign, sub_assign, _mm512_sub_epi8);
+
+    impl Not for Avx512 {
+        type Output = Avx512;
         #[inline(always)]
-        fn as_array(&self) -> &[u8; 32] {
-            // SAFETY: `__m256i` is 32 bytes, every bit pattern a valid `[u8; 32]`, and its
-            // alignment larger.
-            unsafe { &*(self as *const Avx2).cast::<[u8; 32]>() }
+        fn not(self) -> Avx512 {
+            // SAFETY: see the module.
+            Avx512(unsafe { _mm512_xor_si512(self.0, _mm512_set1_epi8(-1)) })
+        }
+    }
+
+    /// Methods of [`LaneVec`] that are one compare of two vectors, into a lane mask.
+    macro_rules! compare {
+        ($($f:ident => $intr:ident),* $(,)?) => {
+            $(
+                #[inline(always)]
+                fn $f(self, o: Self) -> Self {
+                    // SAFETY: see the module.
+                    Avx512(unsafe { _mm512_movm_epi8($intr(self.0, o.0)) })
+                }
+            )*
+        };
+    }
+
+    impl LaneVec for Avx512 {
+        type Token = Avx512Token;
+        #[inline(always)]
+        fn splat(_: Avx512Token, x: u8) -> Self {
+            // SAFETY: see the module.
+            Avx512(unsafe { _mm512_set1_epi8(x as i8) })
         }
         #[inline(always)]
-        fn as_mut_array(&mut self) -> &mut [u8; 32] {
+        fn token_of(self) -> Avx512Token {
+            // A vector exists only where a token did.
+            Avx512Token(())
+        }
+        #[inline(always)]
+        fn new(_: Avx512Token, a: [u8; WIDTH]) -> Self {
+            // SAFETY: see the module; the load reads the 64 bytes of `a`.
+            Avx512(unsafe { _mm512_loadu_si512(a.as_ptr().cast()) })
+        }
+        compare!(
+            simd_eq => _mm512_cmpeq_epi8_mask,
+            gt_signed => _mm512_cmpgt_epi8_mask,
+        );
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx512(unsafe { _mm512_max_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx512(unsafe { _mm512_min_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn saturating_add(self, o: Self) -> Self {
+            // SAFETY: see the module.
+            Avx512(unsafe { _mm512_adds_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(self, a: Self, b: Self) -> Self {
+            // SAFETY: see the module. A lane mask's top bit is the lane's whole mask.
+            Avx512(unsafe { _mm512_mask_blend_epi8(_mm512_movepi8_mask(self.0), b.0, a.0) })
+        }
+        #[inline(always)]
+        fn to_bitmask(self) -> u64 {
+            // SAFETY: see the module.
+            unsafe { _mm512_movepi8_mask(self.0) }
+        }
+        #[inline(always)]
+        fn from_bitmask(_: Avx512Token, m: u64) -> Self {
+            // SAFETY: see the module.
+            Avx512(unsafe { _mm512_movm_epi8(m) })
+        }
+        #[inline(always)]
+        fn as_array(&self) -> &[u8; WIDTH] {
+            // SAFETY: `__m512i` is 64 bytes, every bit pattern a valid `[u8; 64]`, and its
+            // alignment larger.
+            unsafe { &*(self as *const Avx512).cast::<[u8; WIDTH]>() }
+        }
+        #[inline(always)]
+        fn as_mut_array(&mut self) -> &mut [u8; WIDTH] {
             // SAFETY: as for `as_array`.
-            unsafe { &mut *(self as *mut Avx2).cast::<[u8; 32]>() }
+            unsafe { &mut *(self as *mut Avx512).cast::<[u8; WIDTH]>() }
         }
     }
 }

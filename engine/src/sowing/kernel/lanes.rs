@@ -1,7 +1,7 @@
 //! Random playouts of many games at once on one thread: one game per SIMD lane.
 //!
-//! Thirty-two games are played side by side, their holes stored hole by hole across the games
-//! (`v[side][hole]` is a 32-lane vector, see [`lane_vec`](super::lane_vec)), so that each
+//! Sixty-four games are played side by side, their holes stored hole by hole across the games
+//! (`v[side][hole]` is a 64-lane vector, see [`lane_vec`](super::lane_vec)), so that each
 //! operation of a step (a draw, a lap, a capture, a take, the end of a turn) is a few vector
 //! instructions for all the games, with no branch on any one game's play. Each game draws from
 //! its own generator exactly the numbers the reference ([`reference_step`]) would draw, and
@@ -17,7 +17,7 @@
 //! by the reference. The loops over the holes are compiled with fixed bounds for boards of 8
 //! and 21 holes a row, and with the board's bound for the others.
 
-use super::lane_vec::LaneVec;
+use super::lane_vec::{LaneVec, Two};
 use crate::notation::MAX_HOLES;
 use crate::outcome::EndReason;
 use crate::player::Player;
@@ -32,7 +32,7 @@ use crate::sowing::state::{Open, Pending, SowingState};
 const _: () = assert!(WATCH_AFTER < 255);
 
 /// Games played at once.
-pub(super) const LANES: usize = 32;
+pub(super) const LANES: usize = super::lane_vec::WIDTH;
 /// When no game is waiting and this few lanes are still playing, they finish one at a time.
 const TAIL: usize = LANES / 4;
 /// Holes of a side the lanes hold on any board (on the short tracks of boards of 6 to 8 holes a
@@ -183,7 +183,7 @@ fn eq<V: LaneVec>(a: V, b: u8) -> V {
 
 /// The lanes set in a mask, as a bit set.
 #[inline(always)]
-fn bits<V: LaneVec>(m: V) -> u32 {
+fn bits<V: LaneVec>(m: V) -> u64 {
     m.to_bitmask()
 }
 
@@ -247,7 +247,7 @@ impl<V: LaneVec> Budget<V> {
     }
 
     #[cold]
-    fn refill_lanes(&mut self, out: u32, limit: u32) {
+    fn refill_lanes(&mut self, out: u64, limit: u32) {
         for l in bit_lanes(out) {
             let count = self.get(l);
             self.load(l, count, limit);
@@ -255,7 +255,7 @@ impl<V: LaneVec> Budget<V> {
     }
 }
 
-/// Thirty-two games in play. Sides are relative: side 0 is the player to move.
+/// Sixty-four games in play. Sides are relative: side 0 is the player to move.
 struct Lanes<V: LaneVec, const H: usize> {
     tok: V::Token,
     /// The game in each lane; its state is as it was when loaded until it is stored.
@@ -284,7 +284,7 @@ struct Lanes<V: LaneVec, const H: usize> {
     rng: [[u64; LANES]; 4],
     exit: [Exit; LANES],
     /// The lanes whose `exit` is set.
-    exits: u32,
+    exits: u64,
     /// Cycle detection for relays of more than [`WATCH_AFTER`] laps.
     brent: Vec<Option<Brent<[u8; H]>>>,
     /// Laps into the current relay, counted exactly once it is watched.
@@ -445,7 +445,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     #[inline(always)]
     fn over(
         &mut self,
-        m: u32,
+        m: u64,
         winner: Option<u8>,
         why: EndReason,
         pending: impl Fn(usize) -> Pending,
@@ -455,7 +455,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
 
     /// The lanes in `m` leave with these exits.
     #[inline(always)]
-    fn leave(&mut self, m: u32, exit: impl Fn(usize) -> Exit) {
+    fn leave(&mut self, m: u64, exit: impl Fn(usize) -> Exit) {
         if m == 0 {
             return;
         }
@@ -782,8 +782,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     /// laps or more (after the lap, before the hole it ended in is lifted); returns the lanes
     /// whose relay would never end, and ends their games.
     #[cold]
-    fn watch(&mut self, lr: &LaneRules, deep: u32) -> V {
-        let mut endless = 0u32;
+    fn watch(&mut self, lr: &LaneRules, deep: u64) -> V {
+        let mut endless = 0u64;
         for l in bit_lanes(deep) {
             if self.laps.as_array()[l] == WATCH_AFTER as u8 {
                 // A new relay to watch.
@@ -819,20 +819,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     }
 }
 
-/// Whether the processor runs the lanes' build with AVX-512 instructions.
-#[cfg(target_arch = "x86_64")]
-fn has_avx512() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("avx512dq")
-        && std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("popcnt")
-}
-
 /// The lanes of a bit set.
 #[inline(always)]
-fn bit_lanes(m: u32) -> impl Iterator<Item = usize> {
+fn bit_lanes(m: u64) -> impl Iterator<Item = usize> {
     let mut m = m;
     std::iter::from_fn(move || {
         (m != 0).then(|| {
@@ -850,35 +839,38 @@ pub(in crate::sowing) fn play(g: &SowingGame, feed: &mut dyn Feed<SowingState>) 
         return false;
     };
     #[cfg(target_arch = "x86_64")]
-    if let Some(tok) = super::lane_vec::Avx2Token::detect() {
-        if has_avx512() {
-            // SAFETY: the processor has the features the function is compiled for.
+    {
+        use super::lane_vec::{Avx2Token, Avx512Token};
+        if let Some(tok) = Avx512Token::detect() {
+            // SAFETY: the token proves the processor has the features the build is compiled
+            // for.
             unsafe { play_avx512(g, tok, &lr, feed) };
-        } else {
+            return true;
+        }
+        if let Some(tok) = Avx2Token::detect() {
             // SAFETY: the token proves the processor has AVX2 and POPCNT.
             unsafe { play_avx2(g, tok, &lr, feed) };
+            return true;
         }
-        return true;
     }
-    play_on::<wide::u8x32>(g, (), &lr, feed);
+    play_on::<Two<wide::u8x32>>(g, (), &lr, feed);
     true
 }
 
-/// The lanes compiled for 256-bit vectors with the AVX-512 instructions that work on them
-/// (three-way logic, compares into mask registers, 64-bit rotates and products for the
-/// draws): the same source, fewer instructions.
+/// The lanes in AVX-512 registers (three-way logic, compares into mask registers, 64-bit
+/// rotates and products for the draws).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512dq")]
 fn play_avx512(
     g: &SowingGame,
-    tok: super::lane_vec::Avx2Token,
+    tok: super::lane_vec::Avx512Token,
     lr: &LaneRules,
     feed: &mut dyn Feed<SowingState>,
 ) {
-    play_on::<super::lane_vec::Avx2>(g, tok, lr, feed)
+    play_on::<super::lane_vec::Avx512>(g, tok, lr, feed)
 }
 
-/// The lanes compiled for 256-bit vectors.
+/// The lanes in pairs of AVX2 registers.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 fn play_avx2(
@@ -887,7 +879,7 @@ fn play_avx2(
     lr: &LaneRules,
     feed: &mut dyn Feed<SowingState>,
 ) {
-    play_on::<super::lane_vec::Avx2>(g, tok, lr, feed)
+    play_on::<Two<super::lane_vec::Avx2>>(g, tok, lr, feed)
 }
 
 #[inline(always)]
@@ -1102,15 +1094,15 @@ mod tests {
         type Build = fn(&SowingGame, &LaneRules, &mut dyn Feed<SowingState>);
         let mut builds: Vec<(&str, Build)> = vec![
             ("portable", |g, lr, feed| {
-                play_on::<wide::u8x32>(g, (), lr, feed)
+                play_on::<Two<wide::u8x32>>(g, (), lr, feed)
             }),
             ("portable, track length not fixed", |g, lr, feed| {
-                play_len::<wide::u8x32, ANY_SIDE, 0>(g, (), lr, feed)
+                play_len::<Two<wide::u8x32>, ANY_SIDE, 0>(g, (), lr, feed)
             }),
         ];
         #[cfg(target_arch = "x86_64")]
         {
-            use super::super::lane_vec::Avx2Token;
+            use super::super::lane_vec::{Avx2Token, Avx512Token};
             if Avx2Token::detect().is_some() {
                 builds.push(("avx2", |g, lr, feed| {
                     let tok = Avx2Token::detect().expect("detected above");
@@ -1118,10 +1110,10 @@ mod tests {
                     unsafe { play_avx2(g, tok, lr, feed) }
                 }));
             }
-            if has_avx512() {
+            if Avx512Token::detect().is_some() {
                 builds.push(("avx512", |g, lr, feed| {
-                    let tok = Avx2Token::detect().expect("AVX-512 implies AVX2");
-                    // SAFETY: the processor has the features.
+                    let tok = Avx512Token::detect().expect("detected above");
+                    // SAFETY: the token proves the processor has the features.
                     unsafe { play_avx512(g, tok, lr, feed) }
                 }));
             }

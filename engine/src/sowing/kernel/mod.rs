@@ -1,4 +1,4 @@
-//! The fast kernel: random games played 32 at once in SIMD lanes, with exactly the results of
+//! The fast kernel: random games played 64 at once in SIMD lanes, with exactly the results of
 //! the reference ([`game`](super::game)) for the rules its gate ([`admits`]) lets in. Only the
 //! fast path uses what is in here; the reference imports nothing from it.
 
