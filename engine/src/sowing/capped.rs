@@ -106,7 +106,10 @@ impl Feed<SowingState> for Capped<'_> {
     }
 
     fn done(&mut self, mut p: Playout<SowingState>) {
-        let Some(mut orig) = self.out.get_mut(p.tag as usize).and_then(Option::take) else {
+        // The caller's game is moved out of its slot only when it is played again (each move
+        // of a game is a copy of it).
+        let slot = p.tag as usize;
+        let Some(tag) = self.out.get(slot).and_then(Option::as_ref).map(|o| o.tag) else {
             // Not one of ours: cannot happen (the kernel hands back what it was given).
             debug_assert!(false, "an unknown playout");
             return;
@@ -117,18 +120,19 @@ impl Feed<SowingState> for Capped<'_> {
             p.state.outcome = None;
             self.g.begin_turn(&mut p.state);
             play_out_reference(self.g, &mut p);
-            p.tag = orig.tag;
-            orig = p;
         } else if p.state.outcome().is_none_or(|o| {
             o.turns + 1 >= end.turn_limit
                 || o.reason == EndReason::MoveLimit
                 || o.reason == EndReason::TurnLimit
         }) {
-            play_out_reference(self.g, &mut orig);
-        } else {
-            p.tag = orig.tag;
-            orig = p;
+            if let Some(mut orig) = self.out[slot].take() {
+                play_out_reference(self.g, &mut orig);
+                self.inner.done(orig);
+            }
+            return;
         }
-        self.inner.done(orig);
+        self.out[slot] = None;
+        p.tag = tag;
+        self.inner.done(p);
     }
 }

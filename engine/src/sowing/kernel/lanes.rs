@@ -389,9 +389,10 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     /// Takes lane `l`'s game out, its state, generator and tally brought up to date.
     fn store(&mut self, l: usize) -> Option<Playout<SowingState>> {
         self.flush_lane(l);
-        let mut p = self.games[l].take()?;
-        let (s, t) = (&mut p.state, &mut p.tally);
         let me = self.mover(l);
+        // Written in place and moved out once (each move of a game is a copy of it).
+        let p = self.games[l].as_mut()?;
+        let (s, t) = (&mut p.state, &mut p.tally);
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
                 s.pits[abs][h] = self.v[rel][h].as_array()[l];
@@ -416,7 +417,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         s.passes = 0;
         s.pending = Pending::Start;
         p.rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
-        Some(p)
+        self.games[l].take()
     }
 
     /// Adds lane `l`'s byte counts into its game's tally, and clears them.
