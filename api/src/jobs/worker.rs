@@ -132,14 +132,12 @@ async fn play(
     };
     // Games finished, counted as each ends (on the threads that play them), so that the
     // job's progress moves even when a chunk takes minutes.
-    let played = Arc::new(AtomicU64::new(0));
+    let played = Arc::new(Finished::new(settings.threads));
     let counter = played.clone();
     let mut play = tokio::task::spawn_blocking(move || {
         let games = spec.games.end - spec.games.start;
         let mut lines = Vec::with_capacity(games as usize * records::BYTES_PER_RECORD);
-        let count = |_: &tsoro_engine::stats::GameRecord| {
-            counter.fetch_add(1, Ordering::Relaxed);
-        };
+        let count = |_: &tsoro_engine::stats::GameRecord| counter.add();
         // Each record is encoded as it comes back.
         let mut encoder = records::Encoder::new(spec.seed);
         let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
@@ -166,7 +164,7 @@ async fn play(
                 }
             }
             _ = look.tick() => {
-                let now = played.load(Ordering::Relaxed);
+                let now = played.total();
                 let active = if now != reported {
                     reported = now;
                     store::report(pool, &c, name, now).await
@@ -197,6 +195,41 @@ async fn play(
         Err(e) => store::fail(pool, c.job.id, &format!("the worker panicked: {e}")).await?,
     }
     Ok(None)
+}
+
+/// Games finished, counted by the threads that play them, each thread in its own cache line
+/// (one counter shared by every game of a fast chunk cost the playing threads 2-3%).
+struct Finished {
+    /// One slot per thread of the pool playing the chunk (`rayon::current_thread_index`), and
+    /// a last one for any other thread.
+    slots: Vec<Slot>,
+}
+
+#[repr(align(128))]
+#[derive(Default)]
+struct Slot(AtomicU64);
+
+impl Finished {
+    /// Slots for a pool of `threads` threads (0: one per core).
+    fn new(threads: usize) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = if threads == 0 { cores } else { threads };
+        Finished {
+            slots: (0..=threads).map(|_| Slot::default()).collect(),
+        }
+    }
+
+    /// One more game finished on this thread.
+    fn add(&self) {
+        let last = self.slots.len() - 1;
+        let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
+        self.slots[slot].0.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Games finished so far.
+    fn total(&self) -> u64 {
+        self.slots.iter().map(|s| s.0.load(Ordering::Relaxed)).sum()
+    }
 }
 
 /// The game (from the stored configuration: the exact version) and the chunk's spec.
@@ -256,5 +289,35 @@ impl Workers {
         for h in self.handles {
             let _ = h.await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rayon::prelude::*;
+
+    fn on_pool(threads: usize, work: impl FnOnce() + Send) {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool")
+            .install(work);
+    }
+
+    /// Games finished on a pool's threads and on others all count, once each.
+    #[test]
+    fn finished_games_add_up_across_threads() {
+        assert!(
+            Finished::new(0).slots.len() > 1,
+            "one per core, and one for the others"
+        );
+        let f = Finished::new(2);
+        on_pool(2, || (0..1000).into_par_iter().for_each(|_| f.add()));
+        assert_eq!(f.total(), 1000);
+        // Outside a pool, and on a pool with more threads than slots: the last slot.
+        f.add();
+        on_pool(4, || (0..100).into_par_iter().for_each(|_| f.add()));
+        assert_eq!(f.total(), 1101);
     }
 }
