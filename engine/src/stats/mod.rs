@@ -239,6 +239,16 @@ pub struct Summary {
     pub longest_relay: u32,
 }
 
+/// One more of `key` (a string made only the first time: this is counted for every game).
+fn count(counts: &mut BTreeMap<String, u64>, key: &str) {
+    match counts.get_mut(key) {
+        Some(c) => *c += 1,
+        None => {
+            counts.insert(key.to_string(), 1);
+        }
+    }
+}
+
 impl Summary {
     /// An empty summary for these agents.
     pub fn new(agents: [String; 2]) -> Summary {
@@ -265,7 +275,7 @@ impl Summary {
             }
             Winner::Draw => {
                 self.draws += 1;
-                *self.draw_reasons.entry(r.reason.to_string()).or_insert(0) += 1;
+                count(&mut self.draw_reasons, r.reason.as_str());
             }
         }
         let first_won = matches!(
@@ -273,7 +283,7 @@ impl Summary {
             (crate::player::Player::A, Winner::A) | (crate::player::Player::B, Winner::B)
         );
         self.first_mover_wins += first_won as u64;
-        *self.reasons.entry(r.reason.to_string()).or_insert(0) += 1;
+        count(&mut self.reasons, r.reason.as_str());
         self.turns.add(r.turns);
         self.moves.add(r.moves);
         self.captures[0] += r.captures_a as u64;
