@@ -232,6 +232,43 @@ unsafe impl Half for wide::u8x32 {
     }
 }
 
+/// The operators of a vector type that wraps one register (`&`, `|`, `+`, `-` lane by lane,
+/// with their assigning forms, and `!`), each one intrinsic: and, or, add, sub, xor, set1.
+/// Used inside a module whose SAFETY note covers the intrinsics.
+#[cfg(target_arch = "x86_64")]
+macro_rules! register_ops {
+    ($t:ident: $and:ident, $or:ident, $add:ident, $sub:ident, $xor:ident, $set1:ident) => {
+        register_ops!(@binary $t, BitAnd, bitand, BitAndAssign, bitand_assign, $and);
+        register_ops!(@binary $t, BitOr, bitor, BitOrAssign, bitor_assign, $or);
+        register_ops!(@binary $t, Add, add, AddAssign, add_assign, $add);
+        register_ops!(@binary $t, Sub, sub, SubAssign, sub_assign, $sub);
+        impl Not for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn not(self) -> $t {
+                // SAFETY: see the module.
+                $t(unsafe { $xor(self.0, $set1(-1)) })
+            }
+        }
+    };
+    (@binary $t:ident, $tr:ident, $f:ident, $tra:ident, $fa:ident, $intr:ident) => {
+        impl $tr for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn $f(self, o: $t) -> $t {
+                // SAFETY: see the module.
+                $t(unsafe { $intr(self.0, o.0) })
+            }
+        }
+        impl $tra for $t {
+            #[inline(always)]
+            fn $fa(&mut self, o: $t) {
+                *self = $tr::$f(*self, o);
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(super) use avx2::{Avx2, Avx2Token};
 
@@ -262,34 +299,8 @@ mod avx2 {
     #[repr(transparent)]
     pub(in crate::sowing) struct Avx2(__m256i);
 
-    macro_rules! binary {
-        ($tr:ident, $f:ident, $tra:ident, $fa:ident, $intr:ident) => {
-            impl $tr for Avx2 {
-                type Output = Avx2;
-                #[inline(always)]
-                fn $f(self, o: Avx2) -> Avx2 {
-                    // SAFETY: see the module.
-                    Avx2(unsafe { $intr(self.0, o.0) })
-                }
-            }
-            impl $tra for Avx2 {
-                #[inline(always)]
-                fn $fa(&mut self, o: Avx2) {
-                    *self = $tr::$f(*self, o);
-                }
-            }
-        };
-    }
-    binary!(
-        BitAnd,
-        bitand,
-        BitAndAssign,
-        bitand_assign,
-        _mm256_and_si256
-    );
-    binary!(BitOr, bitor, BitOrAssign, bitor_assign, _mm256_or_si256);
-    binary!(Add, add, AddAssign, add_assign, _mm256_add_epi8);
-    binary!(Sub, sub, SubAssign, sub_assign, _mm256_sub_epi8);
+    register_ops!(Avx2: _mm256_and_si256, _mm256_or_si256, _mm256_add_epi8, _mm256_sub_epi8,
+        _mm256_xor_si256, _mm256_set1_epi8);
 
     /// Methods of [`LaneVec`] that are one intrinsic on two vectors.
     macro_rules! lanewise {
@@ -302,15 +313,6 @@ mod avx2 {
                 }
             )*
         };
-    }
-
-    impl Not for Avx2 {
-        type Output = Avx2;
-        #[inline(always)]
-        fn not(self) -> Avx2 {
-            // SAFETY: see the module.
-            Avx2(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi8(-1)) })
-        }
     }
 
     // SAFETY: `Avx2` is one `__m256i`: 32 bytes in lane order, any bits valid.
@@ -406,43 +408,8 @@ mod avx512 {
     #[repr(transparent)]
     pub(in crate::sowing) struct Avx512(__m512i);
 
-    macro_rules! binary {
-        ($tr:ident, $f:ident, $tra:ident, $fa:ident, $intr:ident) => {
-            impl $tr for Avx512 {
-                type Output = Avx512;
-                #[inline(always)]
-                fn $f(self, o: Avx512) -> Avx512 {
-                    // SAFETY: see the module.
-                    Avx512(unsafe { $intr(self.0, o.0) })
-                }
-            }
-            impl $tra for Avx512 {
-                #[inline(always)]
-                fn $fa(&mut self, o: Avx512) {
-                    *self = $tr::$f(*self, o);
-                }
-            }
-        };
-    }
-    binary!(
-        BitAnd,
-        bitand,
-        BitAndAssign,
-        bitand_assign,
-        _mm512_and_si512
-    );
-    binary!(BitOr, bitor, BitOrAssign, bitor_assign, _mm512_or_si512);
-    binary!(Add, add, AddAssign, add_assign, _mm512_add_epi8);
-    binary!(Sub, sub, SubAssign, sub_assign, _mm512_sub_epi8);
-
-    impl Not for Avx512 {
-        type Output = Avx512;
-        #[inline(always)]
-        fn not(self) -> Avx512 {
-            // SAFETY: see the module.
-            Avx512(unsafe { _mm512_xor_si512(self.0, _mm512_set1_epi8(-1)) })
-        }
-    }
+    register_ops!(Avx512: _mm512_and_si512, _mm512_or_si512, _mm512_add_epi8, _mm512_sub_epi8,
+        _mm512_xor_si512, _mm512_set1_epi8);
 
     /// Methods of [`LaneVec`] that are one compare of two vectors, into a lane mask.
     macro_rules! compare {
