@@ -14,7 +14,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Small chunks (4 games each), so both workers get some.
+/// Small chunks (4 games each, ten in the job), so both workers get some.
 const JOB_FLAGS: [&str; 6] = [
     "--chunk-games",
     "4",
@@ -56,11 +56,87 @@ fn worker(args: &[&str], env: &[(&str, &str)]) -> (Reaped, u32) {
     (child, pid)
 }
 
+/// Holds back the storing of played chunks (a trigger makes marking a chunk done wait on an
+/// advisory lock that this test holds) until both workers have claimed one. The job plays in
+/// a fraction of the workers' 200 ms idle poll, so without it the first worker to wake could
+/// play every chunk before the other looks; with it, a worker keeps at most two chunks (one
+/// storing, one played and waiting to store) and the job's other six wait for the second
+/// worker, however fast the machine.
+struct StoreGate {
+    held: sqlx::PgConnection,
+}
+
+impl StoreGate {
+    async fn shut(db: &str) -> StoreGate {
+        use sqlx::Connection;
+        let mut held = sqlx::PgConnection::connect(db).await.unwrap();
+        // The lock (75020001) is the test's own; a chunk's storing takes it shared.
+        sqlx::raw_sql(
+            "CREATE OR REPLACE FUNCTION scale_out_gate() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN PERFORM pg_advisory_xact_lock_shared(75020001); RETURN NEW; END $$; \
+             CREATE OR REPLACE TRIGGER scale_out_gate BEFORE UPDATE ON simulation_chunks \
+             FOR EACH ROW WHEN (NEW.status = 'done') EXECUTE FUNCTION scale_out_gate(); \
+             SELECT pg_advisory_lock(75020001);",
+        )
+        .execute(&mut held)
+        .await
+        .unwrap();
+        StoreGate { held }
+    }
+
+    /// Waits until each worker process owns a chunk, then lets the storing go on.
+    async fn open_when_both_claimed(mut self, workers: [u32; 2]) {
+        let start = Instant::now();
+        loop {
+            let owners = lease_owners(&mut self.held).await;
+            if workers.iter().all(|&pid| played_by(&owners, pid)) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "both workers did not claim a chunk of the job: {owners:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let stored: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM simulation_chunks WHERE status = 'done'")
+                .fetch_one(&mut self.held)
+                .await
+                .unwrap();
+        assert_eq!(stored, 0, "no chunk is stored while the gate is shut");
+        sqlx::raw_sql(
+            "SELECT pg_advisory_unlock(75020001); \
+             DROP TRIGGER scale_out_gate ON simulation_chunks; DROP FUNCTION scale_out_gate();",
+        )
+        .execute(&mut self.held)
+        .await
+        .unwrap();
+    }
+}
+
+/// Who claimed the chunks cut so far.
+async fn lease_owners(db: &mut sqlx::PgConnection) -> Vec<String> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT lease_owner FROM simulation_chunks WHERE lease_owner IS NOT NULL",
+    )
+    .fetch_all(db)
+    .await
+    .unwrap()
+}
+
+/// Whether the worker process `pid` is among these owners.
+fn played_by(owners: &[String], pid: u32) -> bool {
+    owners
+        .iter()
+        .any(|o| o.starts_with("worker@") && o.contains(&format!(":{pid}:")))
+}
+
 /// Posts the job to the service, waits for it, and checks it against `tsoro simulate` and
 /// that both worker processes (and nothing else) played it.
 async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path) {
     let client = reqwest::Client::new();
     let base = format!("http://127.0.0.1:{}", s.port);
+    let gate = StoreGate::shut(db).await;
     let r = client
         .post(format!("{base}/api/v1/simulations"))
         .json(&json!({"ruleset": "tsoro-matthews-basic", "agents": AGENTS, "games": GAMES, "seed": SEED}))
@@ -69,6 +145,7 @@ async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path)
         .unwrap();
     assert_eq!(r.status().as_u16(), 202);
     let url = format!("{base}{}", r.headers()["location"].to_str().unwrap());
+    gate.open_when_both_claimed(workers).await;
     let start = Instant::now();
     loop {
         let v: Value = client
@@ -97,19 +174,13 @@ async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path)
         .await
         .unwrap();
 
-    let pool = sqlx::PgPool::connect(db).await.unwrap();
-    let owners: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT lease_owner FROM simulation_chunks WHERE lease_owner IS NOT NULL",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
-    pool.close().await;
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(db)
+        .await
+        .unwrap();
+    let owners = lease_owners(&mut conn).await;
     for pid in workers {
         assert!(
-            owners
-                .iter()
-                .any(|o| o.starts_with("worker@") && o.contains(&format!(":{pid}:"))),
+            played_by(&owners, pid),
             "worker {pid} played no chunk: {owners:?}"
         );
     }
