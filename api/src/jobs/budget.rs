@@ -6,18 +6,21 @@
 //! benchmarks: a 2-core AMD EPYC, release build, one thread):
 //! - the ruleset's game length and branching are sampled from [`SAMPLE_GAMES`] random games
 //!   (the kernel plays them in well under a millisecond for most rulesets);
-//! - an action through the reference rules costs [`REFERENCE_ACTION`] (196,000 random games/s
-//!   of [`ACTIONS_4X8`] actions on tsoro 4x8), one in a random-vs-random kernel run
-//!   [`KERNEL_ACTION`] (1,100,000 games/s);
+//! - an action through the reference rules costs [`REFERENCE_ACTION`] (186,000-196,000 random
+//!   games/s of [`ACTIONS_4X8`] actions on tsoro 4x8, `tsoro simulate --reference`), one in a
+//!   random-vs-random kernel run [`KERNEL_ACTION`] (1,100,000 games/s: what a job plays, between
+//!   its measured 85% of `tsoro simulate`'s 1,150,000 and the kernel's own 1,380,000);
 //! - a greedy decision tries every legal action: branching × [`REFERENCE_ACTION`];
 //! - an alpha-beta decision of depth d searches about branching^(3d/4) positions (between the
 //!   perfectly ordered b^(d/2) and the unpruned b^d), each [`REFERENCE_ACTION`];
-//! - an MCTS iteration costs [`MCTS_ITERATION`] at tsoro 4x8's opening (about 550,000
-//!   iterations/s), half of it the rollout, which scales with the game's length.
+//! - an MCTS iteration costs [`MCTS_ITERATION`] at tsoro 4x8's opening (about 950,000
+//!   iterations/s, `tsoro search --ruleset tsoro-ludii --agent mcts:100000 --threads 1`), half
+//!   of it the rollout, which scales with the game's length.
 //!
 //! Each agent makes about half of a game's decisions. The estimate is rough (strong players'
-//! games are not random ones' length) but it is of the right order, which is what a budget
-//! needs: it tells a week from a minute.
+//! games are not random ones' length: 200 games of `mcts:1000,random` on tsoro 4x8 last 47
+//! turns, not 89, and take 2.5 s, where the model says 9.4) but it is of the right order, which
+//! is what a budget needs: it tells a week from a minute.
 
 use super::JobSettings;
 use crate::plan::RunPlan;
@@ -35,7 +38,7 @@ pub const REFERENCE_ACTION: f64 = 1.0 / (196_000.0 * ACTIONS_4X8);
 /// Core-seconds of one action of a random-vs-random game on the kernel.
 pub const KERNEL_ACTION: f64 = 1.0 / (1_100_000.0 * ACTIONS_4X8);
 /// Core-seconds of one MCTS iteration at tsoro 4x8's opening.
-pub const MCTS_ITERATION: f64 = 1.0 / 550_000.0;
+pub const MCTS_ITERATION: f64 = 1.0 / 950_000.0;
 /// The default budget: a core-day.
 pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
 
