@@ -56,6 +56,9 @@ async fn a_killed_worker_and_a_restarted_service_still_give_the_records_of_tsoro
     // The service plays with one worker loop; a `tsoro worker` process joins it.
     let mut service = serve_with(&dir, &[&JOB_FLAGS[..], &["--workers", "1"]].concat());
     wait_ready(&mut service).await;
+    // Chunks played are not stored until the worker is dead, so that it dies holding one
+    // however fast its games play.
+    let gate = StoreGate::shut(&db_url(&dir)).await;
     let created = client
         .post(format!(
             "http://127.0.0.1:{}/api/v1/simulations",
@@ -107,6 +110,7 @@ async fn a_killed_worker_and_a_restarted_service_still_give_the_records_of_tsoro
     let dead = &after_kill[killed as usize];
     assert_eq!(dead.1, "running", "the dead worker's chunk is still leased");
     assert!(dead.2.as_deref().unwrap().starts_with("worker@"));
+    gate.open().await;
 
     // Stop the service in the middle of the job.
     let start = Instant::now();

@@ -56,62 +56,25 @@ fn worker(args: &[&str], env: &[(&str, &str)]) -> (Reaped, u32) {
     (child, pid)
 }
 
-/// Holds back the storing of played chunks (a trigger makes marking a chunk done wait on an
-/// advisory lock that this test holds) until both workers have claimed one. The job plays in
-/// a fraction of the workers' 200 ms idle poll, so without it the first worker to wake could
-/// play every chunk before the other looks; with it, a worker keeps at most two chunks (one
-/// storing, one played and waiting to store) and the job's other six wait for the second
-/// worker, however fast the machine.
-struct StoreGate {
-    held: sqlx::PgConnection,
-}
-
-impl StoreGate {
-    async fn shut(db: &str) -> StoreGate {
-        use sqlx::Connection;
-        let mut held = sqlx::PgConnection::connect(db).await.unwrap();
-        // The lock (75020001) is the test's own; a chunk's storing takes it shared.
-        sqlx::raw_sql(
-            "CREATE OR REPLACE FUNCTION scale_out_gate() RETURNS trigger LANGUAGE plpgsql AS \
-             $$ BEGIN PERFORM pg_advisory_xact_lock_shared(75020001); RETURN NEW; END $$; \
-             CREATE OR REPLACE TRIGGER scale_out_gate BEFORE UPDATE ON simulation_chunks \
-             FOR EACH ROW WHEN (NEW.status = 'done') EXECUTE FUNCTION scale_out_gate(); \
-             SELECT pg_advisory_lock(75020001);",
-        )
-        .execute(&mut held)
-        .await
-        .unwrap();
-        StoreGate { held }
-    }
-
-    /// Waits until each worker process owns a chunk, then lets the storing go on.
-    async fn open_when_both_claimed(mut self, workers: [u32; 2]) {
-        let start = Instant::now();
-        loop {
-            let owners = lease_owners(&mut self.held).await;
-            if workers.iter().all(|&pid| played_by(&owners, pid)) {
-                break;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(120),
-                "both workers did not claim a chunk of the job: {owners:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
+/// Waits, with the storing held back, until each worker process owns a chunk; then lets the
+/// storing go on. The job plays in a fraction of the workers' 200 ms idle poll, so without the
+/// gate the first worker to wake could play every chunk before the other looks; with it, a
+/// worker keeps at most two chunks (one storing, one played and waiting to store) and the
+/// job's other six wait for the second worker, however fast the machine.
+async fn open_when_both_claimed(mut gate: StoreGate, workers: [u32; 2]) {
+    let start = Instant::now();
+    loop {
+        let owners = lease_owners(gate.conn()).await;
+        if workers.iter().all(|&pid| played_by(&owners, pid)) {
+            break;
         }
-        let stored: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM simulation_chunks WHERE status = 'done'")
-                .fetch_one(&mut self.held)
-                .await
-                .unwrap();
-        assert_eq!(stored, 0, "no chunk is stored while the gate is shut");
-        sqlx::raw_sql(
-            "SELECT pg_advisory_unlock(75020001); \
-             DROP TRIGGER scale_out_gate ON simulation_chunks; DROP FUNCTION scale_out_gate();",
-        )
-        .execute(&mut self.held)
-        .await
-        .unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "both workers did not claim a chunk of the job: {owners:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    gate.open().await;
 }
 
 /// Who claimed the chunks cut so far.
@@ -145,7 +108,7 @@ async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path)
         .unwrap();
     assert_eq!(r.status().as_u16(), 202);
     let url = format!("{base}{}", r.headers()["location"].to_str().unwrap());
-    gate.open_when_both_claimed(workers).await;
+    open_when_both_claimed(gate, workers).await;
     let start = Instant::now();
     loop {
         let v: Value = client
