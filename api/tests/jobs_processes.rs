@@ -20,7 +20,8 @@ const JOB_FLAGS: [&str; 6] = [
     "1",
 ];
 const GAMES: u64 = 48;
-/// A searching agent slow enough that a chunk is still in play when its worker is killed.
+/// A searching agent slow enough that the job is still running when the service is stopped
+/// (whether the killed worker holds a chunk does not depend on it: see the store gate).
 const AGENTS: &str = "mcts:15000,random";
 
 async fn job(client: &reqwest::Client, port: u16, url: &str) -> Value {
