@@ -210,10 +210,13 @@ struct Finished {
 struct Slot(AtomicU64);
 
 impl Finished {
-    /// Slots for a pool of `threads` threads (0: one per core).
+    /// Slots for a pool of `threads` threads (0: rayon's default, as the engine's pool has).
     fn new(threads: usize) -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = if threads == 0 { cores } else { threads };
+        let threads = if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        };
         Finished {
             slots: (0..=threads).map(|_| Slot::default()).collect(),
         }
