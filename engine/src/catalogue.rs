@@ -454,3 +454,23 @@ pub fn rule_fields(kind: Kind) -> &'static [&'static str] {
         Kind::Nhodo => crate::nhodo::RULE_FIELDS,
     }
 }
+
+/// The rules each ruleset of a kind plays without a configuration field, because its engine
+/// builds them in; the corpus cites each like a rule field (`[built_in.NAME]`).
+///
+/// - sowing: `object` (a player left with no stones has lost), `direction` (each player sows
+///   anticlockwise around his own two rows only), `capture_trigger` (a capture is made by a
+///   last stone falling into an empty hole of the sower's front row opposite an occupied one);
+/// - morris: `turns` (the players alternate, placing or moving one stone a turn), `lines` (a
+///   line is three of one's stones in a row along a line of the board);
+/// - nhodo: `throw` (a clean throw scoops stones out and pushes all but one back, the one kept as
+///   a single), `failed_throw` (a failed throw ends the turn, every stone out of the hole going
+///   back and nothing kept), `turn_order` (play passes to the player on the right), `eating`
+///   (with hole and reserve exhausted, a player eats the one on her right, who retires).
+pub fn built_in_rules(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Sowing => &["object", "direction", "capture_trigger"],
+        Kind::Morris => &["turns", "lines"],
+        Kind::Nhodo => &["throw", "failed_throw", "turn_order", "eating"],
+    }
+}

@@ -62,6 +62,55 @@ fn check(path: &std::path::Path, text: &str, bless: bool, failures: &mut Vec<Str
     }
 }
 
+/// Golden games beyond the defaults: (ruleset, parameter, value), one game each (seed 1).
+static EXTRA: std::sync::LazyLock<Vec<(&str, &str, Value)>> = std::sync::LazyLock::new(|| {
+    vec![
+        ("tsoro-ludii-baia", "holes", json!(16)),
+        ("tsoro-ludii-baia", "holes", json!(19)),
+    ]
+});
+
+/// One random game (`seed`) of `g`, replayed through the public replay function and compared
+/// with its golden file (`ID-SEED.json`, or `ID-NAME=VALUE-SEED.json` off the defaults).
+fn golden_game(
+    dir: &std::path::Path,
+    id: &str,
+    g: &AnyGame,
+    params: &Params,
+    seed: u64,
+    bless: bool,
+    failures: &mut Vec<String>,
+) {
+    let actions = random_game(g, seed);
+    let req = ReplayRequest {
+        ruleset: id.to_string(),
+        params: params.clone(),
+        actions: actions.clone(),
+    };
+    let out = replay(&req).unwrap();
+    let doc = json!({
+        "ruleset": id,
+        "params": params,
+        "seed": seed,
+        "actions": actions,
+        "result": out.result,
+        "states": out.states,
+    });
+    let text = render(&doc);
+    let tag: String = params
+        .iter()
+        .map(|(k, v)| format!("-{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+        .collect();
+    let path = dir.join(format!("{id}{tag}-{seed}.json"));
+    check(&path, &text, bless, failures);
+    // The file replays to itself through the public replay function.
+    let parsed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        parsed["states"].as_array().unwrap().len(),
+        actions.len() + 1
+    );
+}
+
 #[test]
 fn golden_games() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
@@ -82,31 +131,15 @@ fn golden_games() {
             }
         };
         for seed in [1u64, 2] {
-            let actions = random_game(&g, seed);
-            let req = ReplayRequest {
-                ruleset: def.id.clone(),
-                params: Params::new(),
-                actions: actions.clone(),
-            };
-            let out = replay(&req).unwrap();
-            let doc = json!({
-                "ruleset": def.id,
-                "params": {},
-                "seed": seed,
-                "actions": actions,
-                "result": out.result,
-                "states": out.states,
-            });
-            let text = render(&doc);
-            let path = dir.join(format!("{}-{seed}.json", def.id));
-            check(&path, &text, bless, &mut failures);
-            // The file replays to itself through the public replay function.
-            let parsed: Value = serde_json::from_str(&text).unwrap();
-            assert_eq!(
-                parsed["states"].as_array().unwrap().len(),
-                actions.len() + 1
-            );
+            golden_game(&dir, &def.id, &g, &Params::new(), seed, bless, &mut failures);
         }
+    }
+    // Parameters that change the board or a rule's reading beyond the defaults.
+    for (id, name, value) in EXTRA.iter() {
+        let def = catalogue::get(id).unwrap();
+        let params = Params::from([(name.to_string(), value.clone())]);
+        let g = def.build(&params).unwrap();
+        golden_game(&dir, id, &g, &params, 1, bless, &mut failures);
     }
     assert!(
         failures.is_empty(),

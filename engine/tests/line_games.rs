@@ -994,3 +994,52 @@ fn ludii_dig_dig_full_board_after_a_passed_take_keeps_placing() {
     }
     assert_eq!(s.outcome().unwrap().winner, Some(Player::A));
 }
+
+/// Ludii's Dig Dig counts stones only in its movement phase: when the filling placement's
+/// removal of the pairs leaves the other player without stones, he makes a forced pass, the
+/// filler makes one step, and only then has he lost (same winner, two actions later).
+/// Matthews' reading (both players checked at the end of every turn) ends it at once.
+#[test]
+fn ludii_dig_dig_a_player_emptied_by_the_filling_placement_passes_then_loses() {
+    let play = |g: &MorrisGame| {
+        let all = g.board().all();
+        let mut s = g.setup([all & !mask(g, &["d1", "g7"]), 0], [0, 0], Player::B);
+        // B cancels a1; A's g7 makes lines with nothing to take (a forced pass); B cancels
+        // d2; A's d1 fills the board, each of its lines holding a pair (no line).
+        for a in [
+            place("a1"),
+            place("g7"),
+            MorrisAction::Pass,
+            place("d2"),
+            place("d1"),
+        ] {
+            assert!(legal(g, &s).contains(&a), "{a:?}");
+            g.apply_unchecked(&mut s, a);
+        }
+        assert_eq!(s.cancelled(), 0);
+        assert_eq!(s.stones(Player::B), 0);
+        s
+    };
+    let g = game("dig-dig-ludii", &[]);
+    let mut s = play(&g);
+    assert_eq!(s.outcome(), None);
+    assert_eq!(legal(&g, &s), vec![MorrisAction::Pass]);
+    g.apply_unchecked(&mut s, MorrisAction::Pass);
+    assert_eq!(s.outcome(), None);
+    assert_eq!(s.to_move(), Some(Player::A));
+    g.apply_unchecked(&mut s, mv("a4", "a1"));
+    let o = s.outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (Some(Player::A), EndReason::TooFewPieces, 6)
+    );
+    let mut v = catalogue::get("dig-dig-ludii").unwrap().config.clone();
+    v["end"]["lose_next_only"] = false.into();
+    let c: tsoro_engine::morris::MorrisConfig = serde_json::from_value(v).unwrap();
+    let both = MorrisGame::new(c.compile().unwrap());
+    let o = play(&both).outcome().unwrap();
+    assert_eq!(
+        (o.winner, o.reason, o.turns),
+        (Some(Player::A), EndReason::TooFewPieces, 4)
+    );
+}

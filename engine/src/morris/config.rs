@@ -234,8 +234,12 @@ pub struct End {
     pub lose_at: u8,
     /// Whether `lose_at` is checked after each action for the player to move next only (as
     /// Ludii's end rules check `Next`): a player left short by the end of his own turn (Dig
-    /// Dig's pairs removed) loses after his opponent's next action. Default false: both
-    /// players are checked at the end of every turn.
+    /// Dig's pairs removed) loses after his opponent's next action. With an unlimited supply
+    /// the count also belongs to the movement stage only (Ludii's Dig Dig keeps its end rule
+    /// in its movement phase): the placement that fills the board is not followed by it, so a
+    /// player left without stones by his opponent's filling placement passes, and loses after
+    /// his opponent's next action. Default false: both players are checked at the end of
+    /// every turn.
     #[serde(default)]
     pub lose_next_only: bool,
     /// A player to move with no legal move.

@@ -602,6 +602,7 @@ impl MorrisGame {
             });
         };
         // The end of placement.
+        let mut placement_ended = false;
         if !s.placed && !pass {
             let over = match c.placement.until {
                 Until::HandsEmpty => s.hand == [0, 0],
@@ -609,6 +610,7 @@ impl MorrisGame {
             };
             if over {
                 s.placed = true;
+                placement_ended = true;
                 if s.cancelled != 0 {
                     if let Some(v) = ev.as_mut() {
                         v.push(MorrisEvent::RemoveCancelled {
@@ -623,7 +625,13 @@ impl MorrisGame {
             }
         }
         let p = s.to_move;
-        let checked = if c.end.lose_next_only { 1 } else { 2 };
+        // Ludii's Dig Dig keeps its end rule in the movement phase: the move that ends
+        // placement is a placement move, so nobody is counted until the next action.
+        let checked = match (c.end.lose_next_only, placement_ended && self.unlimited()) {
+            (true, true) => 0,
+            (true, false) => 1,
+            (false, _) => 2,
+        };
         for q in [p, p.other()].into_iter().take(checked) {
             if self.count(s, q) <= c.end.lose_at as u32 && self.loss_counts(s) {
                 return end(s, Some(q.other()), EndReason::TooFewPieces);
