@@ -131,7 +131,15 @@ fn golden_games() {
             }
         };
         for seed in [1u64, 2] {
-            golden_game(&dir, &def.id, &g, &Params::new(), seed, bless, &mut failures);
+            golden_game(
+                &dir,
+                &def.id,
+                &g,
+                &Params::new(),
+                seed,
+                bless,
+                &mut failures,
+            );
         }
     }
     // Parameters that change the board or a rule's reading beyond the defaults.
