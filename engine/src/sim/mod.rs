@@ -179,14 +179,15 @@ fn record<G: Game>(
 
 /// The records of games `ks` of a run between two random agents, played many at a time by
 /// [`Game::random_playouts`] (the game's fast kernel, when it has one for these rules), each
-/// with `map` applied, in game order (every slot filled).
+/// with `map` applied, in game order, and their aggregates, folded on the thread that played
+/// them (the summaries of a run's parts merge exactly into the run's).
 fn random_records<G: Game, T>(
     g: &G,
     spec: &SimSpec,
     names: &[Arc<str>; 2],
     ks: Range<u64>,
     map: &(dyn Fn(&GameRecord) -> T + Sync),
-) -> Vec<Option<(GameRecord, T)>> {
+) -> Part<T> {
     struct Games<'a, G: Game, T> {
         g: &'a G,
         spec: &'a SimSpec,
@@ -224,7 +225,22 @@ fn random_records<G: Game, T>(
         first,
     };
     g.random_playouts(&mut games);
-    games.out
+    let mut summary = Summary::new(spec.agents.map(|a| a.to_string()));
+    let records: Vec<(GameRecord, T)> = games.out.into_iter().flatten().collect();
+    for (r, _) in &records {
+        summary.add(r);
+    }
+    Part {
+        records,
+        summary: Some(summary),
+    }
+}
+
+/// Games played by one task, in game order, with their aggregates when the task folded them.
+struct Part<T> {
+    records: Vec<(GameRecord, T)>,
+    /// The records' summary, or `None` when they are still to be folded.
+    summary: Option<Summary>,
 }
 
 /// Games a worker plays at once on the fast path (enough to keep the lanes full).
@@ -279,8 +295,10 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
             .is_some_and(|c| c.load(Ordering::Relaxed))
     };
     // One thread plays the batches (on the pool) while this one hands the previous batch's
-    // records to the sink in game order: playing and recording overlap.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(GameRecord, T)>>(1);
+    // records to the sink in game order: playing and recording overlap. On the fast path the
+    // playing threads fold their own games' aggregates too, and this thread only merges them,
+    // so that it takes little of the cores the games are played on.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Part<T>>>(1);
     let names = &names;
     std::thread::scope(|scope| {
         let player = scope.spawn(move || {
@@ -290,23 +308,21 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
                     return true;
                 }
                 let stop = (next + batch).min(end);
-                let records: Vec<(GameRecord, T)> = pool.install(|| {
+                let parts: Vec<Part<T>> = pool.install(|| {
                     if fast {
                         let chunks = (stop - next).div_ceil(chunk);
                         (0..chunks)
                             .into_par_iter()
-                            .flat_map_iter(|c| {
+                            .map(|c| {
                                 let from = next + c * chunk;
                                 let to = (from + chunk).min(stop);
                                 random_records(g, spec, names, from..to, map)
-                                    .into_iter()
-                                    .flatten()
                             })
                             .collect()
                     } else {
                         // Agents that search see the cancel flag inside their searches; games
                         // not yet started are skipped once it is set.
-                        (next..stop)
+                        let records = (next..stop)
                             .into_par_iter()
                             .map(|k| {
                                 if cancelled() {
@@ -319,14 +335,18 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
                                 Some((r, t))
                             })
                             .collect::<Option<Vec<_>>>()
-                            .unwrap_or_default()
+                            .unwrap_or_default();
+                        vec![Part {
+                            records,
+                            summary: None,
+                        }]
                     }
                 });
                 // Set during the batch: its games may have been cut short, none is kept.
                 if cancelled() {
                     return true;
                 }
-                if tx.send(records).is_err() {
+                if tx.send(parts).is_err() {
                     return false;
                 }
                 next = stop;
@@ -334,11 +354,16 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
             false
         });
         let mut done = start;
-        for records in rx {
-            done += records.len() as u64;
-            for (r, t) in records {
-                summary.add(&r);
-                sink(&r, t);
+        for parts in rx {
+            for part in parts {
+                done += part.records.len() as u64;
+                match &part.summary {
+                    Some(s) => summary.merge(s),
+                    None => part.records.iter().for_each(|(r, _)| summary.add(r)),
+                }
+                for (r, t) in part.records {
+                    sink(&r, t);
+                }
             }
             if let Some(p) = &opts.progress {
                 p(done - start, total);
