@@ -110,6 +110,7 @@ impl FromStr for Square {
 crate::notation::string_serde!(Square);
 
 /// The boards the engine knows.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoardKind {

@@ -65,6 +65,7 @@ fn first() -> Player {
 }
 
 /// The placement stage.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Placement {
@@ -104,6 +105,7 @@ impl Default for Placement {
 }
 
 /// How far a stone may leave a line just formed, during placement.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LeaveLine {
@@ -115,6 +117,7 @@ pub enum LeaveLine {
 }
 
 /// When the placement stage ends.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Until {
@@ -126,6 +129,7 @@ pub enum Until {
 }
 
 /// The movement stage.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Movement {
@@ -135,6 +139,7 @@ pub struct Movement {
     /// A player with exactly this many stones may move any of them to any empty point (0:
     /// never). Default 0.
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=4"))]
     pub flying_at: u8,
 }
 
@@ -148,6 +153,7 @@ impl Default for Movement {
 }
 
 /// Where a stone moves in the movement stage.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
@@ -159,6 +165,7 @@ pub enum Step {
 }
 
 /// What a line of three made by a move does.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lines {
@@ -194,6 +201,7 @@ fn yes() -> bool {
 }
 
 /// What a line does.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LineEffect {
@@ -205,6 +213,7 @@ pub enum LineEffect {
 }
 
 /// How many takes a move that makes two lines at once earns.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PerMove {
@@ -216,6 +225,7 @@ pub enum PerMove {
 }
 
 /// Which stones may be taken.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Take {
@@ -225,12 +235,14 @@ pub struct Take {
 }
 
 /// How the game ends.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct End {
     /// A player whose stones (on the board and in hand) number this many or fewer has lost;
     /// with an unlimited supply this is checked only once placement is over.
     #[serde(default)]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "0u8..=3"))]
     pub lose_at: u8,
     /// Whether `lose_at` is checked after each action for the player to move next only (as
     /// Ludii's end rules check `Next`): a player left short by the end of his own turn (Dig
@@ -251,9 +263,16 @@ pub struct End {
     /// The same position with the same player to move for the n-th time in the movement
     /// stage is a draw (0: never).
     #[serde(default)]
+    #[cfg_attr(
+        feature = "arbitrary",
+        proptest(
+            strategy = "proptest::strategy::Strategy::prop_map(0u8..=3, |r| if r == 0 { 0 } else { r + 1 })"
+        )
+    )]
     pub repetition: u8,
     /// Turns after which the game is a draw.
     #[serde(default = "turn_limit")]
+    #[cfg_attr(feature = "arbitrary", proptest(strategy = "1u32..=300"))]
     pub turn_limit: u32,
     /// Whether the turn limit cuts its last turn after the turn's first action, before a take
     /// that action earned (Ludii cuts a game after the first move of turn 2,500). Default
@@ -281,6 +300,7 @@ fn turn_limit() -> u32 {
 }
 
 /// What happens to a player who cannot move.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoMoves {
@@ -296,6 +316,7 @@ pub enum NoMoves {
 }
 
 /// What a board full after placement means.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FullBoard {
@@ -304,6 +325,13 @@ pub enum FullBoard {
     Draw,
     /// Nothing special: the player to move has no move, and `end.no_moves` applies.
     NoMoves,
+}
+
+/// The most moves to any empty point a player with at most `movers` stones can have on a
+/// board of `n` points: `k` stones and `n - k` empty points at most, for the worst `k` (with an
+/// unlimited supply a player may have any number of stones once the cancelled pairs are gone).
+fn most_moves_anywhere(n: usize, movers: usize) -> usize {
+    (1..=movers.min(n)).map(|k| k * (n - k)).max().unwrap_or(0)
 }
 
 /// A checked configuration with its board.
@@ -359,7 +387,7 @@ impl MorrisConfig {
         }
         // Every decision must fit the action list (64).
         let movers = if unlimited { n } else { self.stones as usize };
-        if self.movement.step == Step::Anywhere && movers * (n - movers.min(n)) > 64 {
+        if self.movement.step == Step::Anywhere && most_moves_anywhere(n, movers) > 64 {
             return Err(ConfigError::new(
                 "movement.step",
                 "moving anywhere with this many stones gives too many moves",
@@ -397,5 +425,85 @@ impl MorrisConfig {
             config: self,
             board,
         })
+    }
+}
+
+/// Whole configurations for property tests: every field drawn (the parts by their own
+/// `Arbitrary`, so a field added to one of them is drawn without editing anything), then fitted
+/// within the constraints [`MorrisConfig::compile`] checks, so that every drawn configuration
+/// compiles and plays.
+#[cfg(feature = "arbitrary")]
+impl proptest::arbitrary::Arbitrary for MorrisConfig {
+    type Parameters = ();
+    type Strategy = proptest::strategy::BoxedStrategy<MorrisConfig>;
+
+    fn arbitrary_with(_: ()) -> Self::Strategy {
+        use proptest::prelude::*;
+        (
+            any::<BoardKind>(),
+            // 1 and 2 stand for an unlimited supply (0), a quarter of the draws.
+            0u8..=12,
+            any::<Player>(),
+            any::<Placement>(),
+            any::<Movement>(),
+            any::<Lines>(),
+            any::<Take>(),
+            any::<End>(),
+        )
+            .prop_map(
+                |(board, stones, first_player, placement, movement, lines, take, end)| {
+                    MorrisConfig {
+                        board,
+                        stones: if stones < 3 { 0 } else { stones },
+                        first_player,
+                        placement,
+                        movement,
+                        lines,
+                        take,
+                        end,
+                    }
+                    .fitted()
+                },
+            )
+            .boxed()
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+impl MorrisConfig {
+    /// The nearest configuration that [`MorrisConfig::compile`] accepts: each field a check
+    /// would refuse is moved to an allowed value.
+    fn fitted(mut self) -> MorrisConfig {
+        let n = Board::new(self.board).len();
+        let unlimited = self.stones == 0;
+        self.placement.until = if unlimited {
+            Until::BoardFull
+        } else {
+            Until::HandsEmpty
+        };
+        if self.placement.cancel_line {
+            self.placement.cancel = true;
+        }
+        if unlimited {
+            self.placement.leave_line = LeaveLine::Off;
+        }
+        if 2 * self.stones as usize > n && !self.placement.cancel {
+            self.stones = (n / 2) as u8;
+        }
+        let movers = if unlimited { n } else { self.stones as usize };
+        if self.movement.step == Step::Anywhere && most_moves_anywhere(n, movers) > 64 {
+            self.movement.step = Step::Adjacent;
+        }
+        let f = self.movement.flying_at as usize;
+        if f > 0 && (f * (n - f.min(n)) > 64 || f > movers) {
+            self.movement.flying_at = (1..=movers.min(f))
+                .filter(|f| f * (n - f) <= 64)
+                .max()
+                .unwrap_or(0) as u8;
+        }
+        if !unlimited && self.end.lose_at as usize >= movers {
+            self.end.lose_at = (movers - 1) as u8;
+        }
+        self
     }
 }

@@ -13,28 +13,28 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MorrisState {
     /// Each player's (uncancelled) stones on the board, as masks of point indices.
-    stones: [u32; 2],
+    pub(super) stones: [u32; 2],
     /// Points holding a cancelled pair (Dig Dig), removed when placement ends.
-    cancelled: u32,
+    pub(super) cancelled: u32,
     /// Stones in each player's hand (unused with an unlimited supply).
-    hand: [u8; 2],
+    pub(super) hand: [u8; 2],
     /// Whether the placement stage is over for good (cancelled pairs removed).
-    placed: bool,
-    to_move: Player,
+    pub(super) placed: bool,
+    pub(super) to_move: Player,
     /// Takes the player to move still owes himself this turn.
-    takes: u8,
+    pub(super) takes: u8,
     /// Forced passes in a row (the last turns of both players were passes at 2).
-    passes: u8,
-    turns: u32,
-    outcome: Option<Outcome>,
+    pub(super) passes: u8,
+    pub(super) turns: u32,
+    pub(super) outcome: Option<Outcome>,
     /// Positions since the last placement or take (movement stage, when repetition counts).
-    history: Vec<u64>,
+    pub(super) history: Vec<u64>,
     /// Stage 1 (`placement.leave_line`): each player's stones in the lines he formed on his
     /// last go, which he may move away on his next.
-    fresh: [u32; 2],
+    pub(super) fresh: [u32; 2],
     /// Stage 1: each player's stone moved away from a line, as (point it left, point it is on)
     /// indices, which he may move back.
-    away: [Option<(u8, u8)>; 2],
+    pub(super) away: [Option<(u8, u8)>; 2],
 }
 
 impl MorrisState {
