@@ -532,6 +532,7 @@ impl Kernel {
                 turns: s.turns,
             });
         };
+        let mut placement_ended = false;
         if !s.placed && !pass {
             let over = if self.until_full {
                 self.occupied(s) == self.all
@@ -540,6 +541,7 @@ impl Kernel {
             };
             if over {
                 s.placed = true;
+                placement_ended = true;
                 s.cancelled = 0;
                 if self.full_board_draw && self.occupied(s) == self.all {
                     return end(s, None, EndReason::NoMoves);
@@ -547,7 +549,10 @@ impl Kernel {
             }
         }
         let p = s.to_move;
-        if self.loss_counts(s) {
+        // With `lose_next_only` and an unlimited supply, the action that ends placement is
+        // followed by no count.
+        let counted = !(self.lose_next_only && placement_ended && self.unlimited);
+        if self.loss_counts(s) && counted {
             if self.count(s, p.index()) <= self.lose_at {
                 return end(s, Some(p.other()), EndReason::TooFewPieces);
             }
