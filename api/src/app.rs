@@ -27,7 +27,7 @@ pub struct AppSettings {
     pub db_down_threshold: std::time::Duration,
     /// The embedded server's supervisor, when the service runs one (its restarts show in
     /// `/health`).
-    pub embedded: Option<crate::pg::ServerWatch>,
+    pub embedded: Option<tsoro_pg::ServerWatch>,
 }
 
 /// A bound, not yet running, server.

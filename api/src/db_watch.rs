@@ -1,6 +1,6 @@
 //! Whether the database answers, as one background probe sees it: what `/health` reports.
 
-use crate::pg::{ServerState, ServerWatch};
+use tsoro_pg::{ServerState, ServerWatch};
 use sqlx::PgPool;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};

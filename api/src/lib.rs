@@ -12,7 +12,6 @@ pub mod fallback;
 pub mod jobs;
 pub mod json_body;
 pub mod openapi;
-pub mod pg;
 pub mod plan;
 pub mod problem;
 pub mod request_guard;

@@ -2,7 +2,7 @@
 
 use crate::app::{AppSettings, Application};
 use crate::cli::{DbArgs, ServeArgs};
-use crate::pg::{DB_NAME, EmbeddedPg};
+use tsoro_pg::{DB_NAME, EmbeddedPg};
 use anyhow::Context;
 
 /// A database for the service: an embedded server we own, or a URL we were given.
@@ -162,7 +162,7 @@ pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
 pub async fn worker(args: crate::cli::WorkerArgs) -> anyhow::Result<()> {
     let url = match &args.database_url {
         Some(url) => url.clone(),
-        None => crate::pg::service_url_of(&args.data_dir.join("postgres")).with_context(|| {
+        None => tsoro_pg::service_url_of(&args.data_dir.join("postgres")).with_context(|| {
             format!(
                 "finding the embedded PostgreSQL of the data directory {} (or set \
                      DATABASE_URL)",

@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use tsoro_api::pg::EmbeddedPg;
+use tsoro_pg::EmbeddedPg;
 
 /// The postmaster's pid, from its pid file.
 fn postmaster_pid(dir: &Path) -> Option<i32> {

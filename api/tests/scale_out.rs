@@ -180,11 +180,11 @@ async fn run_shared_job(s: &Served, db: &str, workers: [u32; 2], scratch: &Path)
 #[tokio::test]
 async fn two_workers_join_a_service_through_its_shared_postgresql() {
     let scratch = data_dir("tsoro-shared-");
-    let mut server = tsoro_api::pg::EmbeddedPg::new(scratch.join("pg")).unwrap();
+    let mut server = tsoro_pg::EmbeddedPg::new(scratch.join("pg")).unwrap();
     server.start().unwrap();
     // The URL's role owns its database and nothing else: not a superuser, no right to create
     // databases, not even to connect to `postgres` (as on a managed server).
-    let url = server.url(tsoro_api::pg::DB_NAME);
+    let url = server.url(tsoro_pg::DB_NAME);
     let admin = sqlx::PgPool::connect(&server.admin_url("postgres"))
         .await
         .unwrap();

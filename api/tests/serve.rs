@@ -109,7 +109,7 @@ fn help_shows_the_configuration() {
 #[tokio::test]
 async fn migrate_with_database_url_creates_the_database() {
     let dir = data_dir("tsoro-ext-");
-    let mut pg = tsoro_api::pg::EmbeddedPg::new(dir.join("pg")).unwrap();
+    let mut pg = tsoro_pg::EmbeddedPg::new(dir.join("pg")).unwrap();
     pg.start().unwrap();
     let url = pg.admin_url("brand_new_db");
     let out = tsoro()

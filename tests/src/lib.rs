@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use tsoro_api::app::{AppSettings, Application};
-use tsoro_api::pg::EmbeddedPg;
+use tsoro_pg::EmbeddedPg;
 
 /// The server all tests of this process share.
 pub struct Cluster {
@@ -108,7 +108,7 @@ fn init() -> Result<Cluster, String> {
                     (
                         pg.admin_url("postgres"),
                         pg.url("postgres"),
-                        Some(tsoro_api::pg::DB_USER.to_string()),
+                        Some(tsoro_pg::DB_USER.to_string()),
                         Some(pg),
                     )
                 }

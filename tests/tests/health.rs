@@ -1,7 +1,7 @@
 //! Health, readiness and errors, end to end over HTTP against a real PostgreSQL.
 
 use std::time::{Duration, Instant};
-use tsoro_api::pg::EmbeddedPg;
+use tsoro_pg::EmbeddedPg;
 use tsoro_tests::{spawn_app, temp_dir, watchdog};
 
 async fn problem(resp: reqwest::Response, status: u16) -> serde_json::Value {

@@ -162,7 +162,7 @@ pub fn postgres_processes(dir: &Path) -> Vec<u32> {
 
 /// The service's URL for the embedded server of a data directory (its role and password).
 pub fn db_url(dir: &Path) -> String {
-    tsoro_api::pg::service_url_of(&dir.join("postgres")).unwrap()
+    tsoro_pg::service_url_of(&dir.join("postgres")).unwrap()
 }
 
 /// The same URL without the password.
