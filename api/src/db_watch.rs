@@ -1,9 +1,9 @@
 //! Whether the database answers, as one background probe sees it: what `/health` reports.
 
-use tsoro_pg::{ServerState, ServerWatch};
 use sqlx::PgPool;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
+use tsoro_pg::{ServerState, ServerWatch};
 
 /// How often the probe asks.
 const EVERY: Duration = Duration::from_secs(1);

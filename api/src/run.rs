@@ -2,8 +2,8 @@
 
 use crate::app::{AppSettings, Application};
 use crate::cli::{DbArgs, ServeArgs};
-use tsoro_pg::{DB_NAME, EmbeddedPg};
 use anyhow::Context;
+use tsoro_pg::{DB_NAME, EmbeddedPg};
 
 /// A database for the service: an embedded server we own, or a URL we were given.
 pub struct Database {
