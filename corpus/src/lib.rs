@@ -17,7 +17,9 @@ pub mod package;
 mod validate;
 
 pub use error::{CorpusError, Problem};
-pub use model::{Citation, Evidence, Game, Person, RulesetRecord, Source, Variant};
+pub use model::{
+    Citation, Evidence, Game, Person, RulesetRecord, Sic, Source, Variant, WitnessReading,
+};
 
 use std::collections::BTreeMap;
 
@@ -146,6 +148,33 @@ impl Corpus {
                         me.inherited.insert(field.clone(), from.clone());
                     }
                 }
+                let mine = tsoro_engine::catalogue::get(&id).ok();
+                for (name, choices) in &p.params {
+                    for (choice, c) in choices {
+                        let has = mine.is_some_and(|d| {
+                            d.params
+                                .iter()
+                                .any(|s| &s.name == name && param_choices(s).contains(choice))
+                        });
+                        let key = format!("{name}={choice}");
+                        let cited = me.params.get(name).is_some_and(|m| m.contains_key(choice));
+                        if has && !cited {
+                            me.params
+                                .entry(name.clone())
+                                .or_default()
+                                .insert(choice.clone(), c.clone());
+                            let from = p.params_inherited.get(&key).unwrap_or(&parent);
+                            me.params_inherited.insert(key, from.clone());
+                        }
+                    }
+                }
+                for (rule, c) in &p.built_in {
+                    if !me.built_in.contains_key(rule) {
+                        me.built_in.insert(rule.clone(), c.clone());
+                        let from = p.built_in_inherited.get(rule).unwrap_or(&parent);
+                        me.built_in_inherited.insert(rule.clone(), from.clone());
+                    }
+                }
                 chain.push(parent);
                 next = p.inherit.clone();
             }
@@ -159,6 +188,17 @@ impl Corpus {
             .get(id)
             .map(|(f, l)| format!("corpus/{f}:{l}"))
             .unwrap_or_else(|| "corpus".into())
+    }
+}
+
+/// The choices of a parameter a citation is given for: each named choice, `true` and `false`,
+/// or `any` for a number (its range is one reading).
+pub fn param_choices(p: &tsoro_engine::catalogue::ParamSpec) -> Vec<String> {
+    use tsoro_engine::catalogue::ParamKind;
+    match &p.kind {
+        ParamKind::Choice { choices } => choices.keys().cloned().collect(),
+        ParamKind::Bool { .. } => vec!["true".into(), "false".into()],
+        ParamKind::Int { .. } => vec!["any".into()],
     }
 }
 

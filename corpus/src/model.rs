@@ -62,7 +62,8 @@ pub struct Source {
     /// Issue.
     #[serde(default)]
     pub issue: Option<String>,
-    /// Page range (`64-68`): it covers every page the archive's evidence cites.
+    /// Page range (`64-66`), as a witness the archive holds states it; other ranges are
+    /// recorded in `variants`.
     #[serde(default)]
     pub pages: Option<String>,
     /// Year of publication.
@@ -90,9 +91,39 @@ pub struct Source {
     /// How other records write its fields.
     #[serde(default)]
     pub variants: Vec<Variant>,
+    /// The archive's captures of this source (files of `shared/seeds/`): the texts its
+    /// quotations are checked against when it is an evidence record's witness.
+    #[serde(default)]
+    pub held: Vec<String>,
+    /// Why the archive holds no text of it, and how it knows of it (a work known through a
+    /// republication or through another source's citation).
+    #[serde(default)]
+    pub not_held: Option<String>,
     /// The summary (the record's Markdown body).
     #[serde(default, skip_deserializing)]
     pub summary: String,
+}
+
+/// How another witness of a passage reads words of the quoted one (a textual variant).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WitnessReading {
+    /// The words as the quoted witness has them (a part of the quotation).
+    pub words: String,
+    /// The other witness (a source id).
+    pub witness: String,
+    /// How that witness reads them (verbatim in its text; empty when it lacks them).
+    pub reading: String,
+}
+
+/// A corrupt passage of a transcription, with the archive's reading of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sic {
+    /// The words as transcribed (a part of the quotation), [sic].
+    pub text: String,
+    /// How the archive reads them, in its own words.
+    pub reading: String,
 }
 
 /// A game.
@@ -150,8 +181,22 @@ pub struct Evidence {
     pub observed: Option<String>,
     /// Confidence that the passage describes the game as played, 0 to 100.
     pub confidence: u8,
-    /// The passage, verbatim.
+    /// The passage, verbatim from `witness`.
     pub quote: String,
+    /// The source whose text the quotation is taken from (a republication or a database
+    /// that quotes the work): the work itself (`source`) when absent.
+    #[serde(default)]
+    pub witness: Option<String>,
+    /// What kind of transcription the witness's text is, when it is not a clean one (the
+    /// Ludii portal's OCR of Sanderson).
+    #[serde(default)]
+    pub transcription: Option<String>,
+    /// The corrupt sentences of the transcription, [sic], each with the archive's reading.
+    #[serde(default)]
+    pub sic: Vec<Sic>,
+    /// How other witnesses of the passage read its words (textual variants).
+    #[serde(default)]
+    pub witness_readings: Vec<WitnessReading>,
     /// Matching records elsewhere (`DLP.Evidence.1882`).
     #[serde(default)]
     pub xref: Vec<String>,
@@ -176,6 +221,12 @@ pub enum Citation {
         evidence: String,
         /// The words that attest the rule (a part of the evidence's quote).
         quote: String,
+        /// The words say the rule is absent here (`there does not seem to be any free moving`),
+        /// so they may cite the field's "absent" value (false, 0, none, off, an empty list).
+        /// Without it, an absent value needs a `not_applicable` citation naming the variant
+        /// the rule belongs to.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        attests_absence: bool,
     },
     /// Rebuilt where the source is lost (a missing diagram), with the reasoning.
     Reconstructed {
@@ -196,6 +247,13 @@ pub enum Citation {
         /// Why the rule does not apply.
         not_applicable: String,
     },
+}
+
+impl Evidence {
+    /// The source whose text the quotation is taken from.
+    pub fn witness(&self) -> &str {
+        self.witness.as_deref().unwrap_or(&self.source)
+    }
 }
 
 impl Citation {
@@ -254,6 +312,21 @@ pub struct RulesetRecord {
     /// The rule fields whose citation came from an ancestor (`inherit`), to that ancestor's id.
     #[serde(skip)]
     pub inherited: BTreeMap<String, String>,
+    /// Rule built into the engine (`object`, `direction`: see
+    /// `tsoro_engine::catalogue::built_in_rules`) to citation, cited like a rule field.
+    #[serde(default)]
+    pub built_in: BTreeMap<String, Citation>,
+    /// The built-in rules whose citation came from an ancestor, to that ancestor's id.
+    #[serde(skip)]
+    pub built_in_inherited: BTreeMap<String, String>,
+    /// Parameter (`back_capture`) to choice (`require_both`; `true`/`false` for a yes-or-no
+    /// parameter, `any` for a number) to citation: every choice a user may make is a reading.
+    #[serde(default)]
+    pub params: BTreeMap<String, BTreeMap<String, Citation>>,
+    /// The parameter choices (`back_capture=require_both`) whose citation came from an
+    /// ancestor, to that ancestor's id.
+    #[serde(skip)]
+    pub params_inherited: BTreeMap<String, String>,
     /// The description (Markdown body).
     #[serde(default, skip_deserializing)]
     pub description: String,

@@ -180,6 +180,16 @@ const SOURCES: &[Column] = &[
         "string",
         "What it is, in the project's words (Markdown).",
     ),
+    col(
+        "held",
+        "string",
+        "The archive's captures of it (seed text files), joined by `; `; empty when not held.",
+    ),
+    col(
+        "not_held",
+        "string",
+        "Why the archive holds no text of it and how it knows of it, when it holds none.",
+    ),
 ];
 
 const SOURCE_VARIANTS: &[Column] = &[
@@ -285,6 +295,99 @@ const EVIDENCE: &[Column] = &[
         "string",
         "The passage in the project's words (Markdown).",
     ),
+    col(
+        "witness",
+        "string",
+        "The source whose text the quotation is taken from (id in `sources`): the work itself, a republication or a database quoting it.",
+    ),
+    col(
+        "transcription",
+        "string",
+        "What kind of transcription the witness's text is, when not a clean one (an OCR).",
+    ),
+];
+
+const TEXTUAL_VARIANTS: &[Column] = &[
+    col("evidence", "string", "The passage (id in `evidence`)."),
+    col(
+        "quoted_witness",
+        "string",
+        "The witness the archive quotes (id in `sources`).",
+    ),
+    col(
+        "words",
+        "string",
+        "The words as the quoted witness has them.",
+    ),
+    col(
+        "witness",
+        "string",
+        "Another witness of the passage (id in `sources`).",
+    ),
+    col(
+        "reading",
+        "string",
+        "How that witness reads the words, verbatim; empty when it lacks them.",
+    ),
+];
+
+const TRANSCRIPTION_READINGS: &[Column] = &[
+    col("evidence", "string", "The passage (id in `evidence`)."),
+    col(
+        "text",
+        "string",
+        "A corrupt sentence of the transcription, as it stands [sic].",
+    ),
+    col(
+        "reading",
+        "string",
+        "How the archive reads it (the project's words, not the source's).",
+    ),
+];
+
+const RULESET_PARAMETERS: &[Column] = &[
+    col("ruleset", "string", "The ruleset (id in `rulesets`)."),
+    col("parameter", "string", "The parameter (`back_capture`)."),
+    col(
+        "choice",
+        "string",
+        "One choice: a named choice, `true` or `false`, or `any` for a number (its range is one reading).",
+    ),
+    col(
+        "default",
+        "string",
+        "The parameter's default value (JSON: `13`, `\"usual\"`, `false`).",
+    ),
+    col(
+        "range",
+        "string",
+        "The values allowed (`6..=21`, `true|false`, `sow|skip`).",
+    ),
+    col(
+        "kind",
+        "string",
+        "`evidence`, `reconstructed`, `assumed` or `not_applicable`, as for a rule.",
+    ),
+    col(
+        "evidence",
+        "string",
+        "Evidence ids quoted or rested on, joined by `; `.",
+    ),
+    col(
+        "quote",
+        "string",
+        "The words that attest the choice (`evidence`).",
+    ),
+    col(
+        "reasoning",
+        "string",
+        "Why (`reconstructed`, `assumed`, `not_applicable`).",
+    ),
+    col(
+        "inherited_from",
+        "string",
+        "The ancestor ruleset the citation is inherited from, when it is.",
+    ),
 ];
 
 const RULESETS: &[Column] = &[
@@ -380,6 +483,8 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
                 list(&s.derived_from),
                 cite::plain(s),
                 s.summary.trim().to_string(),
+                list(&s.held),
+                opt(&s.not_held),
             ]
         })
         .collect();
@@ -434,11 +539,38 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
                 list(&e.rulesets),
                 opt(&e.not_executable),
                 e.summary.trim().to_string(),
+                e.witness().to_string(),
+                opt(&e.transcription),
             ]
+        })
+        .collect();
+    let textual = c
+        .evidence
+        .values()
+        .flat_map(|e| {
+            e.witness_readings.iter().map(|r| {
+                vec![
+                    e.id.clone(),
+                    e.witness().to_string(),
+                    r.words.clone(),
+                    r.witness.clone(),
+                    r.reading.clone(),
+                ]
+            })
+        })
+        .collect();
+    let sic = c
+        .evidence
+        .values()
+        .flat_map(|e| {
+            e.sic
+                .iter()
+                .map(|x| vec![e.id.clone(), x.text.clone(), x.reading.clone()])
         })
         .collect();
     let mut rulesets = vec![];
     let mut citations = vec![];
+    let mut parameters = vec![];
     for r in c.rulesets.values() {
         let def = tsoro_engine::catalogue::get(&r.id).ok();
         rulesets.push(vec![
@@ -451,20 +583,45 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
             def.map(|d| d.config.to_string()).unwrap_or_default(),
             r.description.trim().to_string(),
         ]);
-        for (field, cit) in &r.rules {
-            let quote = match cit {
-                Citation::Evidence { quote, .. } => quote.clone(),
-                _ => String::new(),
-            };
+        let built_in = r.built_in.iter().map(|(rule, cit)| {
+            (
+                format!("built_in.{rule}"),
+                cit,
+                r.built_in_inherited.get(rule),
+            )
+        });
+        let fields = r
+            .rules
+            .iter()
+            .map(|(f, cit)| (f.clone(), cit, r.inherited.get(f)))
+            .chain(built_in);
+        for (field, cit, from) in fields {
             citations.push(vec![
                 r.id.clone(),
-                field.clone(),
+                field,
                 cit.kind().to_string(),
                 list(&cit.evidence_ids()),
-                quote,
+                quoted(cit),
                 cit.reasoning().unwrap_or_default().to_string(),
-                r.inherited.get(field).cloned().unwrap_or_default(),
+                from.cloned().unwrap_or_default(),
             ]);
+        }
+        for spec in def.map(|d| d.params.as_slice()).unwrap_or_default() {
+            for (choice, cit) in r.params.get(&spec.name).into_iter().flatten() {
+                let key = format!("{}={choice}", spec.name);
+                parameters.push(vec![
+                    r.id.clone(),
+                    spec.name.clone(),
+                    choice.clone(),
+                    spec.default.to_string(),
+                    spec.range(),
+                    cit.kind().to_string(),
+                    list(&cit.evidence_ids()),
+                    quoted(cit),
+                    cit.reasoning().unwrap_or_default().to_string(),
+                    r.params_inherited.get(&key).cloned().unwrap_or_default(),
+                ]);
+            }
         }
     }
     vec![
@@ -497,7 +654,11 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
             description: "Quoted passages of the sources, one row each, with page, place, period and confidence.",
             columns: EVIDENCE,
             primary_key: &["id"],
-            foreign_keys: &[("source", "sources", "id"), ("game", "games", "id")],
+            foreign_keys: &[
+                ("source", "sources", "id"),
+                ("game", "games", "id"),
+                ("witness", "sources", "id"),
+            ],
             rows: evidence,
         },
         Table {
@@ -510,13 +671,49 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
         },
         Table {
             name: "rule_citations",
-            description: "How every rule of every ruleset is attested: one row per ruleset and rule field.",
+            description: "How every rule of every ruleset is attested: one row per ruleset and rule field (and per rule built into its engine).",
             columns: RULE_CITATIONS,
             primary_key: &["ruleset", "field"],
             foreign_keys: &[("ruleset", "rulesets", "id")],
             rows: citations,
         },
+        Table {
+            name: "ruleset_parameters",
+            description: "Every choice of every parameter of every ruleset as a reading, with its kind and its citation or reasoning: one row per ruleset, parameter and choice.",
+            columns: RULESET_PARAMETERS,
+            primary_key: &["ruleset", "parameter", "choice"],
+            foreign_keys: &[("ruleset", "rulesets", "id")],
+            rows: parameters,
+        },
+        Table {
+            name: "textual_variants",
+            description: "Where witnesses of a quoted passage differ: one row per words of the quoted witness and another witness's reading of them.",
+            columns: TEXTUAL_VARIANTS,
+            primary_key: &["evidence", "words", "witness"],
+            foreign_keys: &[
+                ("evidence", "evidence", "id"),
+                ("witness", "sources", "id"),
+                ("quoted_witness", "sources", "id"),
+            ],
+            rows: textual,
+        },
+        Table {
+            name: "transcription_readings",
+            description: "The corrupt sentences of a transcription the archive quotes ([sic]), each with the archive's reading: one row per sentence.",
+            columns: TRANSCRIPTION_READINGS,
+            primary_key: &["evidence", "text"],
+            foreign_keys: &[("evidence", "evidence", "id")],
+            rows: sic,
+        },
     ]
+}
+
+/// The quoted words of an `evidence` citation (empty for the other kinds).
+fn quoted(c: &Citation) -> String {
+    match c {
+        Citation::Evidence { quote, .. } => quote.clone(),
+        _ => String::new(),
+    }
 }
 
 fn authors(s: &Source) -> Vec<String> {

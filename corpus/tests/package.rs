@@ -103,9 +103,56 @@ fn every_table_matches_its_description() {
         .find(|r| r["id"] == "matthews-1964")
         .unwrap();
     assert_eq!(year["year"], "1964", "integers stay integers");
-    assert_eq!(year["pages"], "64-68");
-    let fields: usize = c.rulesets.values().map(|r| r.rules.len()).sum();
+    assert_eq!(year["pages"], "64-66");
+    let fields: usize = c
+        .rulesets
+        .values()
+        .map(|r| r.rules.len() + r.built_in.len())
+        .sum();
     assert_eq!(tables["rule_citations"].len(), fields);
+    // Every choice of every parameter is a row, with its kind.
+    let choices: usize = tsoro_engine::catalogue::all()
+        .iter()
+        .flat_map(|d| &d.params)
+        .map(|p| tsoro_corpus::param_choices(p).len())
+        .sum();
+    assert_eq!(tables["ruleset_parameters"].len(), choices);
+    let strict = tables["ruleset_parameters"]
+        .iter()
+        .find(|r| {
+            r["ruleset"] == "tsoro-matthews-basic"
+                && r["parameter"] == "back_capture"
+                && r["choice"] == "require_both"
+        })
+        .unwrap();
+    assert_eq!(strict["kind"], "evidence");
+    assert!(strict["quote"].contains("both holes vertically opposite him are occupied"));
+    let baia = tables["ruleset_parameters"]
+        .iter()
+        .find(|r| r["ruleset"] == "tsoro-ludii-baia" && r["parameter"] == "holes")
+        .unwrap();
+    assert_eq!(
+        (baia["default"].as_str(), baia["range"].as_str()),
+        ("13", "13..=19")
+    );
+    // Witnesses and their variants.
+    let b = tables["evidence"]
+        .iter()
+        .find(|r| r["id"] == "matthews-1964-tsoro-b")
+        .unwrap();
+    assert_eq!(b["witness"], "matthews-1964-online");
+    assert!(
+        tables["textual_variants"]
+            .iter()
+            .any(|r| r["evidence"] == "matthews-1964-tsoro-b"
+                && r["witness"] == "ludii-portal"
+                && r["reading"] == "B will lose all these stones")
+    );
+    assert!(
+        tables["transcription_readings"]
+            .iter()
+            .any(|r| r["text"] == "in oppositioli")
+    );
     let heads = tables["rule_citations"]
         .iter()
         .find(|r| r["ruleset"] == "njombwa-sanderson-gambit" && r["field"] == "heads.holes")
