@@ -67,6 +67,7 @@ static EXTRA: std::sync::LazyLock<Vec<(&str, &str, Value)>> = std::sync::LazyLoc
     vec![
         ("tsoro-ludii-baia", "holes", json!(16)),
         ("tsoro-ludii-baia", "holes", json!(19)),
+        ("dig-dig-matthews", "cancelled", json!("opponent")),
     ]
 });
 

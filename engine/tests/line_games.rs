@@ -685,6 +685,11 @@ fn check_game(label: &str, g: &MorrisGame, seed: u64) -> Vec<MorrisAction> {
     let mut rng = Rng::from_seed(seed);
     let mut s = g.initial_state();
     let dealt = 2 * g.rules().config.stones as u32;
+    // Men under a cancelled point: a pair, or only the opponent's (the placer's is on the board).
+    let per_point = match g.rules().config.placement.cancelled {
+        tsoro_engine::morris::config::Cancelled::Pair => 2,
+        tsoro_engine::morris::config::Cancelled::Opponent => 1,
+    };
     let (mut taken, mut removed) = (0u32, 0u32);
     let mut played = vec![];
     loop {
@@ -702,14 +707,14 @@ fn check_game(label: &str, g: &MorrisGame, seed: u64) -> Vec<MorrisAction> {
         taken += rep.captured;
         for e in &ev {
             if let MorrisEvent::RemoveCancelled { points } = e {
-                removed += 2 * points.len() as u32;
+                removed += per_point * points.len() as u32;
             }
         }
         played.push(a);
         if dealt > 0 {
             let on_board = s.stones(Player::A).count_ones() + s.stones(Player::B).count_ones();
             let hands = s.hand(Player::A) as u32 + s.hand(Player::B) as u32;
-            let cancelled = 2 * s.cancelled().count_ones();
+            let cancelled = per_point * s.cancelled().count_ones();
             assert_eq!(
                 on_board + hands + cancelled + taken + removed,
                 dealt,
@@ -717,11 +722,14 @@ fn check_game(label: &str, g: &MorrisGame, seed: u64) -> Vec<MorrisAction> {
             );
         }
         assert_eq!(s.stones(Player::A) & s.stones(Player::B), 0, "{label}");
-        assert_eq!(
-            (s.stones(Player::A) | s.stones(Player::B)) & s.cancelled(),
-            0,
-            "{label}"
-        );
+        if per_point == 2 {
+            // A cancelled pair leaves no man of either player on its point.
+            assert_eq!(
+                (s.stones(Player::A) | s.stones(Player::B)) & s.cancelled(),
+                0,
+                "{label}"
+            );
+        }
     }
     assert!(s.outcome().is_some());
     played
@@ -1042,4 +1050,47 @@ fn ludii_dig_dig_a_player_emptied_by_the_filling_placement_passes_then_loses() {
         (o.winner, o.reason, o.turns),
         (Some(Player::A), EndReason::TooFewPieces, 4)
     );
+}
+
+/// Dig Dig, Matthews' words read literally (`cancelled=opponent`): only the opponent's man is
+/// cancelled; the man placed on top is an ordinary man of the placer's (it makes lines and
+/// stays when the cancelled men are removed) and cannot itself be cancelled. The default
+/// (`pair`, Ludii's reading) cancels both and the point makes no line.
+#[test]
+fn dig_dig_literal_cancelling_keeps_the_placers_man() {
+    let g = game("dig-dig-matthews", &[("cancelled", "opponent".into())]);
+    let mut s = g.setup(
+        [mask(&g, &["a1", "d1"]), mask(&g, &["g1", "b2", "f2", "f4"])],
+        [1, 1],
+        Player::A,
+    );
+    g.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.stones(Player::A), mask(&g, &["a1", "d1", "g1"]));
+    assert_eq!(s.cancelled(), mask(&g, &["g1"]));
+    // The line a1-d1-g1 is made: A takes B's other man.
+    assert_eq!(legal(&g, &s).len(), 3);
+    assert!(legal(&g, &s).contains(&MorrisAction::Take(sq("b2"))));
+    g.apply_unchecked(&mut s, MorrisAction::Take(sq("b2")));
+    assert_eq!(s.stones(Player::B), mask(&g, &["f2", "f4"]));
+    // B may not cancel the man standing on the cancelled one.
+    assert!(!legal(&g, &s).contains(&place("g1")));
+    g.apply_unchecked(&mut s, place("g7"));
+    // Hands empty: placement ends, the cancelled man goes, A's man on top stays.
+    assert_eq!(s.cancelled(), 0);
+    assert!(s.stones(Player::A) & mask(&g, &["g1"]) != 0);
+    assert_eq!(s.stones(Player::B), mask(&g, &["f2", "f4", "g7"]));
+    assert_eq!(s.outcome(), None);
+
+    let pair = game("dig-dig-matthews", &[]);
+    let mut s = pair.setup(
+        [
+            mask(&pair, &["a1", "d1", "b4"]),
+            mask(&pair, &["g1", "b2", "f2", "f4"]),
+        ],
+        [1, 1],
+        Player::A,
+    );
+    pair.apply_unchecked(&mut s, place("g1"));
+    assert_eq!(s.stones(Player::A), mask(&pair, &["a1", "d1", "b4"]));
+    assert_eq!(s.to_move(), Some(Player::B), "no line, the turn ends");
 }

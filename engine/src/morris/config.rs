@@ -12,6 +12,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "first_player",
     "placement.cancel",
     "placement.cancel_line",
+    "placement.cancelled",
     "placement.until",
     "placement.leave_line",
     "placement.return_takes",
@@ -64,6 +65,19 @@ fn first() -> Player {
     Player::A
 }
 
+/// Which men a cancelling placement cancels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cancelled {
+    /// Both the man placed and the man beneath: a cancelled pair.
+    #[default]
+    Pair,
+    /// Only the opponent's man beneath; the man placed on top is an ordinary man (it counts
+    /// for lines and may be taken, but not cancelled in its turn), and stays when the
+    /// cancelled men are removed.
+    Opponent,
+}
+
 /// The placement stage.
 #[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -78,6 +92,11 @@ pub struct Placement {
     /// a cancelled point is in no line.
     #[serde(default)]
     pub cancel_line: bool,
+    /// Which men a cancelling placement cancels: both (a pair, neither counting, both removed
+    /// when placement ends: Ludii's reading) or only the opponent's man beneath, the placer's
+    /// man on top staying an ordinary man of his (Matthews' words read literally).
+    #[serde(default)]
+    pub cancelled: Cancelled,
     /// When placement ends.
     #[serde(default)]
     pub until: Until,
@@ -97,6 +116,7 @@ impl Default for Placement {
         Placement {
             cancel: false,
             cancel_line: false,
+            cancelled: Cancelled::default(),
             until: Until::default(),
             leave_line: LeaveLine::default(),
             return_takes: true,

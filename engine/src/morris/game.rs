@@ -3,7 +3,9 @@
 
 use super::action::MorrisAction;
 use super::board::{Board, Square, bits};
-use super::config::{FullBoard, LeaveLine, LineEffect, MorrisRules, NoMoves, PerMove, Step, Until};
+use super::config::{
+    Cancelled, FullBoard, LeaveLine, LineEffect, MorrisRules, NoMoves, PerMove, Step, Until,
+};
 use crate::game::{ActionList, Report};
 use crate::outcome::{EndReason, Outcome};
 use crate::player::Player;
@@ -275,7 +277,8 @@ impl MorrisGame {
         if self.placing(s, p) {
             let mut targets = empty;
             if self.rules.config.placement.cancel {
-                targets |= s.stones[p.other().index()];
+                // Only a single man: never one standing on a cancelled man.
+                targets |= s.stones[p.other().index()] & !s.cancelled;
             }
             for i in bits(targets) {
                 out.push(MorrisAction::Place(b.square(i)));
@@ -326,7 +329,7 @@ impl MorrisGame {
         let mine = s.stones[p.index()];
         if self.placing(s, p) {
             let cancel = self.rules.config.placement.cancel;
-            return empty != 0 || (cancel && s.stones[p.other().index()] != 0);
+            return empty != 0 || (cancel && s.stones[p.other().index()] & !s.cancelled != 0);
         }
         if self.rules.config.movement.step == Step::Anywhere || self.flying(s, p) {
             return mine != 0 && empty != 0;
@@ -434,6 +437,13 @@ impl MorrisGame {
                         player: p,
                         point: q,
                     });
+                    if c.placement.cancelled == Cancelled::Opponent {
+                        // The placer's man stays on top, an ordinary man of his.
+                        s.stones[me] |= m;
+                        self.after_line(s, m, true, &mut rep, ev);
+                        self.cut_at_limit(s);
+                        return rep;
+                    }
                     if c.placement.cancel_line {
                         self.after_line(s, m, true, &mut rep, ev);
                         self.cut_at_limit(s);
