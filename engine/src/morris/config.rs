@@ -66,6 +66,7 @@ fn first() -> Player {
 }
 
 /// Which men a cancelling placement cancels.
+#[cfg_attr(feature = "arbitrary", derive(proptest_derive::Arbitrary))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cancelled {

@@ -10,8 +10,8 @@
 //! path uses what is in here; the reference imports nothing from it.
 
 use super::config::{
-    End, FullBoard, LeaveLine, LineEffect, Lines, MorrisConfig, Movement, NoMoves, PerMove,
-    Placement, Step, Take, Until,
+    Cancelled, End, FullBoard, LeaveLine, LineEffect, Lines, MorrisConfig, Movement, NoMoves,
+    PerMove, Placement, Step, Take, Until,
 };
 use super::game::{MorrisGame, MorrisState};
 use crate::outcome::{EndReason, Outcome};
@@ -39,6 +39,8 @@ pub(super) struct Kernel {
     line_count: usize,
     unlimited: bool,
     cancel: bool,
+    /// `placement.cancelled = opponent`: the placer's man stays on the cancelled point.
+    cancel_opponent: bool,
     cancel_line: bool,
     until_full: bool,
     leave_line: bool,
@@ -83,6 +85,7 @@ impl Kernel {
                 Placement {
                     cancel,
                     cancel_line,
+                    cancelled,
                     until,
                     leave_line,
                     return_takes,
@@ -131,6 +134,7 @@ impl Kernel {
             line_count: b.lines.len(),
             unlimited: *stones == 0,
             cancel: *cancel,
+            cancel_opponent: *cancelled == Cancelled::Opponent,
             cancel_line: *cancel_line,
             until_full: match until {
                 Until::HandsEmpty => false,
@@ -271,7 +275,7 @@ impl Kernel {
         let empty = self.all & !self.occupied(s);
         if self.placing(s, me) {
             let targets = if self.cancel {
-                empty | s.stones[1 - me]
+                empty | (s.stones[1 - me] & !s.cancelled)
             } else {
                 empty
             };
@@ -419,6 +423,12 @@ impl Kernel {
                     s.stones[1 - me] &= !m;
                     forget(s, 1 - me, m);
                     s.cancelled |= m;
+                    if self.cancel_opponent {
+                        s.stones[me] |= m;
+                        let lines = self.after_line(s, q, true);
+                        self.cut_at_limit(s);
+                        return (lines, 0);
+                    }
                     if self.cancel_line {
                         let lines = self.after_line(s, q, true);
                         self.cut_at_limit(s);
@@ -588,7 +598,7 @@ impl Kernel {
         let empty = self.all & !self.occupied(s);
         let mine = s.stones[who];
         if self.placing(s, who) {
-            return empty != 0 || (self.cancel && s.stones[1 - who] != 0);
+            return empty != 0 || (self.cancel && s.stones[1 - who] & !s.cancelled != 0);
         }
         if self.anywhere || self.flying(s, who) {
             return mine != 0 && empty != 0;
