@@ -4,7 +4,6 @@
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::playout::{Feed, Playout, play_out_reference};
 use tsoro_engine::rng::Rng;
-use tsoro_engine::sowing::{SowingGame, SowingState};
 use tsoro_engine::{AnyGame, Game};
 
 fn main() {
@@ -24,13 +23,17 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let g = match entry.build(&params) {
-        Ok(AnyGame::Sowing(g)) => g,
+    match entry.build(&params) {
+        Ok(AnyGame::Sowing(g)) => run(&id, &g, games),
+        Ok(AnyGame::Morris(g)) => run(&id, &g, games),
         _ => {
-            eprintln!("{id}: not a sowing ruleset, or bad parameters");
+            eprintln!("{id}: not a sowing or line-game ruleset, or bad parameters");
             std::process::exit(2);
         }
-    };
+    }
+}
+
+fn run<G: Game>(id: &str, g: &G, games: u64) {
     // Five rounds of the same games: the best rate is the least disturbed by the machine.
     let reference = games.min(20_000);
     let mut best = 0f64;
@@ -38,19 +41,19 @@ fn main() {
         let t = std::time::Instant::now();
         for k in 0..reference {
             let mut p = Playout::new(g.initial_state(), Rng::for_game(1, k), k);
-            play_out_reference(&g, &mut p);
+            play_out_reference(g, &mut p);
         }
         best = best.max(reference as f64 / t.elapsed().as_secs_f64());
     }
     println!("{id}: reference, action by action: best of 5 rounds {best:.0} playouts/s");
     // The kernel, as a simulation feeds it: games made as they are asked for.
-    struct Stream<'a>(&'a SowingGame, std::ops::Range<u64>, u64);
-    impl Feed<SowingState> for Stream<'_> {
-        fn next(&mut self) -> Option<Playout<SowingState>> {
+    struct Stream<'a, G: Game>(&'a G, std::ops::Range<u64>, u64);
+    impl<G: Game> Feed<G::State> for Stream<'_, G> {
+        fn next(&mut self) -> Option<Playout<G::State>> {
             let k = self.1.next()?;
             Some(Playout::new(self.0.initial_state(), Rng::for_game(1, k), k))
         }
-        fn done(&mut self, p: Playout<SowingState>) {
+        fn done(&mut self, p: Playout<G::State>) {
             self.2 += p.tally.moves as u64;
         }
     }
@@ -58,7 +61,7 @@ fn main() {
     let mut moves = 0;
     for _ in 0..5 {
         let t = std::time::Instant::now();
-        let mut feed = Stream(&g, 0..games, 0);
+        let mut feed = Stream(g, 0..games, 0);
         g.random_playouts(&mut feed);
         best = best.max(games as f64 / t.elapsed().as_secs_f64());
         moves = feed.2;
