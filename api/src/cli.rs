@@ -4,6 +4,7 @@ use crate::commands::{
     replay::ReplayArgs,
     run_args::{CompareArgs, SimulateArgs},
 };
+use crate::settings;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -65,7 +66,7 @@ pub struct DbArgs {
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: Option<String>,
     /// Directory of the embedded server's data (kept between runs).
-    #[arg(long, env = "TSORO_DATA_DIR", default_value = "./data")]
+    #[arg(long, env = "TSORO_DATA_DIR", default_value = settings::DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
 }
 
@@ -73,14 +74,14 @@ pub struct DbArgs {
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on.
-    #[arg(long, env = "TSORO_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "TSORO_BIND", default_value = settings::DEFAULT_BIND)]
     pub bind: String,
     /// Largest request body, in bytes.
-    #[arg(long, env = "TSORO_BODY_LIMIT", default_value_t = crate::app::DEFAULT_BODY_LIMIT)]
+    #[arg(long, env = "TSORO_BODY_LIMIT", default_value_t = settings::DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,
     /// Seconds the database may be down (not answering, while the embedded server is restarted
     /// or a DATABASE_URL server is away) before `/health` answers 503.
-    #[arg(long, env = "TSORO_HEALTH_DB_DOWN_SECS", default_value_t = crate::db_watch::DEFAULT_DOWN_THRESHOLD.as_secs_f64())]
+    #[arg(long, env = "TSORO_HEALTH_DB_DOWN_SECS", default_value_t = settings::DEFAULT_DOWN_THRESHOLD.as_secs_f64())]
     pub health_db_down_secs: f64,
     #[command(flatten)]
     pub db: DbArgs,
@@ -92,44 +93,44 @@ pub struct ServeArgs {
 #[derive(Debug, Args, Clone)]
 pub struct JobArgs {
     /// Most games in one simulation job.
-    #[arg(long, env = "TSORO_MAX_GAMES", default_value_t = 10_000_000)]
+    #[arg(long, env = "TSORO_MAX_GAMES", default_value_t = settings::DEFAULT_MAX_GAMES)]
     pub max_games: u64,
     /// Most jobs queued or running at once (more are refused with 429).
-    #[arg(long, env = "TSORO_MAX_JOBS", default_value_t = 16)]
+    #[arg(long, env = "TSORO_MAX_JOBS", default_value_t = settings::DEFAULT_MAX_JOBS)]
     pub max_jobs: i64,
     /// Largest estimated cost of one job, in core-seconds (more is refused with 422 naming the
-    /// estimate; the model is in `api/src/jobs/budget.rs`).
-    #[arg(long, env = "TSORO_MAX_JOB_COST", default_value_t = crate::jobs::budget::DEFAULT_MAX_JOB_COST)]
+    /// estimate; the model is in `api/src/runs/cost.rs`).
+    #[arg(long, env = "TSORO_MAX_JOB_COST", default_value_t = settings::DEFAULT_MAX_JOB_COST)]
     pub max_job_cost: f64,
     /// Days an ended job (done, failed, cancelled) and its records are kept; 0 keeps them.
-    #[arg(long, env = "TSORO_RETENTION_DAYS", default_value_t = 0.0)]
+    #[arg(long, env = "TSORO_RETENTION_DAYS", default_value_t = settings::DEFAULT_RETENTION_DAYS)]
     pub retention_days: f64,
     /// Most games in a chunk of a job.
-    #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = crate::jobs::DEFAULT_CHUNK_GAMES)]
+    #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = settings::DEFAULT_CHUNK_GAMES)]
     pub chunk_games: u64,
     /// Core-seconds of play a chunk of a job aims at, by the cost estimate of the job's games
     /// (at least 16 games, at most --chunk-games).
-    #[arg(long, env = "TSORO_CHUNK_SECONDS", default_value_t = crate::jobs::DEFAULT_CHUNK_SECONDS)]
+    #[arg(long, env = "TSORO_CHUNK_SECONDS", default_value_t = settings::DEFAULT_CHUNK_SECONDS)]
     pub chunk_seconds: f64,
     /// Most exports of games (games.csv, games.json) streaming at once (more are refused with
     /// 503 and Retry-After before their body starts).
-    #[arg(long, env = "TSORO_MAX_EXPORTS", default_value_t = 32)]
+    #[arg(long, env = "TSORO_MAX_EXPORTS", default_value_t = settings::DEFAULT_MAX_EXPORTS)]
     pub max_exports: usize,
     /// Seconds a claimed chunk stays a worker's without renewal.
-    #[arg(long, env = "TSORO_LEASE_SECS", default_value_t = 30.0)]
+    #[arg(long, env = "TSORO_LEASE_SECS", default_value_t = settings::DEFAULT_LEASE_SECS)]
     pub lease_secs: f64,
     /// Worker loops in this process (for `serve`, 0 leaves the work to `tsoro worker`).
-    #[arg(long, env = "TSORO_WORKERS", default_value_t = 1)]
+    #[arg(long, env = "TSORO_WORKERS", default_value_t = settings::DEFAULT_WORKERS)]
     pub workers: usize,
     /// Threads each worker loop plays with (default: one per core).
-    #[arg(long, env = "TSORO_WORKER_THREADS", default_value_t = 0)]
+    #[arg(long, env = "TSORO_WORKER_THREADS", default_value_t = settings::DEFAULT_WORKER_THREADS)]
     pub worker_threads: usize,
 }
 
 impl JobArgs {
     /// The settings these arguments give.
-    pub fn settings(&self) -> crate::jobs::JobSettings {
-        crate::jobs::JobSettings {
+    pub fn settings(&self) -> settings::JobSettings {
+        settings::JobSettings {
             max_games: self.max_games.clamp(1, tsoro_engine::sim::MAX_GAMES),
             max_active_jobs: self.max_jobs.max(1),
             max_job_cost: if self.max_job_cost > 0.0 {
@@ -141,14 +142,12 @@ impl JobArgs {
             chunk_seconds: if self.chunk_seconds.is_finite() {
                 self.chunk_seconds.clamp(0.0, 3600.0)
             } else {
-                crate::jobs::DEFAULT_CHUNK_SECONDS
+                settings::DEFAULT_CHUNK_SECONDS
             },
             max_exports: self.max_exports.max(1),
-            retention: (self.retention_days > 0.0).then(|| {
-                std::time::Duration::from_secs_f64(self.retention_days.min(36_500.0) * 86_400.0)
-            }),
+            retention: settings::retention(self.retention_days),
             lease: std::time::Duration::from_secs_f64(self.lease_secs.clamp(0.5, 3600.0)),
-            poll: std::time::Duration::from_millis(200),
+            poll: settings::POLL,
             workers: self.workers,
             threads: self.worker_threads,
         }
@@ -164,7 +163,7 @@ pub struct WorkerArgs {
     pub database_url: Option<String>,
     /// Data directory of a `tsoro serve` running on this machine, whose embedded PostgreSQL to
     /// join (its password file is read there: run as the service's user or root).
-    #[arg(long, env = "TSORO_DATA_DIR", default_value = "./data")]
+    #[arg(long, env = "TSORO_DATA_DIR", default_value = settings::DEFAULT_DATA_DIR)]
     pub data_dir: PathBuf,
     #[command(flatten)]
     pub jobs: JobArgs,

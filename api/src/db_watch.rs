@@ -9,8 +9,6 @@ use tsoro_pg::{ServerState, ServerWatch};
 const EVERY: Duration = Duration::from_secs(1);
 /// How long one probe may take before it counts as a failure.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
-/// How long the database may be down before `/health` answers 503, by default.
-pub const DEFAULT_DOWN_THRESHOLD: Duration = Duration::from_secs(30);
 
 #[derive(Debug)]
 struct Seen {

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
         Command::Rulesets { json } => commands::rulesets::run(json),
         Command::Export { archive } => commands::export::run(&archive),
         Command::Openapi { out } => {
-            let text = tsoro_api::openapi::json();
+            let text = tsoro_api::http::openapi::json();
             let written = if out.as_os_str() == "-" {
                 std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes())
             } else {
@@ -28,9 +28,9 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Serve(args) => block_on(tsoro_api::run::serve(args)),
-        Command::Migrate(args) => block_on(tsoro_api::run::migrate(args)),
-        Command::Worker(args) => block_on(tsoro_api::run::worker(args)),
+        Command::Serve(args) => block_on(tsoro_api::startup::serve(args)),
+        Command::Migrate(args) => block_on(tsoro_api::startup::migrate(args)),
+        Command::Worker(args) => block_on(tsoro_api::startup::worker(args)),
     }
 }
 

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
-use tsoro_api::app::{AppSettings, Application};
+use tsoro_api::settings::AppSettings;
+use tsoro_api::startup::Application;
 use tsoro_pg::EmbeddedPg;
 
 /// The server all tests of this process share.
@@ -233,7 +234,7 @@ impl TestApp {
 
 /// Spawns the application on 127.0.0.1:0 over this pool.
 pub async fn spawn_app_with(pool: PgPool) -> TestApp {
-    let jobs = tsoro_api::jobs::JobSettings {
+    let jobs = tsoro_api::settings::JobSettings {
         workers: 0,
         ..Default::default()
     };
@@ -242,14 +243,17 @@ pub async fn spawn_app_with(pool: PgPool) -> TestApp {
 
 /// The app over `pool` with these job settings; its worker loops (if `jobs.workers` > 0) run
 /// in this process until the test ends.
-pub async fn spawn_app_with_settings(pool: PgPool, jobs: tsoro_api::jobs::JobSettings) -> TestApp {
+pub async fn spawn_app_with_settings(
+    pool: PgPool,
+    jobs: tsoro_api::settings::JobSettings,
+) -> TestApp {
     spawn_app_from(
         pool,
         AppSettings {
             bind: "127.0.0.1:0".into(),
-            body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
+            body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
             jobs,
-            db_down_threshold: tsoro_api::db_watch::DEFAULT_DOWN_THRESHOLD,
+            db_down_threshold: tsoro_api::settings::DEFAULT_DOWN_THRESHOLD,
             embedded: None,
         },
     )
@@ -277,7 +281,7 @@ pub async fn spawn_app_from(pool: PgPool, mut settings: AppSettings) -> TestApp 
 }
 
 /// A fresh database and the app over it with these job settings.
-pub async fn spawn_app_with_jobs(jobs: tsoro_api::jobs::JobSettings) -> TestApp {
+pub async fn spawn_app_with_jobs(jobs: tsoro_api::settings::JobSettings) -> TestApp {
     let url = fresh_database().await;
     let pool = tsoro_api::db::connect(&url)
         .await

@@ -675,7 +675,7 @@ async fn openapi_is_served_committed_and_fresh_and_the_docs_work_offline() {
     ))
     .expect("openapi/openapi.json is committed");
     assert!(
-        committed == tsoro_api::openapi::json(),
+        committed == tsoro_api::http::openapi::json(),
         "openapi/openapi.json is stale: run `cargo run -- openapi`"
     );
     let spec = json_of(&app, "/api-docs/openapi.json").await;

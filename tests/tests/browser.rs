@@ -381,7 +381,7 @@ async fn a_simulation_started_from_the_form_shows_its_plot() {
     let Some(b) = browser::start(1280, 1400).await else {
         return;
     };
-    let app = spawn_app_with_jobs(tsoro_api::jobs::JobSettings {
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
         workers: 1,
         threads: 1,
         chunk_games: 100,

@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-use tsoro_api::jobs::JobSettings;
+use tsoro_api::settings::JobSettings;
 use tsoro_tests::spawn_app_with_jobs;
 
 /// CPU seconds this process has used (user + system), from /proc/self/stat (USER_HZ = 100).

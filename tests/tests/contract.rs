@@ -6,7 +6,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tsoro_api::jobs::JobSettings;
+use tsoro_api::settings::JobSettings;
 use tsoro_tests::spawn_app_with_jobs;
 
 /// A path with its parameters replaced by their documented examples (`None` if one has none).
@@ -173,7 +173,7 @@ async fn every_error_is_a_problem_whose_type_is_a_page_describing_it() {
     };
     // Every kind has its page, linked from the list.
     let list = app.get("/problems").await.text().await.unwrap();
-    for kind in tsoro_api::problem::KINDS {
+    for kind in tsoro_api::http::problem::KINDS {
         let r = app.get(&kind.uri()).await;
         assert_eq!(r.status(), StatusCode::OK, "{}", kind.uri());
         let page = r.text().await.unwrap();
@@ -188,7 +188,7 @@ async fn every_error_is_a_problem_whose_type_is_a_page_describing_it() {
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     assert!(problem(&r), "/docs/ 404");
     seen.push(r.json::<Value>().await.unwrap());
-    let long = "a".repeat(tsoro_api::request_guard::MAX_URI + 1);
+    let long = "a".repeat(tsoro_api::http::guard::MAX_URI + 1);
     let r = app.get(&format!("/api/v1/games/{long}")).await;
     assert_eq!(r.status(), StatusCode::URI_TOO_LONG);
     assert!(problem(&r), "414");
@@ -197,7 +197,7 @@ async fn every_error_is_a_problem_whose_type_is_a_page_describing_it() {
         .get(format!("{}/api/v1/games", app.address))
         .header(
             "X-Padding",
-            "b".repeat(tsoro_api::request_guard::MAX_HEADER_BYTES),
+            "b".repeat(tsoro_api::http::guard::MAX_HEADER_BYTES),
         )
         .send()
         .await

@@ -89,9 +89,9 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
     pg.start().unwrap();
     watchdog(&pg, &dir);
     let pool = tsoro_api::db::connect(&pg.url("postgres")).await.unwrap();
-    let settings = tsoro_api::app::AppSettings {
+    let settings = tsoro_api::settings::AppSettings {
         bind: String::new(),
-        body_limit: tsoro_api::app::DEFAULT_BODY_LIMIT,
+        body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
         jobs: Default::default(),
         db_down_threshold: Duration::from_secs(2),
         embedded: pg.watch(),

@@ -5,7 +5,8 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tsoro_api::jobs::{JobSettings, store};
+use tsoro_api::jobs::store;
+use tsoro_api::settings::JobSettings;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 use tsoro_engine::stats::GameRecord;

@@ -8,7 +8,8 @@ use sha2::{Digest, Sha256};
 use std::time::{Duration, Instant};
 use tsoro_api::jobs::export::SLICE_BYTES;
 use tsoro_api::jobs::records::BYTES_PER_RECORD;
-use tsoro_api::jobs::{JobSettings, store};
+use tsoro_api::jobs::store;
+use tsoro_api::settings::JobSettings;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 use tsoro_engine::stats::csv_line;
@@ -189,7 +190,7 @@ async fn a_lazily_cut_job_resumes_after_a_dead_worker_with_the_engine_s_records(
         swap_seats: true,
     };
     let mut expected =
-        (tsoro_api::run_export::header(tsoro_api::run_export::GAME_FIELDS) + "\n").into_bytes();
+        (tsoro_api::runs::csv::header(tsoro_api::runs::csv::GAME_FIELDS) + "\n").into_bytes();
     simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
         csv_line::write_line(r, &mut expected)
     })

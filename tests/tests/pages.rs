@@ -144,7 +144,7 @@ async fn the_play_and_simulation_pages_render() {
 #[tokio::test]
 async fn every_demonstration_replays() {
     let app = spawn_app().await;
-    for d in tsoro_api::web::demos::all() {
+    for d in tsoro_api::pages::demos::all() {
         let r = app
             .post(
                 &format!("/api/v1/rulesets/{}/replay", d.ruleset),

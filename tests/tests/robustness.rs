@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tsoro_api::jobs::JobSettings;
+use tsoro_api::settings::JobSettings;
 use tsoro_tests::{spawn_app, spawn_app_with_jobs};
 
 /// Asserts a problem+json answer of this status; returns its body.
@@ -203,7 +203,7 @@ async fn a_job_over_the_budget_is_refused_naming_the_estimate_and_the_bound() {
     assert_eq!(p["type"], "/problems/over-budget");
     let cost = p["estimated_cost"].as_f64().unwrap();
     let bound = p["max_job_cost"].as_f64().unwrap();
-    assert_eq!(bound, tsoro_api::jobs::budget::DEFAULT_MAX_JOB_COST);
+    assert_eq!(bound, tsoro_api::settings::DEFAULT_MAX_JOB_COST);
     assert!(cost > 1e9, "{cost}");
     let detail = p["detail"].as_str().unwrap();
     assert!(detail.contains(&format!("{cost:.0}")) && detail.contains(&format!("{bound:.0}")));

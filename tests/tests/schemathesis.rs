@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::process::Command;
-use tsoro_api::jobs::JobSettings;
+use tsoro_api::settings::JobSettings;
 use tsoro_tests::{TestApp, spawn_app_with_jobs};
 
 /// Test cases per operation in the fuzzing phase (about 2,000 requests in all with the

@@ -1,7 +1,7 @@
 //! A ruleset's detail document (`GET /api/v1/rulesets/{id}`), rendered once at import time
 //! and stored with its ETag, so that serving it is one primary-key read.
 
-use super::schema::{ParamInfo, RuleCitation, RulesetDetail, RulesetItem};
+use super::views::{ParamInfo, RuleCitation, RulesetDetail, RulesetItem};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

@@ -3,8 +3,8 @@
 //! their links), leaves unchanged ones untouched and removes records the corpus has dropped.
 
 use super::detail::{DetailParts, citation_kind, etag_of, ruleset_detail};
-use super::schema::RulesetItem;
 use super::store::{self, Table};
+use super::views::RulesetItem;
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -142,7 +142,7 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
             continue; // the corpus validates that every record is a shipped ruleset
         };
         let params: Vec<Value> = def.params.iter().map(param_json).collect();
-        let version = crate::plan::config_hash(&def.config);
+        let version = crate::runs::plan::config_hash(&def.config);
         let record = to_json(r);
         let detail = ruleset_detail(DetailParts {
             item: RulesetItem {

@@ -1,10 +1,10 @@
 //! Reading the archive's records from PostgreSQL into the typed documents the API answers
 //! (and the web pages show), one function per document.
 
+use super::ArchiveError;
 use super::detail::rule_citation;
-use super::schema::*;
 use super::store::{self, Linked, Table};
-use crate::problem::Problem;
+use super::views::*;
 use serde_json::Value;
 use sqlx::PgPool;
 use tsoro_corpus::{Evidence, Game, Source, cite, render_html};
@@ -13,13 +13,13 @@ use tsoro_corpus::{Evidence, Game, Source, cite, render_html};
 pub fn from_record<T: serde::de::DeserializeOwned>(
     mut v: Value,
     body: &str,
-) -> Result<(T, String), Problem> {
+) -> Result<(T, String), ArchiveError> {
     let text = v
         .as_object_mut()
         .and_then(|o| o.remove(body))
         .and_then(|b| b.as_str().map(str::to_string))
         .unwrap_or_default();
-    let t = serde_json::from_value(v).map_err(Problem::internal)?;
+    let t = serde_json::from_value(v).map_err(ArchiveError::stored)?;
     Ok((t, text))
 }
 
@@ -78,7 +78,12 @@ pub fn opt(v: &Option<String>) -> String {
     v.clone().unwrap_or_default()
 }
 
-async fn links(pool: &PgPool, what: Linked, id: &str, base: &str) -> Result<Vec<Link>, Problem> {
+async fn links(
+    pool: &PgPool,
+    what: Linked,
+    id: &str,
+    base: &str,
+) -> Result<Vec<Link>, ArchiveError> {
     let rows = store::linked(pool, what, id).await?;
     Ok(rows
         .into_iter()
@@ -91,7 +96,10 @@ async fn links(pool: &PgPool, what: Linked, id: &str, base: &str) -> Result<Vec<
 }
 
 /// A source and its summary, if there is one with this id.
-pub async fn load_source(pool: &PgPool, id: &str) -> Result<Option<(Source, String)>, Problem> {
+pub async fn load_source(
+    pool: &PgPool,
+    id: &str,
+) -> Result<Option<(Source, String)>, ArchiveError> {
     store::record(pool, Table::Sources, id)
         .await?
         .map(|record| from_record(record, "summary"))
@@ -111,7 +119,7 @@ pub fn ruleset_item((id, title, game, version, sources): RulesetRow) -> RulesetI
     }
 }
 
-pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Problem> {
+pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, ArchiveError> {
     let rows = store::citations(pool, id).await?;
     Ok(rows
         .iter()
@@ -120,7 +128,7 @@ pub async fn citations(pool: &PgPool, id: &str) -> Result<Vec<RuleCitation>, Pro
 }
 
 /// Every game, by id.
-pub async fn all_games(pool: &PgPool) -> Result<Vec<(GameItem, String)>, Problem> {
+pub async fn all_games(pool: &PgPool) -> Result<Vec<(GameItem, String)>, ArchiveError> {
     let rows = store::records(pool, Table::Games).await?;
     rows.into_iter()
         .map(|r| from_record::<Game>(r, "summary").map(|(g, summary)| (game_item(&g), summary)))
@@ -128,7 +136,7 @@ pub async fn all_games(pool: &PgPool) -> Result<Vec<(GameItem, String)>, Problem
 }
 
 /// Every source, by id.
-pub async fn all_sources(pool: &PgPool) -> Result<Vec<SourceItem>, Problem> {
+pub async fn all_sources(pool: &PgPool) -> Result<Vec<SourceItem>, ArchiveError> {
     let rows = store::records(pool, Table::Sources).await?;
     rows.into_iter()
         .map(|r| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
@@ -136,13 +144,13 @@ pub async fn all_sources(pool: &PgPool) -> Result<Vec<SourceItem>, Problem> {
 }
 
 /// Every ruleset, by id.
-pub async fn all_rulesets(pool: &PgPool) -> Result<Vec<RulesetItem>, Problem> {
+pub async fn all_rulesets(pool: &PgPool) -> Result<Vec<RulesetItem>, ArchiveError> {
     let rows = store::rulesets(pool, store::RulesetFilter::default()).await?;
     Ok(rows.into_iter().map(ruleset_item).collect())
 }
 
 /// One game, with its summary, evidence and rulesets.
-pub async fn game_detail(pool: &PgPool, id: &str) -> Result<Option<GameDetail>, Problem> {
+pub async fn game_detail(pool: &PgPool, id: &str) -> Result<Option<GameDetail>, ArchiveError> {
     let Some(record) = store::record(pool, Table::Games, id).await? else {
         return Ok(None);
     };
@@ -163,14 +171,14 @@ pub async fn game_detail(pool: &PgPool, id: &str) -> Result<Option<GameDetail>, 
 pub async fn source_detail(
     pool: &PgPool,
     id: &str,
-) -> Result<Option<(SourceDetail, Source)>, Problem> {
+) -> Result<Option<(SourceDetail, Source)>, ArchiveError> {
     let Some((s, summary)) = load_source(pool, id).await? else {
         return Ok(None);
     };
     let detail = SourceDetail {
         source: source_item(&s),
         derived_from: s.derived_from.clone(),
-        variants: serde_json::to_value(&s.variants).map_err(Problem::internal)?,
+        variants: serde_json::to_value(&s.variants).map_err(ArchiveError::stored)?,
         summary_html: render_html(&summary),
         summary,
         evidence: links(pool, Linked::EvidenceOfSource, &s.id, "/api/v1/evidence").await?,
@@ -180,14 +188,17 @@ pub async fn source_detail(
 }
 
 /// One passage: its quote as HTML, summary, citation and the rulesets it supports.
-pub async fn evidence_detail(pool: &PgPool, id: &str) -> Result<Option<EvidenceDetail>, Problem> {
+pub async fn evidence_detail(
+    pool: &PgPool,
+    id: &str,
+) -> Result<Option<EvidenceDetail>, ArchiveError> {
     let Some(record) = store::record(pool, Table::Evidence, id).await? else {
         return Ok(None);
     };
     let (mut e, summary): (Evidence, String) = from_record(record, "summary")?;
     let (source, _) = load_source(pool, &e.source)
         .await?
-        .ok_or_else(|| Problem::internal(format!("evidence {} cites no stored source", e.id)))?;
+        .ok_or_else(|| ArchiveError::Stored(format!("evidence {} cites no stored source", e.id)))?;
     e.summary = summary.clone();
     let quote_html = render_html(&format!(
         "> {}",
@@ -212,15 +223,21 @@ pub async fn evidence_detail(pool: &PgPool, id: &str) -> Result<Option<EvidenceD
 }
 
 /// One ruleset's stored detail document (rendered at import) and its ETag.
-pub async fn ruleset_stored(pool: &PgPool, id: &str) -> Result<Option<(String, String)>, Problem> {
+pub async fn ruleset_stored(
+    pool: &PgPool,
+    id: &str,
+) -> Result<Option<(String, String)>, ArchiveError> {
     Ok(store::ruleset_detail(pool, id).await?)
 }
 
 /// One ruleset: configuration, parameters, a citation per rule and its description.
-pub async fn ruleset_detail(pool: &PgPool, id: &str) -> Result<Option<RulesetDetail>, Problem> {
+pub async fn ruleset_detail(
+    pool: &PgPool,
+    id: &str,
+) -> Result<Option<RulesetDetail>, ArchiveError> {
     ruleset_stored(pool, id)
         .await?
-        .map(|(detail, _)| serde_json::from_str(&detail).map_err(Problem::internal))
+        .map(|(detail, _)| serde_json::from_str(&detail).map_err(ArchiveError::stored))
         .transpose()
 }
 
@@ -230,7 +247,7 @@ pub async fn ruleset_diff(
     pool: &PgPool,
     a: &str,
     b: &str,
-) -> Result<Result<RulesetDiff, String>, Problem> {
+) -> Result<Result<RulesetDiff, String>, ArchiveError> {
     let mut sides = vec![];
     for id in [a, b] {
         let Some(config) = store::ruleset_config(pool, id).await? else {
@@ -273,7 +290,7 @@ pub async fn evidence_items(
     pool: &PgPool,
     game: Option<&str>,
     source: Option<&str>,
-) -> Result<Vec<EvidenceItem>, Problem> {
+) -> Result<Vec<EvidenceItem>, ArchiveError> {
     let rows = store::evidence_by_period(pool, game, source).await?;
     rows.into_iter()
         .map(|r| from_record::<Evidence>(r, "summary").map(|(e, _)| evidence_item(&e, None)))
@@ -281,7 +298,7 @@ pub async fn evidence_items(
 }
 
 /// A ruleset's engine configuration at default parameters, as stored.
-pub async fn ruleset_config(pool: &PgPool, id: &str) -> Result<Option<Value>, Problem> {
+pub async fn ruleset_config(pool: &PgPool, id: &str) -> Result<Option<Value>, ArchiveError> {
     Ok(store::ruleset_config(pool, id).await?)
 }
 

@@ -1,8 +1,8 @@
 //! `tsoro simulate` and `tsoro compare`: seeded simulations from the command line, no database.
 
 use super::run_args::{CompareArgs, RunArgs, SimulateArgs, progress_bar};
-use crate::plan::{self, Agents, ComparisonRequest, RunError, RunPlan, RunRequest};
-use crate::run_export::{GAME_FIELDS, RunLabel, compare_csv, header, summary_csv};
+use crate::runs::csv::{GAME_FIELDS, RunLabel, compare_csv, header, summary_csv};
+use crate::runs::plan::{self, Agents, ComparisonRequest, RunError, RunPlan, RunRequest};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;

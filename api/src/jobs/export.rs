@@ -6,23 +6,21 @@
 //! slice is read on a connection of the exports' own small pool, held for that one query: a
 //! slow reader holds no connection, and exports cannot take the connections other requests
 //! need. At most `max_exports` stream at once; one more is refused before its body starts
-//! (503 with `Retry-After`), never cut in the middle.
+//! ([`ExportError::Busy`]), never cut in the middle.
 
 use super::records::{self, Decoder};
 use super::store::{self, JobRow};
-use crate::problem::Problem;
-use crate::run_export::{
+use crate::runs::csv::{
     GAME_FIELDS, RunLabel, SUMMARY_FIELDS, frictionless_fields, header, summary_csv,
 };
-use actix_web::HttpResponse;
-use actix_web::web::Bytes;
-use futures_util::{StreamExt, stream};
+use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
+use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tsoro_engine::stats::{Stats, Summary};
 use uuid::Uuid;
@@ -35,6 +33,26 @@ pub const EXPORT_CONNECTIONS: u32 = 4;
 
 /// Seconds a client refused for too many exports is told to wait (`Retry-After`).
 pub const EXPORT_RETRY_SECS: u64 = 2;
+
+/// Why an export cannot start, or stopped.
+#[derive(Debug, Error)]
+pub enum ExportError {
+    /// As many exports as may stream at once are streaming.
+    #[error("{max} exports are streaming, the most at once; try again in a moment")]
+    Busy {
+        /// The most at once (`--max-exports`).
+        max: usize,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    /// Stored records did not render (a fault of the service's).
+    #[error("rendering the records: {0}")]
+    Render(String),
+}
+
+/// An export's body: pieces of bytes, in order.
+pub type Body = std::pin::Pin<Box<dyn Stream<Item = Result<Vec<u8>, ExportError>>>>;
 
 /// How long a slice waits for one of the exports' connections before the export fails.
 const SLICE_WAIT: Duration = Duration::from_secs(300);
@@ -66,24 +84,17 @@ impl Exports {
         }
     }
 
-    /// A place for one more export, or 503 with `Retry-After` when all are taken.
-    fn admit(&self) -> Result<OwnedSemaphorePermit, Problem> {
-        self.permits.clone().try_acquire_owned().map_err(|_| {
-            Problem::of(
-                &crate::problem::TOO_MANY_EXPORTS,
-                format!(
-                    "{} exports are streaming, the most at once; try again in a moment",
-                    self.max
-                ),
-            )
-            .with_error("max_exports", format!("at most {} at once", self.max))
-            .retry_after(EXPORT_RETRY_SECS)
-        })
+    /// A place for one more export, or [`ExportError::Busy`] when all are taken.
+    fn admit(&self) -> Result<OwnedSemaphorePermit, ExportError> {
+        self.permits
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| ExportError::Busy { max: self.max })
     }
 
     /// Starts reading a finished job's records: admitted (or refused) and the list of its
     /// stored chunks read before any byte of the body is sent.
-    async fn open(&self, job: &JobRow) -> Result<RecordReader, Problem> {
+    async fn open(&self, job: &JobRow) -> Result<RecordReader, ExportError> {
         let permit = self.admit()?;
         let chunks = store::stored_chunks(&self.pool, job.id).await?;
         Ok(RecordReader {
@@ -158,18 +169,14 @@ impl RecordReader {
     }
 }
 
-fn stream_error(e: impl std::fmt::Display) -> actix_web::Error {
-    actix_web::error::ErrorInternalServerError(e.to_string())
-}
-
 /// The job's records as body pieces, each the CSV lines of a slice turned into bytes by
 /// `render` (told whether it is the first piece).
 fn record_stream<F>(
     reader: RecordReader,
     render: F,
-) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>
+) -> impl Stream<Item = Result<Vec<u8>, ExportError>> + 'static
 where
-    F: FnMut(bool, Vec<u8>) -> Result<Bytes, String> + 'static,
+    F: FnMut(bool, Vec<u8>) -> Result<Vec<u8>, String> + 'static,
 {
     stream::unfold(Some((reader, render, true)), |state| async move {
         let (mut reader, mut render, first) = state?;
@@ -177,31 +184,24 @@ where
             Ok(None) => None,
             Ok(Some(lines)) => match render(first, lines) {
                 Ok(piece) => Some((Ok(piece), Some((reader, render, false)))),
-                Err(e) => Some((Err(stream_error(e)), None)),
+                Err(e) => Some((Err(ExportError::Render(e)), None)),
             },
-            Err(e) => Some((Err(stream_error(e)), None)),
+            Err(e) => Some((Err(ExportError::Database(e)), None)),
         }
     })
 }
 
 /// `games.csv`: the header, then the stored lines in game order; byte for byte the file
 /// `tsoro simulate --csv` writes for the same inputs.
-pub async fn games_csv(exports: &Exports, job: &JobRow) -> Result<HttpResponse, Problem> {
+pub async fn games_csv(exports: &Exports, job: &JobRow) -> Result<Body, ExportError> {
     let reader = exports.open(job).await?;
-    let head = Bytes::from(header(GAME_FIELDS) + "\n");
-    let body = stream::once(async { Ok(head) })
-        .chain(record_stream(reader, |_, lines| Ok(Bytes::from(lines))));
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"{}-games.csv\"", job.id),
-        ))
-        .streaming(body))
+    let head = (header(GAME_FIELDS) + "\n").into_bytes();
+    let body = stream::once(async { Ok(head) }).chain(record_stream(reader, |_, lines| Ok(lines)));
+    Ok(Box::pin(body))
 }
 
 /// `games.json`: a JSON array of records, streamed a slice at a time.
-pub async fn games_json(exports: &Exports, job: &JobRow) -> Result<HttpResponse, Problem> {
+pub async fn games_json(exports: &Exports, job: &JobRow) -> Result<Body, ExportError> {
     let reader = exports.open(job).await?;
     let pages = record_stream(reader, |first, lines| {
         let page = records::parse(&lines).map_err(|e| e.to_string())?;
@@ -213,14 +213,12 @@ pub async fn games_json(exports: &Exports, job: &JobRow) -> Result<HttpResponse,
             buf.push(b'\n');
             serde_json::to_writer(&mut buf, r).map_err(|e| e.to_string())?;
         }
-        Ok(Bytes::from(buf))
+        Ok(buf)
     });
-    let body = stream::once(async { Ok(Bytes::from_static(b"[")) })
+    let body = stream::once(async { Ok(b"[".to_vec()) })
         .chain(pages)
-        .chain(stream::once(async { Ok(Bytes::from_static(b"\n]\n")) }));
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .streaming(body))
+        .chain(stream::once(async { Ok(b"\n]\n".to_vec()) }));
+    Ok(Box::pin(body))
 }
 
 /// The aggregates of a finished job.

@@ -1,9 +1,11 @@
-//! What a client asks for, checked by the one validation of a run ([`crate::plan`]): every
-//! fault named with its field, as 422 problem+json; a checked run becomes a job.
+//! What a client asks for, checked by the one validation of a run ([`crate::runs::plan`]) and
+//! priced by the cost model ([`crate::runs::cost`]): every fault named with its field; a
+//! checked run becomes a job.
 
-use super::{JobSettings, budget};
-use crate::plan::{self, ComparisonRequest, RunError, RunPlan, RunRequest};
-use crate::problem::Problem;
+use crate::runs::cost::{self, OverBudget};
+use crate::runs::plan::{self, ComparisonRequest, RunError, RunPlan, RunRequest};
+use crate::settings::JobSettings;
+use thiserror::Error;
 
 /// A checked job, ready to store: the run and how it is cut into chunks (it reads as its
 /// run: `spec.games`, `spec.def`).
@@ -22,26 +24,46 @@ impl std::ops::Deref for JobSpec {
     }
 }
 
-/// A fault of a run as 422 problem+json naming its field.
-pub fn run_problem(e: RunError) -> Problem {
-    Problem::unprocessable(e.detail).with_error(e.field, e.message)
+/// Why a request cannot become a job.
+#[derive(Debug, Error)]
+pub enum JobRequestError {
+    /// The run is not one the service can play (the field at fault named).
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The run would cost more than a job may (of the comparison's run on `rulesets[i]`, when
+    /// `ruleset` is `Some(i)`).
+    #[error("{over}")]
+    OverBudget {
+        /// The estimate and the bound.
+        over: OverBudget,
+        /// The run's place in a comparison.
+        ruleset: Option<usize>,
+    },
+    /// Sampling the ruleset's games to price the run failed (a fault of the service's).
+    #[error("pricing the run: {0}")]
+    Pricing(String),
 }
 
 /// A run within the cost budget as a job, cut into chunks of about `--chunk-seconds` of play
 /// each by the same estimate.
-fn job(plan: RunPlan, limits: &JobSettings) -> Result<JobSpec, Problem> {
-    let shape = budget::shape(&plan).map_err(Problem::internal)?;
-    let per_game = budget::game_cost(&plan, shape);
-    budget::check(&plan, per_game, limits)?;
-    let chunk_games = budget::chunk_games(per_game, limits);
+fn job(
+    plan: RunPlan,
+    limits: &JobSettings,
+    ruleset: Option<usize>,
+) -> Result<JobSpec, JobRequestError> {
+    let shape = cost::shape(&plan).map_err(JobRequestError::Pricing)?;
+    let per_game = cost::game_cost(&plan, shape);
+    cost::check(&plan, per_game, limits)
+        .map_err(|over| JobRequestError::OverBudget { over, ruleset })?;
+    let chunk_games = cost::chunk_games(per_game, limits);
     Ok(JobSpec { plan, chunk_games })
 }
 
 /// Checks a simulation request against the catalogue, the service's limits and its cost
 /// budget.
-pub fn check(req: &RunRequest, limits: &JobSettings) -> Result<JobSpec, Problem> {
-    let plan = plan::plan(req, limits.max_games).map_err(run_problem)?;
-    job(plan, limits)
+pub fn check(req: &RunRequest, limits: &JobSettings) -> Result<JobSpec, JobRequestError> {
+    let plan = plan::plan(req, limits.max_games)?;
+    job(plan, limits, None)
 }
 
 /// Checks a comparison request: one job per ruleset, on the same seeds, each within the
@@ -49,19 +71,12 @@ pub fn check(req: &RunRequest, limits: &JobSettings) -> Result<JobSpec, Problem>
 pub fn check_comparison(
     req: &ComparisonRequest,
     limits: &JobSettings,
-) -> Result<Vec<JobSpec>, Problem> {
-    let plans = plan::plan_comparison(req, limits.max_games).map_err(run_problem)?;
+) -> Result<Vec<JobSpec>, JobRequestError> {
+    let plans = plan::plan_comparison(req, limits.max_games)?;
     plans
         .into_iter()
         .enumerate()
-        .map(|(i, plan)| {
-            job(plan, limits).map_err(|mut p| {
-                for e in &mut p.errors {
-                    e.field = format!("rulesets[{i}].{}", e.field);
-                }
-                p
-            })
-        })
+        .map(|(i, plan)| job(plan, limits, Some(i)))
         .collect()
 }
 
@@ -92,7 +107,7 @@ mod tests {
         assert!(fewer < many / 3, "{fewer} against {many}");
         // Searching agents: a chunk holds the fewest games, enough for the threads to share.
         let mcts = json!({"ruleset": "tsoro-ludii", "agents": "mcts:2000,random", "games": 100});
-        assert_eq!(chunk(mcts, &limits), budget::MIN_CHUNK_GAMES);
+        assert_eq!(chunk(mcts, &limits), cost::MIN_CHUNK_GAMES);
         // --chunk-games bounds it.
         let small = JobSettings {
             chunk_games: 500,

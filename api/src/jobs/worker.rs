@@ -2,9 +2,9 @@
 //! (while the next chunk plays).
 //! The same loop runs inside the service and in `tsoro worker` processes.
 
-use super::JobSettings;
 use super::records;
 use super::store::{self, Claim, Played};
+use crate::settings::JobSettings;
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

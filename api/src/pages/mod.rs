@@ -15,7 +15,7 @@ pub mod problems;
 pub mod simulations;
 pub mod words;
 
-use crate::problem::Problem;
+use crate::http::problem::Problem;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError, web};
 use askama::Template;
@@ -42,6 +42,12 @@ impl std::fmt::Display for PageError {
 
 impl From<sqlx::Error> for PageError {
     fn from(e: sqlx::Error) -> Self {
+        PageError(Problem::from(e))
+    }
+}
+
+impl From<crate::archive::ArchiveError> for PageError {
+    fn from(e: crate::archive::ArchiveError) -> Self {
         PageError(Problem::from(e))
     }
 }

@@ -5,7 +5,7 @@
 //! `tsoro_corpus::package`, which `tsoro export --archive DIR` writes too.
 
 use super::respond;
-use crate::problem::Problem;
+use crate::http::problem::Problem;
 use actix_web::{HttpRequest, HttpResponse, web};
 use std::sync::OnceLock;
 use tsoro_corpus::{Corpus, package};
@@ -53,7 +53,7 @@ pub async fn datapackage(req: HttpRequest) -> Resp {
     params(("table" = String, Path, example = "sources.csv", description = "A table of the data package: `sources.csv`, `source_variants.csv`, `games.csv`, `evidence.csv`, `rulesets.csv` or `rule_citations.csv`")),
     responses(
         (status = 200, description = "The table (RFC 4180 CSV with a header row; its columns are described in `datapackage.json`)", body = String, content_type = "text/csv"),
-        (status = 404, description = "No such table", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such table", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One table of the data package.
 pub async fn table(req: HttpRequest, name: web::Path<String>) -> Resp {

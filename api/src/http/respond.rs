@@ -1,8 +1,8 @@
 //! How the archive answers: JSON or CSV (by `?format=` or `Accept`), with an ETag (a hash of
 //! the body; `If-None-Match` gets 304) and Cache-Control.
 
-use super::detail::etag_of;
-use crate::problem::Problem;
+use crate::archive::detail::etag_of;
+use crate::http::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;

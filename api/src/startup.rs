@@ -1,9 +1,49 @@
-//! Running the service and migrations: the database (embedded or given) then the server.
+//! Starting the process: the database (embedded or given), then the server and the workers
+//! (`tsoro serve`), the migrations (`tsoro migrate`), or workers alone (`tsoro worker`).
 
-use crate::app::{AppSettings, Application};
 use crate::cli::{DbArgs, ServeArgs};
+use crate::http::{AppState, Server, ServerHandle};
+use crate::settings::AppSettings;
 use anyhow::Context;
+use sqlx::PgPool;
+use std::net::TcpListener;
 use tsoro_pg::{DB_NAME, EmbeddedPg};
+
+/// A bound, not yet running, server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Binds the address and builds the server over this pool.
+    pub fn build(settings: &AppSettings, pool: PgPool) -> std::io::Result<Application> {
+        let listener = TcpListener::bind(&settings.bind)?;
+        let port = listener.local_addr()?.port();
+        let db = crate::db_watch::DbWatch::spawn(
+            &pool,
+            settings.db_down_threshold,
+            settings.embedded.clone(),
+        );
+        let server = crate::http::server(listener, settings, AppState { pool, db })?;
+        Ok(Application { port, server })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A handle that stops the server.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until stopped through its [`handle`](Self::handle).
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
 
 /// A database for the service: an embedded server we own, or a URL we were given.
 pub struct Database {

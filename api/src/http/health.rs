@@ -1,8 +1,8 @@
 //! `GET /health` (the process is alive, and its database has not been away too long) and
 //! `GET /ready` (the database answers now).
 
-use crate::problem::Problem;
-use crate::state::AppState;
+use crate::http::problem::Problem;
+use crate::http::state::AppState;
 use actix_web::{HttpResponse, web};
 use std::time::Duration;
 
@@ -12,13 +12,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource("/health")
             .route(web::get().to(health))
             .route(web::head().to(health))
-            .default_service(crate::fallback::only("GET, HEAD")),
+            .default_service(crate::http::fallback::only("GET, HEAD")),
     )
     .service(
         web::resource("/ready")
             .route(web::get().to(ready))
             .route(web::head().to(ready))
-            .default_service(crate::fallback::only("GET, HEAD")),
+            .default_service(crate::http::fallback::only("GET, HEAD")),
     );
 }
 
@@ -47,7 +47,7 @@ pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem>
     if s.past_threshold() {
         let down = s.down_for.unwrap_or_default().as_secs();
         let mut p = Problem::of(
-            &crate::problem::DATABASE_DOWN,
+            &crate::http::problem::DATABASE_DOWN,
             format!(
                 "the database has not answered for {down} s (more than the {} s allowed): {}",
                 s.threshold.as_secs(),

@@ -22,9 +22,8 @@
 //! turns, not 89, and take 2.5 s, where the model says 9.4) but it is of the right order, which
 //! is what a budget needs: it tells a week from a minute.
 
-use super::JobSettings;
-use crate::plan::RunPlan;
-use crate::problem::Problem;
+use crate::runs::plan::RunPlan;
+use crate::settings::JobSettings;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 
@@ -39,8 +38,6 @@ pub const REFERENCE_ACTION: f64 = 1.0 / (196_000.0 * ACTIONS_4X8);
 pub const KERNEL_ACTION: f64 = 1.0 / (1_100_000.0 * ACTIONS_4X8);
 /// Core-seconds of one MCTS iteration at tsoro 4x8's opening.
 pub const MCTS_ITERATION: f64 = 1.0 / 950_000.0;
-/// The default budget: a core-day.
-pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
 
 /// A ruleset's game as random players play it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,33 +112,52 @@ pub fn chunk_games(per_game: f64, limits: &JobSettings) -> u64 {
 /// The fewest games a chunk holds (unless `--chunk-games` is smaller).
 pub const MIN_CHUNK_GAMES: u64 = 16;
 
-/// Refuses a run whose estimated cost (`per_game` core-seconds a game) is over the budget:
-/// 422 naming both.
-pub fn check(spec: &RunPlan, per_game: f64, limits: &JobSettings) -> Result<(), Problem> {
+/// A run estimated to cost more core-seconds than the service allows one job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverBudget {
+    /// The estimated cost of the run, in core-seconds.
+    pub cost: f64,
+    /// The run's games.
+    pub games: u64,
+    /// The run's agents.
+    pub agents: [AgentSpec; 2],
+    /// The estimated cost of a game, in core-seconds.
+    pub per_game: f64,
+    /// The most a job may cost (`--max-job-cost`).
+    pub max_job_cost: f64,
+}
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "this job is estimated at {:.0} core-seconds ({} games of {} vs {} at about {:.3} s \
+             each), over the service's budget of {:.0} core-seconds a job (--max-job-cost): ask \
+             for at most {} games, or weaker agents",
+            self.cost,
+            self.games,
+            self.agents[0],
+            self.agents[1],
+            self.per_game,
+            self.max_job_cost,
+            (self.max_job_cost / self.per_game).floor() as u64
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// Refuses a run whose estimated cost (`per_game` core-seconds a game) is over the budget.
+pub fn check(spec: &RunPlan, per_game: f64, limits: &JobSettings) -> Result<(), OverBudget> {
     let cost = spec.games as f64 * per_game;
     if cost <= limits.max_job_cost {
         return Ok(());
     }
-    let mut p = Problem::of(&crate::problem::OVER_BUDGET, format!(
-        "this job is estimated at {cost:.0} core-seconds ({} games of {} vs {} at about {:.3} s \
-         each), over the service's budget of {:.0} core-seconds a job (--max-job-cost): ask for \
-         at most {} games, or weaker agents",
-        spec.games,
-        spec.agents[0],
-        spec.agents[1],
+    Err(OverBudget {
+        cost,
+        games: spec.games,
+        agents: spec.agents,
         per_game,
-        limits.max_job_cost,
-        (limits.max_job_cost / per_game).floor() as u64
-    ))
-    .with_error(
-        "games",
-        format!(
-            "estimated {cost:.0} core-seconds, over {:.0}",
-            limits.max_job_cost
-        ),
-    );
-    p.extra.insert("estimated_cost".into(), cost.into());
-    p.extra
-        .insert("max_job_cost".into(), limits.max_job_cost.into());
-    Err(p)
+        max_job_cost: limits.max_job_cost,
+    })
 }

@@ -1,8 +1,8 @@
 //! `/problems` and `/problems/{slug}`: the pages the API's problem `type` addresses resolve
-//! to, one per kind of [`crate::problem::KINDS`], saying what it means and what to do.
+//! to, one per kind of [`crate::http::problem::KINDS`], saying what it means and what to do.
 
 use super::{Page, PageError, html};
-use crate::problem::{KINDS, Problem, ProblemKind, kind};
+use crate::http::problem::{KINDS, Problem, ProblemKind, kind};
 use actix_web::web;
 use askama::Template;
 

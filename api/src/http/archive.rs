@@ -1,12 +1,14 @@
 //! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
 //! (filtered, searched, paged), rulesets and the differences between two.
 
-use super::read::{self, evidence_item, from_record, game_item, opt, ruleset_item, source_item};
 use super::respond::{self, Format, format_of};
-use super::schema::*;
-use super::store::{self, Table};
-use crate::problem::Problem;
-use crate::state::AppState;
+use crate::archive::read::{
+    self, evidence_item, from_record, game_item, opt, ruleset_item, source_item,
+};
+use crate::archive::store::{self, Table};
+use crate::archive::views::*;
+use crate::http::problem::Problem;
+use crate::http::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -27,7 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::resource($path)
                 .route(web::get().to($h))
                 .route(web::head().to($h))
-                .default_service(crate::fallback::only("GET, HEAD"))
+                .default_service(crate::http::fallback::only("GET, HEAD"))
         };
     }
     cfg.service(get!("/api/v1/games", games))
@@ -165,7 +167,7 @@ async fn check_filter(
 #[utoipa::path(get, path = "/api/v1/games", tag = "archive", params(FormatQuery),
     responses(
         (status = 200, description = "Every game", content((GameList = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad parameter", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The games.
 pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
@@ -198,7 +200,7 @@ pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> R
     params(("id" = String, Path, description = "Game id", example = "tsoro")),
     responses(
         (status = 200, description = "The game", body = GameDetail),
-        (status = 404, description = "No such game", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One game, with its summary, evidence and rulesets.
 pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -211,7 +213,7 @@ pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
 #[utoipa::path(get, path = "/api/v1/sources", tag = "archive", params(FormatQuery),
     responses(
         (status = 200, description = "Every source", content((SourceList = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad parameter", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The sources.
 pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
@@ -267,7 +269,7 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
     params(("id" = String, Path, description = "Source id", example = "matthews-1964")),
     responses(
         (status = 200, description = "The source", body = SourceDetail),
-        (status = 404, description = "No such source", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One source, with the passages quoted from it and the rulesets that follow it.
 pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -281,9 +283,9 @@ pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp 
     params(("id" = String, Path, description = "Source id", example = "matthews-1964"), CitationQuery),
     responses(
         (status = 200, description = "The citation", content((String = "application/x-bibtex"), (Object = "application/vnd.citationstyles.csl+json"))),
-        (status = 400, description = "An unknown format", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such source", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 406, description = "`Accept` names neither citation format", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "An unknown format", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 406, description = "`Accept` names neither citation format", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// A source's citation, as BibTeX or CSL-JSON (by `?format=`, else by `Accept`).
 pub async fn citation(
@@ -351,7 +353,7 @@ fn citation_format_of(req: &HttpRequest) -> Result<&'static str, Problem> {
     }
     best.map(|(_, f)| f).ok_or_else(|| {
         Problem::of(
-            &crate::problem::NOT_ACCEPTABLE,
+            &crate::http::problem::NOT_ACCEPTABLE,
             format!("no citation format matches Accept: {accept}"),
         )
         .with_error(
@@ -380,7 +382,7 @@ fn bad(req: &HttpRequest, field: &str, msg: impl Into<String>) -> Problem {
 #[utoipa::path(get, path = "/api/v1/evidence", tag = "archive", params(EvidenceQuery),
     responses(
         (status = 200, description = "A page of passages (by id, or by rank with `q`); the next page's URL also in `Link`", content((EvidencePage = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Quoted passages, filtered, searched and paged.
 pub async fn evidence_list(req: HttpRequest, state: St, q: web::Query<EvidenceQuery>) -> Resp {
@@ -553,7 +555,7 @@ fn encode(s: &str) -> String {
     params(("id" = String, Path, description = "Evidence id", example = "matthews-1964-tsoro-b")),
     responses(
         (status = 200, description = "The passage", body = EvidenceDetail),
-        (status = 404, description = "No such passage", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such passage", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One passage: its quote as HTML, summary, citation and the rulesets it supports.
 pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -566,7 +568,7 @@ pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Res
 #[utoipa::path(get, path = "/api/v1/rulesets", tag = "archive", params(RulesetQuery),
     responses(
         (status = 200, description = "The rulesets", content((RulesetList = "application/json"), (String = "text/csv"))),
-        (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The rulesets, filtered by game, source or evidence.
 pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) -> Resp {
@@ -600,7 +602,7 @@ pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) 
     params(("id" = String, Path, description = "Ruleset id", example = "tsoro-matthews-basic")),
     responses(
         (status = 200, description = "The ruleset", body = RulesetDetail),
-        (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One ruleset: configuration, parameters, a citation per rule and its description.
 pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
@@ -615,7 +617,7 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
     params(("a" = String, Path, description = "First ruleset", example = "tsoro-ludii"), ("b" = String, Path, description = "Second ruleset", example = "tsoro-ludii-additional-capture"), FormatQuery),
     responses(
         (status = 200, description = "The rules on which they differ, each side with its citation", content((RulesetDiff = "application/json"), (String = "text/csv"))),
-        (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Two rulesets rule by rule: the fields whose values differ at default parameters.
 pub async fn diff(

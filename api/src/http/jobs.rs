@@ -1,27 +1,24 @@
-//! HTTP: simulations and comparisons as jobs, their exports, and replaying a recorded game.
+//! Simulations and comparisons as jobs, and their exports.
 
-use super::JobSettings;
-use super::export;
-use super::request;
-use super::status::JobStatus;
-use super::store::{self, JobRow};
-use super::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, job_url};
-use crate::plan::{ComparisonRequest, RunRequest};
-use crate::problem::Problem;
-use crate::state::AppState;
+use crate::http::problem::Problem;
+use crate::http::state::AppState;
+use crate::jobs::export;
+use crate::jobs::request;
+use crate::jobs::status::JobStatus;
+use crate::jobs::store::{self, JobRow};
+use crate::jobs::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, job_url};
+use crate::runs::plan::{ComparisonRequest, RunRequest};
+use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::Duration;
-use tsoro_engine::agents::AgentSpec;
-use tsoro_engine::replay::{ReplayError, ReplayRequest, legal_after, replay};
 use tsoro_engine::stats::compare;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// Registers the routes (full paths, so they sit beside any `/api/v1` scope).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    use crate::fallback::only;
+    use crate::http::fallback::only;
     macro_rules! get {
         ($path:literal, $h:expr) => {
             web::resource($path)
@@ -62,9 +59,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     ))
     .service(post!("/api/v1/comparisons", create_comparison))
     .service(get!("/api/v1/comparisons/{id}", show_comparison))
-    .service(get!("/api/v1/comparisons/{id}/table.csv", comparison_csv))
-    .service(post!("/api/v1/rulesets/{id}/replay", replay_game))
-    .service(post!("/api/v1/rulesets/{id}/legal", legal));
+    .service(get!("/api/v1/comparisons/{id}/table.csv", comparison_csv));
 }
 
 fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
@@ -92,7 +87,7 @@ async fn admit(
     let active = store::lock_admission(tx).await?;
     if active + new > limits.max_active_jobs {
         return Err(Problem::of(
-            &crate::problem::TOO_MANY_JOBS,
+            &crate::http::problem::TOO_MANY_JOBS,
             format!(
                 "{active} jobs are queued or running (at most {}); try again when one is done",
                 limits.max_active_jobs
@@ -111,19 +106,19 @@ async fn admit(
     request_body = RunRequest,
     responses(
         (status = 202, description = "Queued; the job (its `url` also in `Location`)", body = JobView),
-        (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "A body over the size limit", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::problem::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// Queues a simulation job (202 with its URL).
 pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
-    body: crate::json_body::JsonObject<RunRequest>,
+    body: crate::http::extract::JsonObject<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let spec = request::check(&body, &limits).map_err(|p| p.at(req.path()))?;
+    let spec = request::check(&body, &limits).map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
     admit(&mut tx, &limits, 1)
         .await
@@ -178,7 +173,7 @@ fn is_ruleset_id(s: &str) -> bool {
     params(("status" = Option<JobStatus>, Query, description = "Only the jobs with this status"),
            ("ruleset" = Option<String>, Query, description = "A ruleset id", pattern = "^[a-z0-9][a-z0-9-]*$"),
            ("limit" = Option<i64>, Query, description = "At most this many, newest first", minimum = 1, maximum = 500)),
-    responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Lists jobs, newest first, by status and ruleset.
 pub async fn list(
     req: HttpRequest,
@@ -226,13 +221,13 @@ pub struct WaitQuery {
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the job to end", maximum = 60)),
-    responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = JobView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Status, progress (games/s, ETA) and, when done, the statistics", body = JobView), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A job's status, progress and, when done, its statistics (`?wait=` to await it: woken by
 /// the job's status change, see [`super::events`]).
 pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
-    events: web::Data<super::events::JobEvents>,
+    events: web::Data<crate::jobs::events::JobEvents>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -252,7 +247,8 @@ pub async fn show(
         if job.status.is_ended() || tokio::time::Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
         }
-        let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
+        let look_again =
+            (tokio::time::Instant::now() + crate::jobs::events::FALLBACK).min(deadline);
         loop {
             match tokio::time::timeout_at(look_again, changes.recv()).await {
                 Ok(Ok(id)) if id != job.id => continue,
@@ -272,7 +268,7 @@ pub struct DeleteQuery {
 }
 
 #[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id"), ("purge" = Option<bool>, Query, description = "Delete the job and everything it stored (whatever its status; a running job stops), answering its id and `freed_bytes`")),
-    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Cancels a job; with `?purge=true`, deletes it and everything it stored.
 pub async fn cancel(
     req: HttpRequest,
@@ -292,7 +288,7 @@ pub async fn cancel(
     }
     if !store::cancel(&state.pool, job.id).await? {
         return Err(Problem::of(
-            &crate::problem::JOB_FINISHED,
+            &crate::http::problem::JOB_FINISHED,
             format!("the job is already {}", job.status),
         )
         .at(req.path()));
@@ -306,7 +302,7 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
     let job = load(state, raw, path).await?;
     if job.status != JobStatus::Done {
         return Err(Problem::of(
-            &crate::problem::JOB_NOT_DONE,
+            &crate::http::problem::JOB_NOT_DONE,
             format!(
                 "the job is {} ({} of {} games); its data is exported when it is done",
                 job.status, job.games_done, job.games
@@ -318,7 +314,7 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
@@ -327,69 +323,21 @@ pub async fn games_csv(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    export::games_csv(&exports, &job)
+    let body = export::games_csv(&exports, &job)
         .await
-        .map_err(|p| p.at(req.path()))
-}
-
-/// Agents whose games are replayed on request (stronger ones would make a request wait).
-fn cheap_to_replay(agent: &AgentSpec) -> bool {
-    match agent {
-        AgentSpec::Random | AgentSpec::Greedy => true,
-        AgentSpec::AlphaBeta { depth, .. } => *depth <= 4,
-        AgentSpec::Mcts { iterations, .. } => *iterations <= 20_000,
-    }
-}
-
-/// Game `k` of a job, played again from the job's inputs and the game's seed: its actions
-/// (the game is a function of them, so nothing needs storing), as `/replay` takes them.
-pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, Problem> {
-    let bad = |m: String| Problem::unprocessable(m.clone()).with_error("game", m);
-    if k >= job.games as u64 {
-        // A game the job does not have is a resource that does not exist.
-        let m = format!("no game {k}: the job has games 0 to {}", job.games - 1);
-        return Err(Problem::not_found(m.clone()).with_error("game", m));
-    }
-    let params: tsoro_engine::catalogue::Params =
-        serde_json::from_value(job.params.clone()).map_err(Problem::internal)?;
-    let def = tsoro_engine::catalogue::get(&job.ruleset).map_err(Problem::internal)?;
-    let game = def.build(&params).map_err(Problem::internal)?;
-    let agents: Vec<AgentSpec> = job
-        .agents
-        .iter()
-        .map(|a| a.parse::<AgentSpec>())
-        .collect::<Result<_, _>>()
-        .map_err(Problem::internal)?;
-    let [a, b] = agents.as_slice() else {
-        return Err(Problem::internal("a job has two agents"));
-    };
-    if !cheap_to_replay(a) || !cheap_to_replay(b) {
-        return Err(bad(format!(
-            "{a} vs {b}: games of agents stronger than alphabeta:4 or mcts:20000 are not \
-             replayed on request (tsoro simulate plays them)"
-        )));
-    }
-    let spec = tsoro_engine::sim::SimSpec {
-        agents: [*a, *b],
-        games: k..k + 1,
-        seed: job.seed,
-        swap_seats: job.swap_seats,
-    };
-    let actions = tsoro_engine::sim::game_actions_any(&game, &spec, k);
-    Ok(JobGame {
-        simulation: job_url(job.id),
-        game: k,
-        ruleset: job.ruleset.clone(),
-        params: job.params.clone(),
-        agents: job.agents.clone(),
-        seat_a: if job.swap_seats { k % 2 } else { 0 },
-        actions,
-    })
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{}-games.csv\"", job.id),
+        ))
+        .streaming(streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("game" = u64, Path, description = "The game's index in the run (0-based)")),
-    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job, or no such game in it", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "Agents too strong to replay on request", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job, or no such game in it", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "Agents too strong to replay on request", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// One game of a job, move by move, to replay or show on the board.
 pub async fn game_moves(
     req: HttpRequest,
@@ -398,15 +346,15 @@ pub async fn game_moves(
 ) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
     let job = load(&state, &id, req.path()).await?;
-    let v = web::block(move || job_game(&job, k))
+    let v = web::block(move || crate::jobs::game::job_game(&job, k))
         .await
         .map_err(Problem::internal)?
-        .map_err(|p| p.at(req.path()))?;
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok().json(v))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as JSON, streamed.
 pub async fn games_json(
     req: HttpRequest,
@@ -415,13 +363,29 @@ pub async fn games_json(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    export::games_json(&exports, &job)
+    let body = export::games_json(&exports, &job)
         .await
-        .map_err(|p| p.at(req.path()))
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .streaming(streamed(body)))
+}
+
+/// An export's body as actix streams it: a failure once it has started can only end the
+/// response early (logged as an internal error).
+fn streamed(
+    body: export::Body,
+) -> impl futures_util::Stream<Item = Result<web::Bytes, actix_web::Error>> {
+    use futures_util::StreamExt;
+    body.map(|piece| {
+        piece
+            .map(web::Bytes::from)
+            .map_err(|e| actix_web::error::ErrorInternalServerError(e.to_string()))
+    })
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A finished job's statistics, one metric per row.
 pub async fn summary_csv(
     req: HttpRequest,
@@ -438,7 +402,7 @@ pub async fn summary_csv(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "The statistics", body = SummaryView), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The statistics", body = SummaryView), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A finished job's statistics.
 pub async fn summary_json(
     req: HttpRequest,
@@ -450,7 +414,7 @@ pub async fn summary_json(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", operation_id = "simulation_datapackage", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a job's exports.
 pub async fn datapackage(
     req: HttpRequest,
@@ -463,16 +427,17 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = ComparisonRequest,
-    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
-    body: crate::json_body::JsonObject<ComparisonRequest>,
+    body: crate::http::extract::JsonObject<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
-    let specs = request::check_comparison(&b, &limits).map_err(|p| p.at(req.path()))?;
+    let specs =
+        request::check_comparison(&b, &limits).map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
     admit(&mut tx, &limits, specs.len() as i64)
         .await
@@ -500,12 +465,12 @@ async fn comparison_view(state: &AppState, id: Uuid) -> Result<ComparisonView, P
 }
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
-    responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = ComparisonView), (status = 404, description = "No such comparison", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = ComparisonView), (status = 404, description = "No such comparison", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A comparison: its runs side by side with the differences.
 pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
-    events: web::Data<super::events::JobEvents>,
+    events: web::Data<crate::jobs::events::JobEvents>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -522,13 +487,14 @@ pub async fn show_comparison(
             return Ok(HttpResponse::Ok().json(view));
         }
         // Any job's change, then a look (a comparison's runs are few).
-        let look_again = (tokio::time::Instant::now() + super::events::FALLBACK).min(deadline);
+        let look_again =
+            (tokio::time::Instant::now() + crate::jobs::events::FALLBACK).min(deadline);
         let _ = tokio::time::timeout_at(look_again, changes.recv()).await;
     }
 }
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}/table.csv", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
-    responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A comparison's table as CSV.
 pub async fn comparison_csv(
     req: HttpRequest,
@@ -543,7 +509,7 @@ pub async fn comparison_csv(
     let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
     if stats.len() != jobs.len() {
         return Err(Problem::of(
-            &crate::problem::JOB_NOT_DONE,
+            &crate::http::problem::JOB_NOT_DONE,
             "the comparison's runs are not all done",
         )
         .at(req.path()));
@@ -551,111 +517,8 @@ pub async fn comparison_csv(
     let diffs: Vec<_> = stats[1..].iter().map(|s| compare(s, &stats[0])).collect();
     let labels: Vec<_> = jobs.iter().map(export::label).collect();
     let mut out = Vec::new();
-    crate::run_export::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
+    crate::runs::csv::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .body(out))
-}
-
-/// A recorded game (`POST /api/v1/rulesets/{id}/replay` and `/legal`): the parameters and the
-/// actions in order.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"params": {"holes": 8}, "actions": [{"sow": "i,6"}]}))]
-pub struct GameBody {
-    /// Parameter values by name (others at their defaults).
-    #[serde(default)]
-    #[schema(value_type = HashMap<String, Value>)]
-    pub params: tsoro_engine::catalogue::Params,
-    /// The actions in order: `{"sow":"ii,3"}`, `{"relay":"stop"}`, `{"take":"iv,5"}`,
-    /// `{"nominate":"i,1"}`, `"pass"`, `{"place":"a1"}`, `{"move":["a1","a4"]}`.
-    #[serde(default)]
-    #[schema(value_type = Vec<Value>)]
-    pub actions: Vec<Value>,
-}
-
-/// Most actions in one replay.
-const MAX_ACTIONS: usize = 100_000;
-
-fn replay_problem(e: ReplayError, path: &str) -> Problem {
-    let p = match &e {
-        ReplayError::Params(tsoro_engine::catalogue::ParamError::UnknownRuleset { .. }) => {
-            Problem::not_found(e.to_string())
-        }
-        ReplayError::Params(pe) => {
-            use tsoro_engine::catalogue::ParamError as P;
-            let p = Problem::unprocessable(e.to_string());
-            match pe {
-                P::OutOfRange { name, allowed, .. } => {
-                    p.with_error(format!("params.{name}"), format!("allowed: {allowed}"))
-                }
-                P::UnknownParam { name, known, .. } => p.with_error(
-                    format!("params.{name}"),
-                    format!("parameters: {}", known.join(", ")),
-                ),
-                _ => p,
-            }
-        }
-        ReplayError::BadAction { index, message } => Problem::unprocessable(e.to_string())
-            .with_error(format!("actions[{index}]"), message.clone()),
-        ReplayError::Illegal { index, legal, .. } => {
-            let mut p = Problem::unprocessable(e.to_string())
-                .with_error(format!("actions[{index}]"), "not legal at this point");
-            p.extra.insert("index".into(), json!(index));
-            p.extra.insert("legal".into(), json!(legal));
-            p
-        }
-    };
-    p.at(path)
-}
-
-fn game_request(id: &str, body: GameBody, path: &str) -> Result<ReplayRequest, Problem> {
-    if body.actions.len() > MAX_ACTIONS {
-        return Err(Problem::unprocessable(format!(
-            "{} actions: at most {MAX_ACTIONS}",
-            body.actions.len()
-        ))
-        .with_error("actions", format!("at most {MAX_ACTIONS}"))
-        .at(path));
-    }
-    Ok(ReplayRequest {
-        ruleset: id.to_string(),
-        params: body.params,
-        actions: body.actions,
-    })
-}
-
-#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
-    request_body = GameBody,
-    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::problem::Problem, content_type = "application/problem+json")))]
-/// Replays a recorded game: every state, the legal actions and the result.
-pub async fn replay_game(
-    req: HttpRequest,
-    path: web::Path<String>,
-    body: crate::json_body::JsonObject<GameBody>,
-) -> Result<HttpResponse, Problem> {
-    let r = game_request(&path, body.into_inner(), req.path())?;
-    let out = web::block(move || replay(&r))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| replay_problem(e, req.path()))?;
-    Ok(HttpResponse::Ok().json(out))
-}
-
-#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
-    request_body = GameBody,
-    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::problem::Problem, content_type = "application/problem+json")))]
-/// The legal actions after the given ones.
-pub async fn legal(
-    req: HttpRequest,
-    path: web::Path<String>,
-    body: crate::json_body::JsonObject<GameBody>,
-) -> Result<HttpResponse, Problem> {
-    let r = game_request(&path, body.into_inner(), req.path())?;
-    let n = r.actions.len();
-    let out = web::block(move || legal_after(&r))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| replay_problem(e, req.path()))?;
-    Ok(HttpResponse::Ok().json(json!({"after": n, "legal": out})))
 }

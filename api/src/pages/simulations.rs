@@ -3,11 +3,11 @@
 
 use super::charts::{self, Bar};
 use super::{Page, PageError, html, missing, value_text};
+use crate::http::problem::Problem;
+use crate::http::state::AppState;
 use crate::jobs::export;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
-use crate::problem::Problem;
-use crate::state::AppState;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::{Value, json};
@@ -49,7 +49,7 @@ struct NewPage {
     max_games: u64,
 }
 
-async fn new(req: HttpRequest, limits: web::Data<crate::jobs::JobSettings>) -> Page {
+async fn new(req: HttpRequest, limits: web::Data<crate::settings::JobSettings>) -> Page {
     let chosen = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .ok()
         .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
@@ -291,9 +291,10 @@ async fn game(state: St, id: web::Path<String>, q: web::Query<GameQuery>) -> Pag
         .map_err(Problem::from)?
         .ok_or_else(|| missing("simulation", &id))?;
     let k = q.game;
-    let found = web::block(move || crate::jobs::routes::job_game(&job, k))
+    let found = web::block(move || crate::jobs::game::job_game(&job, k))
         .await
-        .map_err(Problem::internal)??;
+        .map_err(Problem::internal)?
+        .map_err(Problem::from)?;
     let def = tsoro_engine::catalogue::get(&found.ruleset).map_err(|_| missing("ruleset", &id))?;
     let params: tsoro_engine::catalogue::Params =
         serde_json::from_value(found.params).map_err(Problem::internal)?;

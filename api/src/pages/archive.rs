@@ -5,8 +5,8 @@ use super::home::{SourceRef, playable, source_refs};
 use super::words::{kind_label, rule_in_words};
 use super::{Page, excerpt, html, missing, period, value_text};
 use crate::archive::read;
-use crate::archive::schema::{EvidenceDetail, GameItem, RuleCitation, RulesetDetail, SourceDetail};
-use crate::state::AppState;
+use crate::archive::views::{EvidenceDetail, GameItem, RuleCitation, RulesetDetail, SourceDetail};
+use crate::http::state::AppState;
 use actix_web::web;
 use askama::Template;
 use std::collections::BTreeMap;
@@ -77,7 +77,7 @@ async fn evidence_lines(
     refs: &BTreeMap<String, SourceRef>,
     game: Option<&str>,
     source: Option<&str>,
-) -> Result<Vec<EvidenceLine>, crate::problem::Problem> {
+) -> Result<Vec<EvidenceLine>, crate::http::problem::Problem> {
     Ok(read::evidence_items(&state.pool, game, source)
         .await?
         .into_iter()

@@ -6,7 +6,7 @@
 use super::board::{BoardShape, board_svg, shape_of};
 use super::demos::{self, Demo};
 use super::{Page, PageError, html, missing};
-use crate::problem::Problem;
+use crate::http::problem::Problem;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! checked into a [`RunPlan`], or a [`RunError`] naming the field at fault. The command line
 //! prints the error on one line and exits 2; the service answers 422 with the field.
 
-use crate::run_export::RunLabel;
+use crate::runs::csv::RunLabel;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};

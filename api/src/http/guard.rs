@@ -7,7 +7,7 @@
 //! - a body in a JSON look-alike media type (`application/vnd.foo+json`, `text/json`), which
 //!   actix's JSON extractor takes as JSON: every body here is `application/json`.
 
-use crate::problem::Problem;
+use crate::http::problem::Problem;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::CONTENT_TYPE;
@@ -24,7 +24,7 @@ fn over_long(req: &ServiceRequest) -> Option<Problem> {
     let uri = req.uri().path().len() + req.query_string().len();
     if uri > MAX_URI {
         return Some(Problem::of(
-            &crate::problem::URI_TOO_LONG,
+            &crate::http::problem::URI_TOO_LONG,
             format!("the address has {uri} bytes: at most {MAX_URI}"),
         ));
     }
@@ -35,7 +35,7 @@ fn over_long(req: &ServiceRequest) -> Option<Problem> {
         .sum();
     (headers > MAX_HEADER_BYTES).then(|| {
         Problem::of(
-            &crate::problem::HEADERS_TOO_LARGE,
+            &crate::http::problem::HEADERS_TOO_LARGE,
             format!("the headers have {headers} bytes: at most {MAX_HEADER_BYTES}"),
         )
     })
@@ -44,7 +44,7 @@ fn over_long(req: &ServiceRequest) -> Option<Problem> {
 /// 415 for a body that is not `application/json`, naming the media type sent.
 pub fn unsupported_media(sent: Option<&str>) -> Problem {
     Problem::of(
-        &crate::problem::UNSUPPORTED_MEDIA_TYPE,
+        &crate::http::problem::UNSUPPORTED_MEDIA_TYPE,
         format!(
             "the body's media type is {}: send it as application/json",
             sent.unwrap_or("missing")

@@ -2,7 +2,7 @@
 
 use super::{Page, html};
 use crate::archive::read;
-use crate::state::AppState;
+use crate::http::state::AppState;
 use actix_web::web;
 use askama::Template;
 use std::collections::BTreeMap;
@@ -59,7 +59,7 @@ struct Home {
 /// Every source as a reference, by id.
 pub async fn source_refs(
     pool: &sqlx::PgPool,
-) -> Result<BTreeMap<String, SourceRef>, crate::problem::Problem> {
+) -> Result<BTreeMap<String, SourceRef>, crate::http::problem::Problem> {
     let mut out = BTreeMap::new();
     for item in read::all_sources(pool).await? {
         if let Some((s, _)) = read::load_source(pool, &item.id).await? {

@@ -2,7 +2,7 @@
 //! problems, and a middleware giving any other bodiless error (Swagger UI's 404 under
 //! `/docs/`) its problem.
 
-use crate::problem::{KINDS, Problem};
+use crate::http::problem::{KINDS, Problem};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::CONTENT_TYPE;

@@ -1,8 +1,9 @@
 //! The OpenAPI 3.1 description of the service (utoipa), served at `/api-docs/openapi.json`
 //! with Swagger UI at `/docs`, and written to `openapi/openapi.json` by `tsoro openapi`.
 
-use crate::archive::{routes as archive, schema};
-use crate::problem::{self, ProblemKind};
+use super::archive;
+use crate::archive::views as schema;
+use crate::http::problem::{self, ProblemKind};
 use utoipa::openapi::header::{Header, HeaderBuilder};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{Content, OpenApi as Document, Ref, RefOr, ResponseBuilder};
@@ -27,31 +28,31 @@ use utoipa::{Modify, OpenApi};
         archive::rulesets,
         archive::ruleset,
         archive::diff,
-        crate::archive::package::datapackage,
-        crate::archive::package::table,
-        crate::archive::package::citations_bib,
-        crate::archive::package::citations_json,
-        crate::jobs::routes::create,
-        crate::jobs::routes::list,
-        crate::jobs::routes::show,
-        crate::jobs::routes::cancel,
-        crate::jobs::routes::games_csv,
-        crate::jobs::routes::game_moves,
-        crate::jobs::routes::games_json,
-        crate::jobs::routes::summary_csv,
-        crate::jobs::routes::summary_json,
-        crate::jobs::routes::datapackage,
-        crate::jobs::routes::create_comparison,
-        crate::jobs::routes::show_comparison,
-        crate::jobs::routes::comparison_csv,
-        crate::jobs::routes::replay_game,
-        crate::jobs::routes::legal,
-        crate::agent_move::agent_move,
+        crate::http::package::datapackage,
+        crate::http::package::table,
+        crate::http::package::citations_bib,
+        crate::http::package::citations_json,
+        crate::http::jobs::create,
+        crate::http::jobs::list,
+        crate::http::jobs::show,
+        crate::http::jobs::cancel,
+        crate::http::jobs::games_csv,
+        crate::http::jobs::game_moves,
+        crate::http::jobs::games_json,
+        crate::http::jobs::summary_csv,
+        crate::http::jobs::summary_json,
+        crate::http::jobs::datapackage,
+        crate::http::jobs::create_comparison,
+        crate::http::jobs::show_comparison,
+        crate::http::jobs::comparison_csv,
+        crate::http::play::replay_game,
+        crate::http::play::legal,
+        crate::http::play::agent_move,
     ),
     modifiers(&CommonResponses),
     components(schemas(
-        crate::problem::Problem,
-        crate::problem::FieldError,
+        crate::http::problem::Problem,
+        crate::http::problem::FieldError,
         schema::Link,
         schema::GameItem,
         schema::GameList,
@@ -69,19 +70,19 @@ use utoipa::{Modify, OpenApi};
         schema::RulesetDetail,
         schema::RuleDiffRow,
         schema::RulesetDiff,
-        crate::plan::RunRequest,
-        crate::plan::ComparisonRequest,
-        crate::plan::Agents,
-        crate::plan::Seed,
-        crate::jobs::routes::GameBody,
+        crate::runs::plan::RunRequest,
+        crate::runs::plan::ComparisonRequest,
+        crate::runs::plan::Agents,
+        crate::runs::plan::Seed,
+        crate::http::play::GameBody,
         crate::jobs::view::JobView,
         crate::jobs::status::JobStatus,
         crate::jobs::view::JobList,
         crate::jobs::view::ComparisonView,
         crate::jobs::view::SummaryView,
         crate::jobs::view::JobGame,
-        crate::agent_move::AgentMoveRequest,
-        crate::agent_move::AgentMoveResponse,
+        crate::http::play::AgentMoveRequest,
+        crate::http::play::AgentMoveResponse,
     )),
     tags(
         (name = "archive", description = "Games, sources, evidence and rulesets, each rule cited"),
@@ -165,7 +166,7 @@ impl Modify for CommonResponses {
             let mut response = ResponseBuilder::new()
                 .description(format!("{} Its `type`: `{}`.", kind.about, kind.uri()))
                 .content(
-                    crate::problem::PROBLEM_JSON,
+                    crate::http::problem::PROBLEM_JSON,
                     Content::new(Some(Ref::from_schema_name("Problem"))),
                 )
                 .build();

@@ -1,0 +1,132 @@
+//! The domain's errors as problems: each domain error type maps to problem+json here, once,
+//! naming the field at fault.
+
+use super::problem::Problem;
+use crate::archive::ArchiveError;
+use crate::jobs::export::{EXPORT_RETRY_SECS, ExportError};
+use crate::jobs::game::JobGameError;
+use crate::jobs::request::JobRequestError;
+use crate::play::MoveError;
+use crate::runs::plan::RunError;
+use serde_json::json;
+use tsoro_engine::catalogue::ParamError;
+use tsoro_engine::replay::ReplayError;
+
+impl From<JobGameError> for Problem {
+    fn from(e: JobGameError) -> Problem {
+        let m = e.to_string();
+        match e {
+            // A game the job does not have is a resource that does not exist.
+            JobGameError::NoSuchGame { .. } => Problem::not_found(m.clone()).with_error("game", m),
+            JobGameError::TooStrong(..) => Problem::unprocessable(m.clone()).with_error("game", m),
+            JobGameError::Stored(_) => Problem::internal(m),
+        }
+    }
+}
+
+impl From<ParamError> for Problem {
+    fn from(e: ParamError) -> Problem {
+        let detail = e.to_string();
+        match e {
+            ParamError::UnknownRuleset { .. } => Problem::not_found(detail),
+            ParamError::OutOfRange { name, allowed, .. } => Problem::unprocessable(detail)
+                .with_error(format!("params.{name}"), format!("allowed: {allowed}")),
+            ParamError::UnknownParam { name, known, .. } => Problem::unprocessable(detail)
+                .with_error(
+                    format!("params.{name}"),
+                    format!("parameters: {}", known.join(", ")),
+                ),
+            _ => Problem::unprocessable(detail),
+        }
+    }
+}
+
+impl From<ReplayError> for Problem {
+    fn from(e: ReplayError) -> Problem {
+        let detail = e.to_string();
+        match e {
+            ReplayError::Params(p) => p.into(),
+            ReplayError::BadAction { index, message } => {
+                Problem::unprocessable(detail).with_error(format!("actions[{index}]"), message)
+            }
+            ReplayError::Illegal { index, legal, .. } => {
+                let mut p = Problem::unprocessable(detail)
+                    .with_error(format!("actions[{index}]"), "not legal at this point");
+                p.extra.insert("index".into(), json!(index));
+                p.extra.insert("legal".into(), json!(legal));
+                p
+            }
+        }
+    }
+}
+
+impl From<MoveError> for Problem {
+    fn from(e: MoveError) -> Problem {
+        let detail = e.to_string();
+        match e {
+            MoveError::Params(p) => p.into(),
+            MoveError::BadAction { index, message } => {
+                Problem::unprocessable(detail).with_error(format!("actions[{index}]"), message)
+            }
+            MoveError::Illegal { index } => Problem::unprocessable(detail)
+                .with_error(format!("actions[{index}]"), "not legal at this point"),
+            MoveError::Over(_) => Problem::unprocessable(detail)
+                .with_error("actions", "the game is over: there is no move to choose"),
+        }
+    }
+}
+
+impl From<ArchiveError> for Problem {
+    fn from(e: ArchiveError) -> Problem {
+        match e {
+            ArchiveError::Database(e) => e.into(),
+            ArchiveError::Stored(_) => Problem::internal(e),
+        }
+    }
+}
+
+impl From<RunError> for Problem {
+    fn from(e: RunError) -> Problem {
+        Problem::unprocessable(e.detail).with_error(e.field, e.message)
+    }
+}
+
+impl From<JobRequestError> for Problem {
+    fn from(e: JobRequestError) -> Problem {
+        match e {
+            JobRequestError::Run(e) => e.into(),
+            JobRequestError::OverBudget { over, ruleset } => {
+                let field = match ruleset {
+                    Some(i) => format!("rulesets[{i}].games"),
+                    None => "games".to_string(),
+                };
+                let mut p = Problem::of(&super::problem::OVER_BUDGET, over.to_string()).with_error(
+                    field,
+                    format!(
+                        "estimated {:.0} core-seconds, over {:.0}",
+                        over.cost, over.max_job_cost
+                    ),
+                );
+                p.extra.insert("estimated_cost".into(), over.cost.into());
+                p.extra
+                    .insert("max_job_cost".into(), over.max_job_cost.into());
+                p
+            }
+            JobRequestError::Pricing(_) => Problem::internal(e),
+        }
+    }
+}
+
+impl From<ExportError> for Problem {
+    fn from(e: ExportError) -> Problem {
+        match e {
+            ExportError::Busy { max } => {
+                Problem::of(&super::problem::TOO_MANY_EXPORTS, e.to_string())
+                    .with_error("max_exports", format!("at most {max} at once"))
+                    .retry_after(EXPORT_RETRY_SECS)
+            }
+            ExportError::Database(e) => e.into(),
+            ExportError::Render(_) => Problem::internal(e),
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The extractors and their configuration: bodies, query strings and paths that do not read
+//! answer problem+json naming what was wrong.
+//!
+//! JSON request bodies must be objects: serde reads a struct from a JSON array too (its fields
+//! by position), which the API's documents do not allow, so `[{}, []]` would pass for a
+//! request. [`JsonObject`] reads the body as [`web::Json`] does (size limit, media type and
+//! their problem+json errors from [`json_config`]), refuses anything but an object with 400,
+//! then reads the object into the request's type.
+
+use super::problem::Problem;
+use actix_web::{FromRequest, HttpRequest, dev::Payload, error, web};
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+
+/// A JSON body that is an object, read into `T`.
+#[derive(Debug)]
+pub struct JsonObject<T>(pub T);
+
+impl<T> JsonObject<T> {
+    /// The request it holds.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for JsonObject<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = web::Json::<serde_json::Value>::from_request(req, payload);
+        let path = req.path().to_string();
+        Box::pin(async move {
+            let web::Json(v) = body.await?;
+            let kind = match &v {
+                serde_json::Value::Object(_) => None,
+                serde_json::Value::Array(_) => Some("an array"),
+                serde_json::Value::String(_) => Some("a string"),
+                serde_json::Value::Number(_) => Some("a number"),
+                serde_json::Value::Bool(_) => Some("a boolean"),
+                serde_json::Value::Null => Some("null"),
+            };
+            if let Some(kind) = kind {
+                return Err(Problem::bad_request(format!(
+                    "the JSON body is {kind}: it must be an object"
+                ))
+                .with_error("body", "a JSON object")
+                .at(path.as_str())
+                .into());
+            }
+            serde_json::from_value(v)
+                .map(JsonObject)
+                .map_err(|e| unfit_body(&e).at(path.as_str()).into())
+        })
+    }
+}
+
+/// JSON bodies: size limit and problem+json errors naming what was wrong.
+pub fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(move |err, req| {
+            let p = match &err {
+                error::JsonPayloadError::OverflowKnownLength { length, limit } => {
+                    Problem::too_large(format!("the body has {length} bytes: at most {limit}"))
+                }
+                error::JsonPayloadError::Overflow { limit } => {
+                    Problem::too_large(format!("the body is larger than {limit} bytes"))
+                }
+                error::JsonPayloadError::ContentType => super::guard::unsupported_media(
+                    req.headers()
+                        .get(actix_web::http::header::CONTENT_TYPE)
+                        .and_then(|v| v.to_str().ok()),
+                ),
+                error::JsonPayloadError::Deserialize(e) => unfit_body(e),
+                other => Problem::bad_request(format!("the JSON body could not be read: {other}")),
+            };
+            p.at(req.path()).into()
+        })
+}
+
+/// 400: a JSON body that does not read as the request's type.
+pub fn unfit_body(e: &serde_json::Error) -> Problem {
+    Problem::bad_request(format!("the JSON body does not fit: {e}"))
+        .with_error("body", e.to_string())
+}
+
+/// Query strings: problem+json errors.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, req| {
+        Problem::bad_request(format!("bad query string: {err}"))
+            .with_error("query", err.to_string())
+            .at(req.path())
+            .into()
+    })
+}
+
+/// Path parameters: problem+json errors.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, req| {
+        Problem::bad_request(format!("bad path: {err}"))
+            .with_error("path", err.to_string())
+            .at(req.path())
+            .into()
+    })
+}

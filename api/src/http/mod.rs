@@ -1,0 +1,89 @@
+//! The HTTP layer: the only code that knows actix-web. The route table ([`configure`]), the
+//! server ([`server`]), the extractors and their problems ([`extract`]), the middleware
+//! ([`guard`], [`fallback`], [`cors`]), the problems themselves ([`problem`]) and the OpenAPI
+//! document ([`openapi`]).
+
+// Handlers return `Problem` (the RFC 7807 body) by value: errors are rare and small next to a
+// request, so boxing them would only add noise.
+#![allow(clippy::result_large_err)]
+
+pub mod archive;
+pub mod cors;
+pub mod errors;
+pub mod extract;
+pub mod fallback;
+pub mod guard;
+pub mod health;
+pub mod jobs;
+pub mod openapi;
+pub mod package;
+pub mod play;
+pub mod problem;
+pub mod respond;
+pub mod state;
+
+use crate::settings::{AppSettings, SHUTDOWN_GRACE_SECS};
+use actix_web::{App, HttpResponse, HttpServer, web};
+use std::net::TcpListener;
+use utoipa::OpenApi;
+
+pub use actix_web::dev::{Server, ServerHandle};
+pub use state::AppState;
+
+/// Registers every route.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    health::configure(cfg);
+    jobs::configure(cfg);
+    archive::configure(cfg);
+    play::configure(cfg);
+    crate::pages::configure(cfg);
+    cfg.service(
+        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+            .url("/api-docs/openapi.json", openapi::ApiDoc::openapi()),
+    )
+    .service(web::resource("/docs").route(web::get().to(|| async {
+        HttpResponse::PermanentRedirect()
+            .insert_header(("Location", "/docs/"))
+            .finish()
+    })));
+}
+
+/// The server on `listener` over this state, running once awaited: the middleware, the shared
+/// data, the extractors' configuration and the route table.
+pub fn server(
+    listener: TcpListener,
+    settings: &AppSettings,
+    state: AppState,
+) -> std::io::Result<Server> {
+    let events = web::Data::new(crate::jobs::events::JobEvents::listen(&state.pool));
+    let exports = web::Data::new(crate::jobs::export::Exports::new(
+        &state.pool,
+        settings.jobs.max_exports,
+    ));
+    let state = web::Data::new(state);
+    let limit = settings.body_limit;
+    let jobs = web::Data::new(settings.jobs.clone());
+    let server = HttpServer::new(move || {
+        App::new()
+            .wrap(actix_web::middleware::from_fn(fallback::problem_bodies))
+            .wrap(actix_web::middleware::from_fn(guard::guard))
+            .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
+            .wrap(cors::policy())
+            .app_data(state.clone())
+            .app_data(jobs.clone())
+            .app_data(events.clone())
+            .app_data(exports.clone())
+            .app_data(extract::json_config(limit))
+            .app_data(extract::query_config())
+            .app_data(extract::path_config())
+            .configure(configure)
+            .default_service(web::to(fallback::not_found))
+    })
+    .listen(listener)?
+    // The caller stops it (see `startup::serve`): on a signal, the workers stop while the
+    // requests in flight get this long to finish.
+    .disable_signals()
+    .shutdown_timeout(SHUTDOWN_GRACE_SECS)
+    .run();
+    Ok(server)
+}

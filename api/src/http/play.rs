@@ -1,0 +1,203 @@
+//! Playing a ruleset's game: `POST /api/v1/rulesets/{id}/replay` (every state of a recorded
+//! game), `/legal` (the legal actions after some) and `/agent-move` (an agent's move there,
+//! for playing against the computer), with one cap on the actions a request may carry and one
+//! mapping of their errors to problems (`super::errors`).
+
+use crate::http::problem::Problem;
+use crate::play::choose_move;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tsoro_engine::agents::{AgentSpec, KNOWN_AGENTS};
+use tsoro_engine::catalogue::Params;
+use tsoro_engine::replay::{ReplayRequest, legal_after, replay};
+use utoipa::ToSchema;
+
+/// Deepest alpha-beta search a request may ask for (deeper takes too long to answer).
+pub const MAX_DEPTH: u32 = 6;
+/// Most MCTS iterations a request may ask for.
+pub const MAX_ITERATIONS: u32 = 20_000;
+/// Most actions in one request (a replay, or the game before a move).
+pub const MAX_ACTIONS: usize = 100_000;
+
+/// The game so far and who is to choose the next move.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"params": {"holes": 8}, "actions": [{"sow": "i,6"}], "agent": "greedy"}))]
+#[serde(deny_unknown_fields)]
+pub struct AgentMoveRequest {
+    /// Parameter values (others at their defaults).
+    #[serde(default)]
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Params,
+    /// The actions played so far, as for `/replay`.
+    #[serde(default)]
+    #[schema(value_type = Vec<Value>)]
+    pub actions: Vec<Value>,
+    /// The agent: `random`, `greedy`, `alphabeta:D` (D at most 6), `mcts:N` (N at most
+    /// 20000).
+    pub agent: String,
+    /// Seed of the agent's random choices (ties, playouts); default 0.
+    #[serde(default, deserialize_with = "crate::runs::plan::deserialize_seed")]
+    #[schema(value_type = crate::runs::plan::Seed)]
+    pub seed: u64,
+}
+
+/// The agent's move.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AgentMoveResponse {
+    /// The action chosen, in the form `/replay` takes.
+    #[schema(value_type = Value)]
+    pub action: Value,
+    /// The agent that chose it.
+    pub agent: String,
+    /// How many actions it follows.
+    pub after: usize,
+}
+
+/// Registers the routes.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    for (path, handler) in [
+        ("/api/v1/rulesets/{id}/replay", web::post().to(replay_game)),
+        ("/api/v1/rulesets/{id}/legal", web::post().to(legal)),
+        (
+            "/api/v1/rulesets/{id}/agent-move",
+            web::post().to(agent_move),
+        ),
+    ] {
+        cfg.service(
+            web::resource(path)
+                .route(handler)
+                .default_service(crate::http::fallback::only("POST")),
+        );
+    }
+}
+
+/// 422 for more actions than [`MAX_ACTIONS`].
+fn check_actions(actions: &[Value]) -> Result<(), Problem> {
+    if actions.len() > MAX_ACTIONS {
+        return Err(Problem::unprocessable(format!(
+            "{} actions: at most {MAX_ACTIONS}",
+            actions.len()
+        ))
+        .with_error("actions", format!("at most {MAX_ACTIONS}")));
+    }
+    Ok(())
+}
+
+fn parse_agent(text: &str) -> Result<AgentSpec, Problem> {
+    let agent: AgentSpec = text
+        .parse()
+        .map_err(|e: tsoro_engine::agents::UnknownAgent| {
+            Problem::unprocessable(e.to_string())
+                .with_error("agent", format!("one of: {KNOWN_AGENTS}"))
+        })?;
+    let too_strong = match agent {
+        AgentSpec::AlphaBeta { depth, .. } => depth > MAX_DEPTH,
+        AgentSpec::Mcts { iterations, .. } => iterations > MAX_ITERATIONS,
+        _ => false,
+    };
+    if too_strong {
+        return Err(Problem::unprocessable(format!(
+            "{agent} searches too long to answer a request"
+        ))
+        .with_error(
+            "agent",
+            format!(
+                "alphabeta depth at most {MAX_DEPTH}, mcts at most {MAX_ITERATIONS} iterations"
+            ),
+        ));
+    }
+    Ok(agent)
+}
+
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/agent-move", tag = "play",
+    params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+    request_body = AgentMoveRequest,
+    responses(
+        (status = 200, description = "The agent's move", body = AgentMoveResponse),
+        (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown or too strong agent, an illegal action, a bad parameter, or a game already over", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+    ))]
+/// An agent's move after the given actions (to play against the computer).
+pub async fn agent_move(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: crate::http::extract::JsonObject<AgentMoveRequest>,
+) -> Result<HttpResponse, Problem> {
+    let b = body.into_inner();
+    let agent = parse_agent(&b.agent).map_err(|p| p.at(req.path()))?;
+    check_actions(&b.actions).map_err(|p| p.at(req.path()))?;
+    let id = path.into_inner();
+    let after = b.actions.len();
+    let action = web::block(move || choose_move(&id, &b.params, &b.actions, agent, b.seed))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    Ok(HttpResponse::Ok().json(AgentMoveResponse {
+        action,
+        agent: agent.to_string(),
+        after,
+    }))
+}
+
+/// A recorded game (`POST /api/v1/rulesets/{id}/replay` and `/legal`): the parameters and the
+/// actions in order.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"params": {"holes": 8}, "actions": [{"sow": "i,6"}]}))]
+pub struct GameBody {
+    /// Parameter values by name (others at their defaults).
+    #[serde(default)]
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: tsoro_engine::catalogue::Params,
+    /// The actions in order: `{"sow":"ii,3"}`, `{"relay":"stop"}`, `{"take":"iv,5"}`,
+    /// `{"nominate":"i,1"}`, `"pass"`, `{"place":"a1"}`, `{"move":["a1","a4"]}`.
+    #[serde(default)]
+    #[schema(value_type = Vec<Value>)]
+    pub actions: Vec<Value>,
+}
+
+/// The engine's request for a recorded game, its actions within [`MAX_ACTIONS`].
+fn game_request(id: &str, body: GameBody) -> Result<ReplayRequest, Problem> {
+    check_actions(&body.actions)?;
+    Ok(ReplayRequest {
+        ruleset: id.to_string(),
+        params: body.params,
+        actions: body.actions,
+    })
+}
+
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+    request_body = GameBody,
+    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// Replays a recorded game: every state, the legal actions and the result.
+pub async fn replay_game(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: crate::http::extract::JsonObject<GameBody>,
+) -> Result<HttpResponse, Problem> {
+    let r = game_request(&path, body.into_inner()).map_err(|p| p.at(req.path()))?;
+    let out = web::block(move || replay(&r))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+    request_body = GameBody,
+    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// The legal actions after the given ones.
+pub async fn legal(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: crate::http::extract::JsonObject<GameBody>,
+) -> Result<HttpResponse, Problem> {
+    let r = game_request(&path, body.into_inner()).map_err(|p| p.at(req.path()))?;
+    let n = r.actions.len();
+    let out = web::block(move || legal_after(&r))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    Ok(HttpResponse::Ok().json(json!({"after": n, "legal": out})))
+}

@@ -1,0 +1,108 @@
+//! The service's settings and every default they have: each a named constant, read by the
+//! command line's arguments (`crate::cli`) and by the settings' `Default` alike.
+
+use std::time::Duration;
+
+/// Address the service listens on by default.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+/// Directory of the embedded server's data by default.
+pub const DEFAULT_DATA_DIR: &str = "./data";
+/// Largest JSON request body by default (1 MiB).
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+/// How long the database may be down before `/health` answers 503, by default.
+pub const DEFAULT_DOWN_THRESHOLD: Duration = Duration::from_secs(30);
+/// Seconds the requests in flight get to finish when the server stops.
+pub const SHUTDOWN_GRACE_SECS: u64 = 4;
+
+/// Most games in one simulation job, by default (`--max-games`).
+pub const DEFAULT_MAX_GAMES: u64 = 10_000_000;
+/// Most jobs queued or running at once, by default (`--max-jobs`).
+pub const DEFAULT_MAX_JOBS: i64 = 16;
+/// Largest estimated cost of one job, in core-seconds, by default (`--max-job-cost`): a
+/// core-day (the model is in [`crate::runs::cost`]).
+pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
+/// Days an ended job is kept, by default (`--retention-days`; 0 keeps them).
+pub const DEFAULT_RETENTION_DAYS: f64 = 0.0;
+/// Most games in a chunk, by default (`--chunk-games`).
+pub const DEFAULT_CHUNK_GAMES: u64 = 1_000_000;
+/// Core-seconds of play a chunk aims at, by default (`--chunk-seconds`): long enough that a
+/// chunk's claim, start and storing are a small part of it (random games on the kernel: some
+/// 600,000 games of tsoro 4x8), short enough that progress is stored often.
+pub const DEFAULT_CHUNK_SECONDS: f64 = 0.5;
+/// Most exports of games streaming at once, by default (`--max-exports`).
+pub const DEFAULT_MAX_EXPORTS: usize = 32;
+/// Seconds a claimed chunk stays a worker's without renewal, by default (`--lease-secs`).
+pub const DEFAULT_LEASE_SECS: f64 = 30.0;
+/// Worker loops in a process, by default (`--workers`).
+pub const DEFAULT_WORKERS: usize = 1;
+/// Threads each worker loop plays with, by default (`--worker-threads`; 0: one per core).
+pub const DEFAULT_WORKER_THREADS: usize = 0;
+/// How often an idle worker looks for work.
+pub const POLL: Duration = Duration::from_millis(200);
+
+/// Settings of the HTTP application.
+#[derive(Clone, Debug)]
+pub struct AppSettings {
+    /// Address to bind (`127.0.0.1:8080`; port 0 picks a free one).
+    pub bind: String,
+    /// Largest JSON request body.
+    pub body_limit: usize,
+    /// Limits and tuning of simulation jobs.
+    pub jobs: JobSettings,
+    /// How long the database may be down before `/health` answers 503.
+    pub db_down_threshold: Duration,
+    /// The embedded server's supervisor, when the service runs one (its restarts show in
+    /// `/health`).
+    pub embedded: Option<tsoro_pg::ServerWatch>,
+}
+
+/// Limits and tuning of the job system.
+#[derive(Clone, Debug)]
+pub struct JobSettings {
+    /// Most games in one job.
+    pub max_games: u64,
+    /// Most jobs queued or running at once.
+    pub max_active_jobs: i64,
+    /// Largest estimated cost of one job, in core-seconds ([`crate::runs::cost`]).
+    pub max_job_cost: f64,
+    /// Most games in a chunk.
+    pub chunk_games: u64,
+    /// Core-seconds of play a chunk aims at, by the cost estimate
+    /// ([`crate::runs::cost::chunk_games`]).
+    pub chunk_seconds: f64,
+    /// Most exports of games (`games.csv`, `games.json`) streaming at once; more get 503.
+    pub max_exports: usize,
+    /// Ended jobs older than this are deleted with what they stored (None: kept).
+    pub retention: Option<Duration>,
+    /// How long a claimed chunk stays a worker's without renewal.
+    pub lease: Duration,
+    /// How often an idle worker looks for work.
+    pub poll: Duration,
+    /// Worker loops inside the service (0: none; `tsoro worker` processes do the work).
+    pub workers: usize,
+    /// Threads each worker loop plays with (0: one per core).
+    pub threads: usize,
+}
+
+impl Default for JobSettings {
+    fn default() -> Self {
+        JobSettings {
+            max_games: DEFAULT_MAX_GAMES,
+            max_active_jobs: DEFAULT_MAX_JOBS,
+            max_job_cost: DEFAULT_MAX_JOB_COST,
+            chunk_games: DEFAULT_CHUNK_GAMES,
+            chunk_seconds: DEFAULT_CHUNK_SECONDS,
+            max_exports: DEFAULT_MAX_EXPORTS,
+            retention: retention(DEFAULT_RETENTION_DAYS),
+            lease: Duration::from_secs_f64(DEFAULT_LEASE_SECS),
+            poll: POLL,
+            workers: DEFAULT_WORKERS,
+            threads: DEFAULT_WORKER_THREADS,
+        }
+    }
+}
+
+/// How long ended jobs are kept, from a number of days (0 or less: kept for good).
+pub fn retention(days: f64) -> Option<Duration> {
+    (days > 0.0).then(|| Duration::from_secs_f64(days.min(36_500.0) * 86_400.0))
+}
