@@ -22,38 +22,6 @@ pub const MAX_LIMIT: i64 = 200;
 /// Page size when none is asked for.
 pub const DEFAULT_LIMIT: i64 = 50;
 
-/// Registers the routes (full paths, beside the jobs' `/api/v1/rulesets/{id}/replay`).
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    macro_rules! get {
-        ($path:literal, $h:expr) => {
-            web::resource($path)
-                .route(web::get().to($h))
-                .route(web::head().to($h))
-                .default_service(crate::http::fallback::only("GET, HEAD"))
-        };
-    }
-    cfg.service(get!("/api/v1/games", games))
-        .service(get!("/api/v1/games/{id}", game))
-        .service(get!("/api/v1/sources", sources))
-        .service(get!("/api/v1/sources/{id}", source))
-        .service(get!("/api/v1/sources/{id}/citation", citation))
-        .service(get!("/api/v1/evidence", evidence_list))
-        .service(get!("/api/v1/evidence/{id}", evidence))
-        .service(get!("/api/v1/rulesets", rulesets))
-        .service(get!("/api/v1/rulesets/{id}", ruleset))
-        .service(get!("/api/v1/rulesets/{a}/diff/{b}", diff))
-        .service(get!(
-            "/api/v1/datapackage.json",
-            super::package::datapackage
-        ))
-        .service(get!("/api/v1/archive/{table}", super::package::table))
-        .service(get!("/api/v1/citations.bib", super::package::citations_bib))
-        .service(get!(
-            "/api/v1/citations.json",
-            super::package::citations_json
-        ));
-}
-
 type Resp = Result<HttpResponse, Problem>;
 type St = web::Data<AppState>;
 

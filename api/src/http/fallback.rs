@@ -26,8 +26,12 @@ pub fn method_not_allowed(req: &HttpRequest, allow: &str) -> HttpResponse {
 
 /// The default service of a resource that takes only the methods in `allow`
 /// (`"GET, HEAD"`): 405 problem+json with `Allow`.
-pub fn only(allow: &'static str) -> Route {
-    web::to(move |req: HttpRequest| async move { method_not_allowed(&req, allow) })
+pub fn only(allow: impl Into<String>) -> Route {
+    let allow: String = allow.into();
+    web::to(move |req: HttpRequest| {
+        let allow = allow.clone();
+        async move { method_not_allowed(&req, &allow) }
+    })
 }
 
 /// 404 for any other path.

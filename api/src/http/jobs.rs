@@ -16,52 +16,6 @@ use std::time::Duration;
 use tsoro_engine::stats::compare;
 use uuid::Uuid;
 
-/// Registers the routes (full paths, so they sit beside any `/api/v1` scope).
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    use crate::http::fallback::only;
-    macro_rules! get {
-        ($path:literal, $h:expr) => {
-            web::resource($path)
-                .route(web::get().to($h))
-                .route(web::head().to($h))
-                .default_service(only("GET, HEAD"))
-        };
-    }
-    macro_rules! post {
-        ($path:literal, $h:expr) => {
-            web::resource($path)
-                .route(web::post().to($h))
-                .default_service(only("POST"))
-        };
-    }
-    cfg.service(
-        web::resource("/api/v1/simulations")
-            .route(web::post().to(create))
-            .route(web::get().to(list))
-            .route(web::head().to(list))
-            .default_service(only("GET, HEAD, POST")),
-    )
-    .service(
-        web::resource("/api/v1/simulations/{id}")
-            .route(web::get().to(show))
-            .route(web::head().to(show))
-            .route(web::delete().to(cancel))
-            .default_service(only("GET, HEAD, DELETE")),
-    )
-    .service(get!("/api/v1/simulations/{id}/games.csv", games_csv))
-    .service(get!("/api/v1/simulations/{id}/games.json", games_json))
-    .service(get!("/api/v1/simulations/{id}/games/{game}", game_moves))
-    .service(get!("/api/v1/simulations/{id}/summary.csv", summary_csv))
-    .service(get!("/api/v1/simulations/{id}/summary.json", summary_json))
-    .service(get!(
-        "/api/v1/simulations/{id}/datapackage.json",
-        datapackage
-    ))
-    .service(post!("/api/v1/comparisons", create_comparison))
-    .service(get!("/api/v1/comparisons/{id}", show_comparison))
-    .service(get!("/api/v1/comparisons/{id}/table.csv", comparison_csv));
-}
-
 fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
     raw.parse::<Uuid>()
         .map_err(|_| Problem::not_found(format!("no {what} {raw:?}: ids are UUIDs")).at(path))

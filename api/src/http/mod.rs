@@ -1,4 +1,4 @@
-//! The HTTP layer: the only code that knows actix-web. The route table ([`configure`]), the
+//! The HTTP layer: the only code that knows actix-web. The route table ([`routes`]), the
 //! server ([`server`]), the extractors and their problems ([`extract`]), the middleware
 //! ([`guard`], [`fallback`], [`cors`]), the problems themselves ([`problem`]) and the OpenAPI
 //! document ([`openapi`]).
@@ -20,26 +20,25 @@ pub mod package;
 pub mod play;
 pub mod problem;
 pub mod respond;
+pub mod routes;
 pub mod state;
 
 use crate::settings::{AppSettings, SHUTDOWN_GRACE_SECS};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use std::net::TcpListener;
-use utoipa::OpenApi;
 
 pub use actix_web::dev::{Server, ServerHandle};
 pub use state::AppState;
 
-/// Registers every route.
+/// Registers every route: the API's ([`routes`]), `/health` and `/ready`, the pages, and the
+/// OpenAPI document with Swagger UI.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
-    jobs::configure(cfg);
-    archive::configure(cfg);
-    play::configure(cfg);
+    routes::configure(cfg);
     crate::pages::configure(cfg);
     cfg.service(
         utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
-            .url("/api-docs/openapi.json", openapi::ApiDoc::openapi()),
+            .url("/api-docs/openapi.json", openapi::document()),
     )
     .service(web::resource("/docs").route(web::get().to(|| async {
         HttpResponse::PermanentRedirect()

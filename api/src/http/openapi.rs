@@ -1,7 +1,6 @@
 //! The OpenAPI 3.1 description of the service (utoipa), served at `/api-docs/openapi.json`
 //! with Swagger UI at `/docs`, and written to `openapi/openapi.json` by `tsoro openapi`.
 
-use super::archive;
 use crate::archive::views as schema;
 use crate::http::problem::{self, ProblemKind};
 use utoipa::openapi::header::{Header, HeaderBuilder};
@@ -9,7 +8,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{Content, OpenApi as Document, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-/// The service's API.
+/// The service's API, but for its paths: what the document says beside its operations.
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -17,39 +16,6 @@ use utoipa::{Modify, OpenApi};
         description = "A source-cited archive and a simulator of the stone games of Zimbabwe and Malawi: games, sources, quoted evidence and executable rulesets, simulations as durable jobs, replay of recorded games.",
         license(name = "MIT OR Apache-2.0"),
     ),
-    paths(
-        archive::games,
-        archive::game,
-        archive::sources,
-        archive::source,
-        archive::citation,
-        archive::evidence_list,
-        archive::evidence,
-        archive::rulesets,
-        archive::ruleset,
-        archive::diff,
-        crate::http::package::datapackage,
-        crate::http::package::table,
-        crate::http::package::citations_bib,
-        crate::http::package::citations_json,
-        crate::http::jobs::create,
-        crate::http::jobs::list,
-        crate::http::jobs::show,
-        crate::http::jobs::cancel,
-        crate::http::jobs::games_csv,
-        crate::http::jobs::game_moves,
-        crate::http::jobs::games_json,
-        crate::http::jobs::summary_csv,
-        crate::http::jobs::summary_json,
-        crate::http::jobs::datapackage,
-        crate::http::jobs::create_comparison,
-        crate::http::jobs::show_comparison,
-        crate::http::jobs::comparison_csv,
-        crate::http::play::replay_game,
-        crate::http::play::legal,
-        crate::http::play::agent_move,
-    ),
-    modifiers(&CommonResponses),
     components(schemas(
         crate::http::problem::Problem,
         crate::http::problem::FieldError,
@@ -260,9 +226,18 @@ fn add_headers(path: &str, op: &mut utoipa::openapi::path::Operation, archive: b
         .or_insert(RefOr::T(not_modified));
 }
 
+/// The document: [`ApiDoc`], the operations of the route table ([`super::routes`]), and the
+/// answers and headers every operation shares ([`CommonResponses`]).
+pub fn document() -> Document {
+    let mut doc = ApiDoc::openapi();
+    doc.merge(super::routes::document());
+    CommonResponses.modify(&mut doc);
+    doc
+}
+
 /// The description as pretty JSON (what `openapi/openapi.json` holds).
 pub fn json() -> String {
-    ApiDoc::openapi()
+    document()
         .to_pretty_json()
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
         + "\n"

@@ -54,24 +54,6 @@ pub struct AgentMoveResponse {
     pub after: usize,
 }
 
-/// Registers the routes.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    for (path, handler) in [
-        ("/api/v1/rulesets/{id}/replay", web::post().to(replay_game)),
-        ("/api/v1/rulesets/{id}/legal", web::post().to(legal)),
-        (
-            "/api/v1/rulesets/{id}/agent-move",
-            web::post().to(agent_move),
-        ),
-    ] {
-        cfg.service(
-            web::resource(path)
-                .route(handler)
-                .default_service(crate::http::fallback::only("POST")),
-        );
-    }
-}
-
 /// 422 for more actions than [`MAX_ACTIONS`].
 fn check_actions(actions: &[Value]) -> Result<(), Problem> {
     if actions.len() > MAX_ACTIONS {
