@@ -95,19 +95,94 @@ impl GameRecord {
     }
 }
 
-/// Exact counts of a quantity's values (for medians and percentiles) plus sums.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Values below this are counted in a vector indexed by value (game lengths nearly always
+/// are), larger ones in a map: counting a value is then an index, not a tree search.
+const DENSE: usize = 1024;
+
+/// Exact counts of a quantity's values (for medians and percentiles) plus sums. Serialised as
+/// the counts by value (`counts`), `n`, `sum` and `sum_sq`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(from = "HistogramForm", into = "HistogramForm")]
 pub struct Histogram {
+    /// Counts of the values below [`DENSE`], by value (as long as the largest of them seen).
+    dense: Vec<u64>,
+    /// Counts of the values from [`DENSE`] up.
     counts: BTreeMap<u32, u64>,
     n: u64,
     sum: u128,
     sum_sq: u128,
 }
 
+/// A histogram as it is stored: every count by value.
+#[derive(Clone, Serialize, Deserialize)]
+struct HistogramForm {
+    counts: BTreeMap<u32, u64>,
+    n: u64,
+    sum: u128,
+    sum_sq: u128,
+}
+
+impl From<HistogramForm> for Histogram {
+    fn from(f: HistogramForm) -> Histogram {
+        let mut h = Histogram {
+            n: f.n,
+            sum: f.sum,
+            sum_sq: f.sum_sq,
+            ..Histogram::default()
+        };
+        for (v, c) in f.counts {
+            *h.slot(v) += c;
+        }
+        h
+    }
+}
+
+impl From<Histogram> for HistogramForm {
+    fn from(h: Histogram) -> HistogramForm {
+        HistogramForm {
+            counts: h.iter().collect(),
+            n: h.n,
+            sum: h.sum,
+            sum_sq: h.sum_sq,
+        }
+    }
+}
+
+impl PartialEq for Histogram {
+    fn eq(&self, o: &Histogram) -> bool {
+        (self.n, self.sum, self.sum_sq) == (o.n, o.sum, o.sum_sq) && self.iter().eq(o.iter())
+    }
+}
+
 impl Histogram {
+    /// The count of value `v`, to add to.
+    #[inline]
+    fn slot(&mut self, v: u32) -> &mut u64 {
+        let i = v as usize;
+        if i < DENSE {
+            if self.dense.len() <= i {
+                self.dense.resize(i + 1, 0);
+            }
+            &mut self.dense[i]
+        } else {
+            self.counts.entry(v).or_insert(0)
+        }
+    }
+
+    /// The values seen and their counts, smallest first.
+    fn iter(&self) -> impl DoubleEndedIterator<Item = (u32, u64)> + '_ {
+        self.dense
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c > 0)
+            .map(|(v, &c)| (v as u32, c))
+            .chain(self.counts.iter().map(|(&v, &c)| (v, c)))
+    }
+
     /// Adds a value.
+    #[inline]
     pub fn add(&mut self, v: u32) {
-        *self.counts.entry(v).or_insert(0) += 1;
+        *self.slot(v) += 1;
         self.n += 1;
         self.sum += v as u128;
         self.sum_sq += (v as u128) * (v as u128);
@@ -115,6 +190,12 @@ impl Histogram {
 
     /// Adds another histogram's values.
     pub fn merge(&mut self, o: &Histogram) {
+        if self.dense.len() < o.dense.len() {
+            self.dense.resize(o.dense.len(), 0);
+        }
+        for (a, b) in self.dense.iter_mut().zip(&o.dense) {
+            *a += b;
+        }
         for (&v, &c) in &o.counts {
             *self.counts.entry(v).or_insert(0) += c;
         }
@@ -155,7 +236,7 @@ impl Histogram {
         }
         let rank = ((p * self.n as f64).ceil() as u64).clamp(1, self.n);
         let mut seen = 0;
-        for (&v, &c) in &self.counts {
+        for (v, c) in self.iter() {
             seen += c;
             if seen >= rank {
                 return v;
@@ -172,8 +253,8 @@ impl Histogram {
             median: self.quantile(0.5),
             p10: self.quantile(0.1),
             p90: self.quantile(0.9),
-            min: self.counts.keys().next().copied().unwrap_or(0),
-            max: self.counts.keys().next_back().copied().unwrap_or(0),
+            min: self.iter().next().map_or(0, |(v, _)| v),
+            max: self.iter().next_back().map_or(0, |(v, _)| v),
         }
     }
 }
@@ -540,5 +621,37 @@ pub fn compare(a: &Stats, b: &Stats) -> Comparison {
             b.turns.mean,
             b.turns_variance,
         ),
+    }
+}
+
+#[cfg(test)]
+mod histogram_tests {
+    use super::Histogram;
+
+    /// Values on both sides of the dense range: the same quantiles, extremes and stored form
+    /// whichever way the values were added (one by one, or merged), and the stored form reads
+    /// back to an equal histogram.
+    #[test]
+    fn dense_and_sparse_values_count_alike() {
+        let values = [3u32, 0, 1023, 1024, 5000, 3, 70_000, 1023, 12];
+        let mut one = Histogram::default();
+        values.iter().for_each(|&v| one.add(v));
+        let (mut a, mut b) = (Histogram::default(), Histogram::default());
+        values[..4].iter().for_each(|&v| a.add(v));
+        values[4..].iter().for_each(|&v| b.add(v));
+        b.merge(&a);
+        assert_eq!(one, b);
+        let d = one.describe();
+        assert_eq!((d.min, d.max, d.median), (0, 70_000, 1023));
+        assert_eq!(one.quantile(0.9), 70_000);
+        assert_eq!(one.quantile(0.1), 0);
+        let json = serde_json::to_value(&one).unwrap();
+        assert_eq!(
+            json["counts"],
+            serde_json::json!({"0": 1, "3": 2, "12": 1, "1023": 2, "1024": 1, "5000": 1, "70000": 1})
+        );
+        let back: Histogram = serde_json::from_value(json).unwrap();
+        assert_eq!(back, one);
+        assert_ne!(back, Histogram::default());
     }
 }
