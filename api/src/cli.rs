@@ -33,6 +33,12 @@ pub enum Command {
     Search(crate::commands::search::SearchArgs),
     /// Simulate several rulesets on the same seeds and print them side by side.
     Compare(CompareArgs),
+    /// Agents against each other (seat-swapped pairs of games), rated on the Elo scale with
+    /// a first-move term.
+    Tournament(crate::commands::tournament::TournamentArgs),
+    /// One family of agents at doubling strength against itself and its neighbours: the
+    /// first-player advantage as a curve of strength, and the skill trace.
+    Ladder(crate::commands::tournament::LadderArgs),
     /// Work on simulation jobs of a service: through its shared PostgreSQL (`DATABASE_URL`, any
     /// number of machines), or on its machine through the embedded server of its data directory.
     Worker(WorkerArgs),

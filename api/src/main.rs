@@ -11,6 +11,8 @@ fn main() -> ExitCode {
         Command::Simulate(args) => commands::simulate::run_simulate(&args),
         Command::Compare(args) => commands::simulate::run_compare(&args),
         Command::Search(args) => commands::search::run(&args),
+        Command::Tournament(args) => commands::tournament::run_tournament(&args),
+        Command::Ladder(args) => commands::tournament::run_ladder(&args),
         Command::Rulesets { json } => commands::rulesets::run(json),
         Command::Export { archive } => commands::export::run(&archive),
         Command::Openapi { out } => {

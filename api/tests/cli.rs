@@ -418,3 +418,148 @@ fn search_prints_the_choice_and_the_candidates() {
         assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
     }
 }
+
+#[test]
+fn tournament_writes_games_and_ratings_the_same_on_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csvs = vec![];
+    for threads in ["1", "2"] {
+        let out_dir = dir.path().join(threads);
+        let (code, out, err) = tsoro(
+            &[
+                "tournament",
+                "--ruleset",
+                "tsoro-ludii",
+                "--param",
+                "holes=8",
+                "--agents",
+                "random,greedy,alphabeta:1",
+                "--pairs",
+                "3",
+                "--seed",
+                "4",
+                "--opening-plies",
+                "2",
+                "--bootstrap",
+                "100",
+                "--threads",
+                threads,
+                "--json",
+                "--csv",
+                out_dir.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["games"], 36, "six pairings of three pairs of two games");
+        assert_eq!(v["report"]["ratings"].as_array().unwrap().len(), 3);
+        assert_eq!(v["report"]["pairings"].as_array().unwrap().len(), 6);
+        assert!(v["report"]["first_move_elo"]["ci"]["low"].is_number());
+        assert!(v["time"][2]["ms_per_decision"].as_f64().unwrap() > 0.0);
+        let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+        let ratings = std::fs::read_to_string(out_dir.join("ratings.csv")).unwrap();
+        assert_eq!(games.lines().count(), 37);
+        assert_eq!(
+            ratings.lines().count(),
+            5,
+            "a header, three agents, the first move"
+        );
+        csvs.push((games, ratings));
+    }
+    assert_eq!(csvs[0], csvs[1]);
+}
+
+#[test]
+fn tournament_names_an_unknown_agent() {
+    let (code, _, err) = tsoro(
+        &[
+            "tournament",
+            "--ruleset",
+            "tsoro-ludii",
+            "--agents",
+            "random,wizard",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--agents: unknown agent \"wizard\""), "{err}");
+}
+
+#[test]
+fn ladder_reports_its_rungs_and_refuses_a_range_that_does_not_double() {
+    let (code, _, err) = tsoro(
+        &[
+            "ladder",
+            "--ruleset",
+            "tsoro-ludii",
+            "--from",
+            "16",
+            "--to",
+            "100",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --to: 100 is not 16"), "{err}");
+    let (code, _, err) = tsoro(
+        &[
+            "ladder",
+            "--ruleset",
+            "tsoro-ludii",
+            "--family",
+            "minimax",
+            "--from",
+            "1",
+            "--to",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --family:"), "{err}");
+    let (code, out, err) = tsoro(
+        &[
+            "ladder",
+            "--ruleset",
+            "tsoro-ludii",
+            "--param",
+            "holes=8",
+            "--from",
+            "2",
+            "--to",
+            "8",
+            "--pairs",
+            "3",
+            "--bootstrap",
+            "50",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    for level in ["mcts:2", "mcts:4", "mcts:8"] {
+        assert!(out.contains(level), "{out}");
+    }
+    assert!(out.contains("skill trace"), "{out}");
+    let (code, out, _) = tsoro(
+        &[
+            "ladder",
+            "--ruleset",
+            "tsoro-ludii",
+            "--from",
+            "2",
+            "--to",
+            "4",
+            "--pairs",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rungs = v["ladder"]["rungs"].as_array().unwrap();
+    assert_eq!(rungs.len(), 2);
+    assert_eq!(rungs[1]["skill"]["games"], 4);
+    assert!(rungs[0]["first_player"]["ci"]["high"].is_number());
+}

@@ -25,3 +25,4 @@ pub mod replay;
 pub mod rng;
 pub mod sim;
 pub mod stats;
+pub mod tournament;

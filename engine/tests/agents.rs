@@ -265,10 +265,7 @@ fn mcts_searches_are_reproducible_on_the_kernel_and_on_the_reference() {
     ] {
         let g = game(id);
         kinds[g.has_kernel() as usize] += 1;
-        let agent = MctsAgent {
-            iterations: 4000,
-            c: std::f64::consts::SQRT_2,
-        };
+        let agent = MctsAgent::new(4000, std::f64::consts::SQRT_2);
         // A position some moves in with a choice to make.
         let mut s = g.initial_state();
         let mut rng = Rng::from_seed(2);

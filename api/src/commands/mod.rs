@@ -1,5 +1,5 @@
 //! The command-line subcommands that need no database: replay, simulate, compare, search,
-//! rulesets, export.
+//! rulesets, export, tournament, ladder.
 
 pub mod export;
 pub mod nhodo;
@@ -8,3 +8,4 @@ pub mod rulesets;
 pub mod run_args;
 pub mod search;
 pub mod simulate;
+pub mod tournament;

@@ -76,6 +76,8 @@ fn parse_agent(text: &str) -> Result<AgentSpec, Problem> {
     let too_strong = match agent {
         AgentSpec::AlphaBeta { depth, .. } => depth > MAX_DEPTH,
         AgentSpec::Mcts { iterations, .. } => iterations > MAX_ITERATIONS,
+        // A time budget is not reproducible: an answer would not be the same twice.
+        AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => true,
         _ => false,
     };
     if too_strong {

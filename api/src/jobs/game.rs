@@ -34,6 +34,7 @@ fn cheap_to_replay(agent: &AgentSpec) -> bool {
         AgentSpec::Random | AgentSpec::Greedy => true,
         AgentSpec::AlphaBeta { depth, .. } => *depth <= 4,
         AgentSpec::Mcts { iterations, .. } => *iterations <= 20_000,
+        AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => false,
     }
 }
 

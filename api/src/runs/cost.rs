@@ -85,6 +85,10 @@ pub fn decision_cost(agent: &AgentSpec, s: Shape) -> f64 {
         AgentSpec::Mcts { iterations, .. } => {
             *iterations as f64 * MCTS_ITERATION * (0.5 + 0.5 * s.actions / ACTIONS_4X8)
         }
+        // Their budget is their cost (runs refuse them: not reproducible).
+        AgentSpec::Deepening { millis, .. } | AgentSpec::MctsTimed { millis, .. } => {
+            *millis as f64 / 1000.0
+        }
     }
 }
 

@@ -379,6 +379,13 @@ pub fn parse_agents(agents: &Agents) -> Result<[AgentSpec; 2], RunError> {
         .map(|n| n.parse::<AgentSpec>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| RunError::new("agents", e.to_string(), format!("known: {KNOWN_AGENTS}")))?;
+    if let Some(a) = parsed.iter().find(|a| !a.reproducible()) {
+        return Err(RunError::new(
+            "agents",
+            format!("{a} has a time budget: its games are not reproducible from their seed"),
+            "give MCTS iterations (mcts:N) or an alpha-beta depth (alphabeta:D)".to_string(),
+        ));
+    }
     match parsed.as_slice() {
         [a] => Ok([*a, *a]),
         [a, b] => Ok([*a, *b]),

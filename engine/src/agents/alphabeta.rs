@@ -9,10 +9,10 @@ use rayon::prelude::*;
 use std::cell::Cell;
 
 /// Score of a won game (less the turns it took, so quicker wins score higher).
-const WIN: i32 = 1_000_000;
+pub(crate) const WIN: i32 = 1_000_000;
 /// Decisions of one player in a row the search follows before it evaluates (relay and take
 /// chains are short in practice).
-const MAX_CHAIN: u32 = 64;
+pub(crate) const MAX_CHAIN: u32 = 64;
 
 /// Alpha-beta search to `depth` turns. A child where the same player still decides (a relay
 /// choice, an additional take) is searched at the same depth without negation; when the player
@@ -35,7 +35,7 @@ pub struct AlphaBetaAgent {
 }
 
 impl AlphaBetaAgent {
-    fn evaluate<G: Game>(&self, g: &G, s: &G::State, me: Player) -> i32 {
+    pub(crate) fn evaluate<G: Game>(&self, g: &G, s: &G::State, me: Player) -> i32 {
         if let Some(o) = g.outcome(s) {
             return match o.winner {
                 Some(w) if w == me => WIN - o.turns as i32,
@@ -54,7 +54,12 @@ impl AlphaBetaAgent {
         }
     }
 
-    fn ordered<G: Game>(&self, g: &G, s: &G::State, me: Player) -> ActionList<G::Action> {
+    pub(crate) fn ordered<G: Game>(
+        &self,
+        g: &G,
+        s: &G::State,
+        me: Player,
+    ) -> ActionList<G::Action> {
         let mut legal = ActionList::new();
         g.legal_actions(s, &mut legal);
         if legal.len() > 1 {

@@ -32,10 +32,33 @@ pub const ROLLOUT_MOVES: u32 = 200;
 /// UCT cuts its rollouts ([`Game::rollout_game`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MctsAgent {
-    /// Iterations per decision.
+    /// Iterations per decision (at most: see `millis`).
     pub iterations: u32,
     /// Exploration constant.
     pub c: f64,
+    /// A time budget per decision, in milliseconds: the search stops at the first look at
+    /// the clock (every [`STOP_EVERY`] iterations) past it. Not reproducible.
+    pub millis: Option<u32>,
+}
+
+impl MctsAgent {
+    /// `iterations` iterations per decision.
+    pub fn new(iterations: u32, c: f64) -> MctsAgent {
+        MctsAgent {
+            iterations,
+            c,
+            millis: None,
+        }
+    }
+
+    /// As many iterations as `millis` milliseconds per decision allow.
+    pub fn timed(millis: u32, c: f64) -> MctsAgent {
+        MctsAgent {
+            iterations: u32::MAX,
+            c,
+            millis: Some(millis),
+        }
+    }
 }
 
 /// A move out of a node (20 bytes), with the statistics of the rollouts through it and what the descent
@@ -388,9 +411,15 @@ impl MctsAgent {
         rng: &mut Rng,
     ) -> Tree<'g, G> {
         let rollouts = g.rollout_game(root, ROLLOUT_MOVES);
-        // At most one node per iteration, and the root.
-        let mut tree = Tree::new(g, self.c, root, me, self.iterations as usize + 1);
+        // At most one node per iteration, and the root (a timed search reserves for a
+        // second's iterations and grows from there).
+        let capacity = (self.iterations as usize).min(1 << 20) + 1;
+        let mut tree = Tree::new(g, self.c, root, me, capacity);
+        let deadline = self
+            .millis
+            .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms as u64));
         rollouts.random_playouts(&mut Pipeline {
+            deadline,
             cut: g.moves(root).saturating_add(ROLLOUT_MOVES),
             tree: &mut tree,
             rng,
@@ -445,7 +474,7 @@ impl MctsAgent {
         Analysis {
             action,
             candidates,
-            iterations: self.iterations as u64,
+            iterations: tree.edges[ROOT].visits as u64,
         }
     }
 }
@@ -467,6 +496,8 @@ struct Pipeline<'t, 'g, G: Game> {
     free: Vec<u32>,
     /// Rollouts selected and not yet handed out.
     queue: std::collections::VecDeque<Waiting<G::State>>,
+    /// When a timed search stops.
+    deadline: Option<std::time::Instant>,
 }
 
 /// An iteration's descent under way: the arena slot of the edge it came down last and of the
@@ -506,8 +537,13 @@ impl<G: Game> Pipeline<'_, '_, G> {
         let mut leaves = 0;
         while leaves < AHEAD {
             while self.active.len() < WIDTH && self.left > 0 {
-                // A stopped run (super::stop) ends the search.
-                if self.left.is_multiple_of(STOP_EVERY) && super::stop::requested() {
+                // A stopped run (super::stop), or a timed search's deadline, ends the search.
+                if self.left.is_multiple_of(STOP_EVERY)
+                    && (super::stop::requested()
+                        || self
+                            .deadline
+                            .is_some_and(|d| std::time::Instant::now() >= d))
+                {
                     self.left = 0;
                     break;
                 }
@@ -668,10 +704,7 @@ mod tests {
                 .expect("a choice near the end");
             for root in [&line[0], late] {
                 let me = g.to_move(root).expect("a live game");
-                let agent = MctsAgent {
-                    iterations: 3000,
-                    c: std::f64::consts::SQRT_2,
-                };
+                let agent = MctsAgent::new(3000, std::f64::consts::SQRT_2);
                 let t = agent.grow(&g, root, me, &mut Rng::from_seed(9));
                 assert_eq!(t.edges[ROOT].visits, 3000, "{id}");
                 let nodes = check(&t, ROOT, me, root);

@@ -2,6 +2,7 @@
 //! agent named by a short string (`random`, `greedy`, `alphabeta:4`, `mcts:1000`).
 
 mod alphabeta;
+mod deepening;
 mod greedy;
 mod mcts;
 mod random;
@@ -9,6 +10,7 @@ pub mod search;
 pub mod stop;
 
 pub use alphabeta::AlphaBetaAgent;
+pub use deepening::DeepeningAgent;
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, ROLLOUT_MOVES};
 pub use random::RandomAgent;
@@ -72,7 +74,13 @@ pub enum Eval {
 }
 
 /// An agent by name: `random`, `greedy`, `alphabeta:D[:material|mobility]`,
-/// `mcts:N[:C]` (N iterations, exploration constant C, default √2).
+/// `mcts:N[:C]` (N iterations, exploration constant C, default √2); and with a time budget
+/// per decision instead of a depth or a number of iterations, `alphabeta:Ts[:eval]` (iterative
+/// deepening) and `mcts:Ts[:C]`, T in seconds (`0.1s`) or milliseconds (`250ms`).
+///
+/// A time budget makes an agent's choices depend on the machine and its load: games with
+/// such agents are **not reproducible** from their seed ([`AgentSpec::reproducible`]). They
+/// are for comparing strength per CPU-second; depth and iterations stay the default.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AgentSpec {
     /// Uniform over the legal actions.
@@ -93,11 +101,46 @@ pub enum AgentSpec {
         /// Exploration constant.
         c: f64,
     },
+    /// Alpha-beta deepened one turn at a time until a time budget per decision is spent,
+    /// with a transposition table and the best move of the last depth searched first.
+    Deepening {
+        /// Milliseconds per decision.
+        millis: u32,
+        /// The evaluation at the leaves.
+        eval: Eval,
+    },
+    /// UCT with random playouts, as many iterations as a time budget per decision allows.
+    MctsTimed {
+        /// Milliseconds per decision.
+        millis: u32,
+        /// Exploration constant.
+        c: f64,
+    },
+}
+
+/// Longest time budget per decision, in milliseconds (a minute).
+pub const MAX_MILLIS: u32 = 60_000;
+
+/// A time per decision, `0.1s` or `250ms`, in milliseconds (1 to [`MAX_MILLIS`]).
+fn parse_millis(text: &str) -> Option<u32> {
+    let ms = if let Some(ms) = text.strip_suffix("ms") {
+        ms.parse::<f64>().ok()?
+    } else {
+        1000.0 * text.strip_suffix('s')?.parse::<f64>().ok()?
+    };
+    (ms.is_finite() && ms >= 1.0 && ms <= MAX_MILLIS as f64 && ms.fract() == 0.0)
+        .then_some(ms as u32)
+}
+
+/// A time per decision as written: `0.1s`.
+fn show_millis(ms: u32) -> String {
+    format!("{}s", ms as f64 / 1000.0)
 }
 
 /// The agents there are, for error messages.
-pub const KNOWN_AGENTS: &str =
-    "random, greedy, alphabeta:D[:material|mobility] (D 1..=8), mcts:N[:C] (N 1..=1000000)";
+pub const KNOWN_AGENTS: &str = "random, greedy, alphabeta:D[:material|mobility] (D 1..=8), \
+mcts:N[:C] (N 1..=1000000); with a time per decision instead (not reproducible): \
+alphabeta:Ts[:material|mobility], mcts:Ts[:C] (T as 0.1s or 250ms, up to 60s)";
 
 /// A name that is not an agent.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -114,6 +157,15 @@ impl FromStr for AgentSpec {
         match (head, rest.as_slice()) {
             ("random", []) => Ok(AgentSpec::Random),
             ("greedy", []) => Ok(AgentSpec::Greedy),
+            ("alphabeta", [t, more @ ..]) if more.len() <= 1 && parse_millis(t).is_some() => {
+                let eval = match more.first().copied() {
+                    None | Some("material") => Eval::Material,
+                    Some("mobility") => Eval::Mobility,
+                    _ => return Err(bad()),
+                };
+                let millis = parse_millis(t).ok_or_else(bad)?;
+                Ok(AgentSpec::Deepening { millis, eval })
+            }
             ("alphabeta", [d, more @ ..]) if more.len() <= 1 => {
                 let depth: u32 = d.parse().map_err(|_| bad())?;
                 if !(1..=8).contains(&depth) {
@@ -127,10 +179,6 @@ impl FromStr for AgentSpec {
                 Ok(AgentSpec::AlphaBeta { depth, eval })
             }
             ("mcts", [n, more @ ..]) if more.len() <= 1 => {
-                let iterations: u32 = n.parse().map_err(|_| bad())?;
-                if !(1..=1_000_000).contains(&iterations) {
-                    return Err(bad());
-                }
                 let c = match more.first() {
                     None => std::f64::consts::SQRT_2,
                     Some(c) => c
@@ -139,6 +187,13 @@ impl FromStr for AgentSpec {
                         .filter(|c| c.is_finite() && *c >= 0.0)
                         .ok_or_else(bad)?,
                 };
+                if let Some(millis) = parse_millis(n) {
+                    return Ok(AgentSpec::MctsTimed { millis, c });
+                }
+                let iterations: u32 = n.parse().map_err(|_| bad())?;
+                if !(1..=1_000_000).contains(&iterations) {
+                    return Err(bad());
+                }
                 Ok(AgentSpec::Mcts { iterations, c })
             }
             _ => Err(bad()),
@@ -165,18 +220,41 @@ impl fmt::Display for AgentSpec {
                 write!(f, "mcts:{iterations}")
             }
             AgentSpec::Mcts { iterations, c } => write!(f, "mcts:{iterations}:{c}"),
+            AgentSpec::Deepening {
+                millis,
+                eval: Eval::Material,
+            } => write!(f, "alphabeta:{}", show_millis(*millis)),
+            AgentSpec::Deepening {
+                millis,
+                eval: Eval::Mobility,
+            } => write!(f, "alphabeta:{}:mobility", show_millis(*millis)),
+            AgentSpec::MctsTimed { millis, c } if *c == std::f64::consts::SQRT_2 => {
+                write!(f, "mcts:{}", show_millis(*millis))
+            }
+            AgentSpec::MctsTimed { millis, c } => write!(f, "mcts:{}:{c}", show_millis(*millis)),
         }
     }
 }
 
 impl AgentSpec {
+    /// Whether games with this agent are the same for the same seed on every machine: not so
+    /// for agents with a time budget.
+    pub fn reproducible(&self) -> bool {
+        !matches!(
+            self,
+            AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. }
+        )
+    }
+
     /// A fresh agent of this kind for game type `G`.
     pub fn build<G: Game + 'static>(&self) -> Box<dyn Agent<G>> {
         match *self {
             AgentSpec::Random => Box::new(RandomAgent),
             AgentSpec::Greedy => Box::new(GreedyAgent),
             AgentSpec::AlphaBeta { depth, eval } => Box::new(AlphaBetaAgent { depth, eval }),
-            AgentSpec::Mcts { iterations, c } => Box::new(MctsAgent { iterations, c }),
+            AgentSpec::Mcts { iterations, c } => Box::new(MctsAgent::new(iterations, c)),
+            AgentSpec::Deepening { millis, eval } => Box::new(DeepeningAgent::new(millis, eval)),
+            AgentSpec::MctsTimed { millis, c } => Box::new(MctsAgent::timed(millis, c)),
         }
     }
 }
@@ -194,6 +272,10 @@ mod tests {
             "alphabeta:2:mobility",
             "mcts:1000",
             "mcts:50:0.5",
+            "mcts:1s",
+            "mcts:0.25s:0.5",
+            "alphabeta:0.1s",
+            "alphabeta:0.05s:mobility",
         ] {
             let a: AgentSpec = name.parse().unwrap();
             assert_eq!(a.to_string(), name);
@@ -207,8 +289,18 @@ mod tests {
             "mcts:x",
             "mcts:10:-1",
             "greedy:2",
+            "mcts:0s",
+            "mcts:61s",
+            "alphabeta:0.0001s",
+            "alphabeta:1s:x",
         ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "mcts:250ms".parse::<AgentSpec>().unwrap().to_string(),
+            "mcts:0.25s"
+        );
+        assert!(!"mcts:1s".parse::<AgentSpec>().unwrap().reproducible());
+        assert!("mcts:1".parse::<AgentSpec>().unwrap().reproducible());
     }
 }

@@ -64,7 +64,16 @@ pub fn analyse<G: Game + 'static>(
 ) -> Result<Analysis<G::Action>, SearchError> {
     g.to_move(s).ok_or(SearchError::Over)?;
     Ok(match agent {
-        AgentSpec::Mcts { iterations, c } => MctsAgent { iterations, c }.analyse(g, s, rng),
+        AgentSpec::Mcts { iterations, c } => MctsAgent::new(iterations, c).analyse(g, s, rng),
+        AgentSpec::MctsTimed { millis, c } => MctsAgent::timed(millis, c).analyse(g, s, rng),
+        AgentSpec::Deepening { millis, eval } => {
+            let (action, _, nodes) = super::DeepeningAgent::new(millis, eval).decide(g, s, rng);
+            Analysis {
+                action,
+                candidates: vec![],
+                iterations: nodes,
+            }
+        }
         AgentSpec::AlphaBeta { depth, eval } => AlphaBetaAgent { depth, eval }.analyse(g, s, rng),
         AgentSpec::Greedy => {
             let scored = super::GreedyAgent::scores(g, s);

@@ -19,6 +19,13 @@ pub fn z95() -> f64 {
 
 /// The Wilson score interval (95%) of a proportion `k` of `n`.
 pub fn wilson(k: u64, n: u64) -> Interval {
+    wilson_score(k as f64, n)
+}
+
+/// The Wilson score interval (95%) of a mean score `score / n` of `n` games scored 1, ½ or 0
+/// (draws as half wins). The binomial variance `p(1-p)/n` it assumes is the largest a mean of
+/// such scores can have, so with draws the interval is conservative.
+pub fn wilson_score(score: f64, n: u64) -> Interval {
     if n == 0 {
         return Interval {
             low: 0.0,
@@ -27,7 +34,7 @@ pub fn wilson(k: u64, n: u64) -> Interval {
     }
     let z = z95();
     let n = n as f64;
-    let p = k as f64 / n;
+    let p = score / n;
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);

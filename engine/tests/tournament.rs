@@ -1,0 +1,156 @@
+//! Tournaments: reproducible on any thread count, the seat-swapped pairs share their
+//! openings, and stronger agents score as they should on tsoro 4x8.
+
+use tsoro_engine::AnyGame;
+use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::catalogue;
+use tsoro_engine::tournament::report::{games_csv, ratings_csv, report};
+use tsoro_engine::tournament::{
+    TournamentError, TournamentOptions, TournamentSpec, ladder, play_any,
+};
+
+fn tsoro_4x8() -> AnyGame {
+    let def = catalogue::get("tsoro-ludii").unwrap();
+    let params = def.parse_params(["holes=8"]).unwrap();
+    def.build(&params).unwrap()
+}
+
+fn agents(names: &[&str]) -> Vec<AgentSpec> {
+    names.iter().map(|n| n.parse().unwrap()).collect()
+}
+
+fn threads(n: usize) -> TournamentOptions {
+    TournamentOptions {
+        threads: n,
+        ..TournamentOptions::default()
+    }
+}
+
+#[test]
+fn the_same_games_and_ratings_on_one_and_two_threads() {
+    let g = tsoro_4x8();
+    let spec = TournamentSpec::round_robin(
+        agents(&["random", "greedy", "alphabeta:2:mobility", "mcts:40"]),
+        3,
+        17,
+        2,
+    );
+    let one = play_any(&g, &spec, &threads(1)).unwrap();
+    let two = play_any(&g, &spec, &threads(2)).unwrap();
+    assert_eq!(one.games, two.games);
+    assert_eq!(one.games.len() as u64, spec.games());
+    let r1 = report(&spec, &one.games, 200);
+    let r2 = report(&spec, &two.games, 200);
+    assert_eq!(games_csv(&spec, &one.games), games_csv(&spec, &two.games));
+    assert_eq!(ratings_csv(&r1), ratings_csv(&r2));
+    assert_eq!(
+        serde_json::to_string(&r1).unwrap(),
+        serde_json::to_string(&r2).unwrap()
+    );
+    // Every agent made its decisions, and their time was measured.
+    for t in &one.time {
+        assert!(t.decisions > 0, "{t:?}");
+    }
+    // Another seed, other games.
+    let other = TournamentSpec {
+        seed: 18,
+        ..spec.clone()
+    };
+    assert_ne!(play_any(&g, &other, &threads(2)).unwrap().games, one.games);
+}
+
+#[test]
+fn both_games_of_a_pair_share_their_opening_with_the_seats_swapped() {
+    let g = tsoro_4x8();
+    let spec = TournamentSpec::round_robin(agents(&["random", "greedy"]), 4, 5, 6);
+    let run = play_any(&g, &spec, &threads(2)).unwrap();
+    for pair in run.games.chunks(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert_eq!((a.pairing, a.pair, a.seed), (b.pairing, b.pair, b.seed));
+        assert_eq!((a.game, b.game), (0, 1));
+        assert_eq!((a.first, a.second), (b.second, b.first));
+        assert_eq!(a.opening_plies, 6);
+        assert_eq!(b.opening_plies, 6);
+    }
+    // The opening is the pair's: replaying it gives one position for both games (greedy is
+    // not random, so two games that agree on the whole record started alike at least).
+    let seeds: std::collections::BTreeSet<u64> = run.games.iter().map(|g| g.seed).collect();
+    assert_eq!(seeds.len() as u64, spec.pairings.len() as u64 * spec.pairs);
+}
+
+#[test]
+fn strong_mcts_beats_random_and_weak_mcts_on_tsoro_4x8() {
+    let g = tsoro_4x8();
+    let spec = TournamentSpec {
+        agents: agents(&["random", "mcts:30", "mcts:1000"]),
+        pairings: vec![[2, 0], [2, 1], [1, 0]],
+        pairs: 20,
+        seed: 3,
+        opening_plies: 0,
+    };
+    let run = play_any(&g, &spec, &TournamentOptions::default()).unwrap();
+    let r = report(&spec, &run.games, 200);
+    let vs_random = &r.pairings[0].first_agent;
+    let vs_weak = &r.pairings[1].first_agent;
+    assert_eq!(vs_random.games, 40);
+    assert!(vs_random.score > 0.9, "mcts:1000 vs random: {vs_random:?}");
+    // mcts:30's score against mcts:1000 is the complement: 1 - vs_weak.score.
+    assert!(vs_weak.score > 0.5, "mcts:1000 vs mcts:30: {vs_weak:?}");
+    eprintln!("{vs_random:?}\n{vs_weak:?}\n{:?}", r.ratings);
+    // The ratings order them.
+    assert!(r.ratings[2].elo > r.ratings[1].elo && r.ratings[1].elo > r.ratings[0].elo);
+}
+
+#[test]
+fn bad_tournaments_are_refused_naming_what_is_wrong() {
+    let g = tsoro_4x8();
+    let mut spec = TournamentSpec::round_robin(agents(&["random", "greedy"]), 0, 1, 0);
+    assert_eq!(
+        play_any(&g, &spec, &threads(1)).unwrap_err(),
+        TournamentError::Pairs(0)
+    );
+    spec.pairs = 1;
+    spec.pairings = vec![[0, 0], [1, 1]];
+    let e = play_any(&g, &spec, &threads(1)).unwrap_err();
+    assert!(e.to_string().starts_with("agents:"), "{e}");
+    spec.opening_plies = 1000;
+    spec.pairings = vec![[0, 1]];
+    assert!(matches!(
+        play_any(&g, &spec, &threads(1)),
+        Err(TournamentError::OpeningPlies(1000))
+    ));
+}
+
+#[test]
+fn a_ladder_doubles_and_refuses_ranges_its_syntax_does_not_allow() {
+    let l = ladder::levels("mcts", 16, 128).unwrap();
+    let names: Vec<String> = l.iter().map(|a| a.to_string()).collect();
+    assert_eq!(names, ["mcts:16", "mcts:32", "mcts:64", "mcts:128"]);
+    for (family, from, to, arg) in [
+        ("mcts", 16, 100, "to"),
+        ("mcts", 0, 16, "from"),
+        ("mcts", 16, 16, "to"),
+        ("mcts", 16, 2_097_152, "to"),
+        ("alphabeta", 2, 9, "to"),
+        ("minimax", 1, 2, "family"),
+    ] {
+        let e = ladder::levels(family, from, to).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{arg}:")),
+            "{family} {from} {to}: {e}"
+        );
+    }
+    let g = tsoro_4x8();
+    let spec = ladder::spec(ladder::levels("mcts", 4, 16).unwrap(), 4, 9, 0);
+    assert_eq!(spec.pairings, vec![[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]);
+    let run = play_any(&g, &spec, &threads(2)).unwrap();
+    let t = report(&spec, &run.games, 100);
+    let l = ladder::report(&spec, &t);
+    assert_eq!(l.rungs.len(), 3);
+    assert!(l.rungs[0].skill.is_none());
+    assert_eq!(l.rungs[2].skill.as_ref().unwrap().games, 8);
+    for r in &l.rungs {
+        assert_eq!(r.first_player.games, 8);
+        assert!((r.draws + r.decisive - 1.0).abs() < 1e-12);
+    }
+}
