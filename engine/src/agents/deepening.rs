@@ -277,7 +277,7 @@ impl DeepeningAgent {
             chosen = Some(ties.pick(rng));
             // The next depth searches the best first (a stable sort keeps the capture order
             // among equals).
-            scored.sort_by(|x, y| y.0.cmp(&x.0));
+            scored.sort_by_key(|x| std::cmp::Reverse(x.0));
             moves.clear();
             moves.extend(scored.iter().map(|&(_, a)| a));
             let proven = ties.best().abs() >= WIN / 2;

@@ -44,7 +44,7 @@ pub fn levels(family: &str, from: u32, to: u32) -> Result<Vec<AgentSpec>, Ladder
                     "{to} iterations; allowed 1 to {MAX_MCTS}"
                 )));
             }
-            if to <= from || to % from != 0 || !(to / from).is_power_of_two() {
+            if to <= from || !to.is_multiple_of(from) || !(to / from).is_power_of_two() {
                 return Err(LadderError::To(format!(
                     "{to} is not {from} (from) times 2, 4, 8, ...: a ladder doubles"
                 )));

@@ -233,6 +233,10 @@ pub fn pair_seed(seed: u64, p: usize, k: u64) -> u64 {
     Rng::game_seed(Rng::game_seed(seed, p as u64), k)
 }
 
+/// A game played, with each agent's (decisions, seconds), the first player's first; `None`
+/// if the run was asked to stop.
+type Played = Option<(TournamentGame, [(u64, f64); 2])>;
+
 /// Plays game `which` of pair `k` of pairing `p`; `None` if the run was asked to stop. Also
 /// returns each agent's (decisions, seconds), the first player's first.
 fn play_one<G: Game + 'static>(
@@ -241,7 +245,7 @@ fn play_one<G: Game + 'static>(
     p: usize,
     k: u64,
     which: u8,
-) -> Option<(TournamentGame, [(u64, f64); 2])> {
+) -> Played {
     let [a, b] = spec.pairings[p];
     let (first, second) = if which == 0 { (a, b) } else { (b, a) };
     let seed = pair_seed(spec.seed, p, k);
@@ -318,7 +322,7 @@ pub fn play<G: Game + 'static>(
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed))
     };
-    let played: Vec<Option<(TournamentGame, [(u64, f64); 2])>> = pool.install(|| {
+    let played: Vec<Played> = pool.install(|| {
         (0..total as usize)
             .into_par_iter()
             .with_max_len(1)
