@@ -21,6 +21,7 @@ pub mod catalogue;
 
 pub use anygame::AnyGame;
 pub mod agents;
+pub mod clock;
 pub mod replay;
 pub mod rng;
 pub mod sim;

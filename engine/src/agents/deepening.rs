@@ -4,12 +4,13 @@
 
 use super::alphabeta::{MAX_CHAIN, WIN};
 use super::{Agent, AlphaBetaAgent, Eval};
+use crate::clock::thread_cpu;
 use crate::game::{ActionList, Game};
 use crate::player::Player;
 use crate::rng::Rng;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Deepest search tried (in turns).
 const MAX_DEPTH: u32 = 64;
@@ -18,11 +19,11 @@ const MAX_DEPTH: u32 = 64;
 const TABLE_LIMIT: usize = 1 << 19;
 
 /// Nodes between two looks at the clock.
-const CLOCK_EVERY: u64 = 512;
+const CLOCK_EVERY: u64 = 64;
 
 /// Negamax with alpha-beta pruning, as [`AlphaBetaAgent`] searches (the same evaluations,
 /// the same handling of runs of decisions by one player), deepened one turn at a time from
-/// depth 1 until `millis` milliseconds have passed; the choice of the deepest search
+/// depth 1 until the thread has spent `millis` milliseconds of CPU time on it; the choice of the deepest search
 /// completed is played (a search cut short by the clock is thrown away). Each depth searches
 /// the previous depth's best root action first, and at every node the action a transposition
 /// table remembers as best there, then captures; the table also returns the values of
@@ -118,7 +119,8 @@ struct Entry<A> {
 struct Search<'g, G: Game> {
     g: &'g G,
     ab: AlphaBetaAgent,
-    deadline: Instant,
+    /// The thread's CPU time at which the search stops.
+    deadline: Duration,
     nodes: u64,
     stopped: bool,
     /// Leaves scored by the evaluation (not finished games) in the current depth.
@@ -130,7 +132,7 @@ impl<G: Game> Search<'_, G> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped
             && self.nodes.is_multiple_of(CLOCK_EVERY)
-            && (Instant::now() >= self.deadline || super::stop::requested())
+            && (thread_cpu() >= self.deadline || super::stop::requested())
         {
             self.stopped = true;
         }
@@ -233,7 +235,7 @@ impl DeepeningAgent {
     /// The action chosen at `s`, the depth of the deepest search completed and the nodes
     /// searched.
     pub fn decide<G: Game>(&self, g: &G, s: &G::State, rng: &mut Rng) -> (G::Action, u32, u64) {
-        let start = Instant::now();
+        let start = thread_cpu();
         let ab = AlphaBetaAgent {
             depth: 1,
             eval: self.eval,

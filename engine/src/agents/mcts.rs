@@ -36,8 +36,9 @@ pub struct MctsAgent {
     pub iterations: u32,
     /// Exploration constant.
     pub c: f64,
-    /// A time budget per decision, in milliseconds: the search stops at the first look at
-    /// the clock (every [`STOP_EVERY`] iterations) past it. Not reproducible.
+    /// A time budget per decision, in milliseconds of the thread's CPU time: the search stops
+    /// at the first look at the clock (every [`STOP_EVERY`] iterations) past it. Not
+    /// reproducible.
     pub millis: Option<u32>,
 }
 
@@ -417,7 +418,7 @@ impl MctsAgent {
         let mut tree = Tree::new(g, self.c, root, me, capacity);
         let deadline = self
             .millis
-            .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms as u64));
+            .map(|ms| crate::clock::thread_cpu() + std::time::Duration::from_millis(ms as u64));
         rollouts.random_playouts(&mut Pipeline {
             deadline,
             cut: g.moves(root).saturating_add(ROLLOUT_MOVES),
@@ -496,8 +497,8 @@ struct Pipeline<'t, 'g, G: Game> {
     free: Vec<u32>,
     /// Rollouts selected and not yet handed out.
     queue: std::collections::VecDeque<Waiting<G::State>>,
-    /// When a timed search stops.
-    deadline: Option<std::time::Instant>,
+    /// The thread's CPU time at which a timed search stops.
+    deadline: Option<std::time::Duration>,
 }
 
 /// An iteration's descent under way: the arena slot of the edge it came down last and of the
@@ -542,7 +543,7 @@ impl<G: Game> Pipeline<'_, '_, G> {
                     && (super::stop::requested()
                         || self
                             .deadline
-                            .is_some_and(|d| std::time::Instant::now() >= d))
+                            .is_some_and(|d| crate::clock::thread_cpu() >= d))
                 {
                     self.left = 0;
                     break;

@@ -23,7 +23,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 use thiserror::Error;
 
 /// Most agents in one tournament.
@@ -205,8 +204,10 @@ pub struct TournamentGame {
     pub decisions: u32,
 }
 
-/// The CPU time an agent spent choosing (wall time of its `choose` calls on the thread that
-/// played): measured, so it varies from run to run, unlike the games.
+/// The CPU time an agent spent choosing (the CPU time of its `choose` calls on the thread that
+/// played, [`crate::clock::thread_cpu`]): measured, so it varies from run to run, unlike the
+/// games. Alpha-beta's analysis spreads over the pool; its `choose`, which games use, runs on
+/// one thread, as MCTS does.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AgentTime {
     /// The agent.
@@ -271,11 +272,11 @@ fn play_one<G: Game + 'static>(
             return None;
         }
         let agent = by_seat[mover.index()].as_mut()?;
-        let t = Instant::now();
+        let t = crate::clock::thread_cpu();
         let x = agent.choose(g, &s, &mut rng);
         let c = &mut clock[usize::from(mover != first_seat)];
         c.0 += 1;
-        c.1 += t.elapsed().as_secs_f64();
+        c.1 += (crate::clock::thread_cpu() - t).as_secs_f64();
         g.apply_unchecked(&mut s, x);
         decisions += 1;
     }
