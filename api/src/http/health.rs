@@ -12,13 +12,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource("/health")
             .route(web::get().to(health))
             .route(web::head().to(health))
-            .default_service(crate::http::fallback::only("GET, HEAD")),
+            .default_service(crate::http::unmatched::only("GET, HEAD")),
     )
     .service(
         web::resource("/ready")
             .route(web::get().to(ready))
             .route(web::head().to(ready))
-            .default_service(crate::http::fallback::only("GET, HEAD")),
+            .default_service(crate::http::unmatched::only("GET, HEAD")),
     );
 }
 

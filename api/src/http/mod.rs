@@ -1,6 +1,6 @@
 //! The HTTP layer: the only code that knows actix-web. The route table ([`routes`]), the
 //! server ([`server`]), the extractors and their problems ([`extract`]), the middleware
-//! ([`guard`], [`fallback`], [`cors`]), the problems themselves ([`problem`]) and the OpenAPI
+//! ([`guard`], [`unmatched`], [`cors`]), the problems themselves ([`problem`]) and the OpenAPI
 //! document ([`openapi`]).
 
 // Handlers return `Problem` (the RFC 7807 body) by value: errors are rare and small next to a
@@ -11,7 +11,6 @@ pub mod archive;
 pub mod cors;
 pub mod errors;
 pub mod extract;
-pub mod fallback;
 pub mod guard;
 pub mod health;
 pub mod jobs;
@@ -22,6 +21,7 @@ pub mod problem;
 pub mod respond;
 pub mod routes;
 pub mod state;
+pub mod unmatched;
 
 use crate::settings::{AppSettings, SHUTDOWN_GRACE_SECS};
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -64,7 +64,7 @@ pub fn server(
     let jobs = web::Data::new(settings.jobs.clone());
     let server = HttpServer::new(move || {
         App::new()
-            .wrap(actix_web::middleware::from_fn(fallback::problem_bodies))
+            .wrap(actix_web::middleware::from_fn(unmatched::problem_bodies))
             .wrap(actix_web::middleware::from_fn(guard::guard))
             .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
             .wrap(cors::policy())
@@ -76,7 +76,7 @@ pub fn server(
             .app_data(extract::query_config())
             .app_data(extract::path_config())
             .configure(configure)
-            .default_service(web::to(fallback::not_found))
+            .default_service(web::to(unmatched::not_found))
     })
     .listen(listener)?
     // The caller stops it (see `startup::serve`): on a signal, the workers stop while the

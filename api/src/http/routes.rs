@@ -3,7 +3,7 @@
 //! documentation, and the OpenAPI document is built from the same table, so the routes and
 //! the document cannot disagree.
 
-use super::{archive, fallback, jobs, package, play};
+use super::{archive, jobs, package, play, unmatched};
 use actix_web::http::Method;
 use actix_web::{FromRequest, Handler, Responder, Route, web};
 use utoipa::OpenApi;
@@ -142,7 +142,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         let resource = routes
             .into_iter()
             .fold(web::resource(path), |r, route| r.route(route));
-        cfg.service(resource.default_service(fallback::only(allow)));
+        cfg.service(resource.default_service(unmatched::only(allow)));
     }
 }
 

@@ -19,7 +19,7 @@ async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
         "site.css" => (SITE_CSS, "text/css; charset=utf-8"),
         "play.js" => (PLAY_JS, "text/javascript; charset=utf-8"),
         "simulate.js" => (SIMULATE_JS, "text/javascript; charset=utf-8"),
-        _ => return crate::http::fallback::not_found(req).await,
+        _ => return crate::http::unmatched::not_found(req).await,
     };
     crate::http::respond::cached(&req, kind, body.as_bytes().to_vec())
 }
