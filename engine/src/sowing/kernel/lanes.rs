@@ -190,7 +190,7 @@ fn bits<V: LaneVec>(m: V) -> u64 {
 /// A count per lane (of moves, of turns) and its limit, counted in a byte vector: `room` is
 /// how many more the lane may count before the limit, up to 255 at a time (`exact` where that
 /// is all that remain); when a lane's room runs out while more remain, it is refilled.
-struct Budget<V> {
+struct CountLimit<V> {
     room: V,
     exact: V,
     /// What `room` was when last set, and the count then.
@@ -198,9 +198,9 @@ struct Budget<V> {
     base: [u32; LANES],
 }
 
-impl<V: LaneVec> Budget<V> {
+impl<V: LaneVec> CountLimit<V> {
     fn new(tok: V::Token) -> Self {
-        Budget {
+        CountLimit {
             room: V::splat(tok, 0),
             exact: V::splat(tok, 0),
             set: [0; LANES],
@@ -279,8 +279,8 @@ struct Lanes<V: LaneVec, const H: usize> {
     left: V,
     /// Laps into the current relay (up to 255).
     laps: V,
-    moves: Budget<V>,
-    turns: Budget<V>,
+    moves: CountLimit<V>,
+    turns: CountLimit<V>,
     rng: [[u64; LANES]; 4],
     exit: [Exit; LANES],
     /// The lanes whose `exit` is set.
@@ -320,8 +320,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             single: z,
             left: z,
             laps: z,
-            moves: Budget::new(tok),
-            turns: Budget::new(tok),
+            moves: CountLimit::new(tok),
+            turns: CountLimit::new(tok),
             rng: [[0; LANES]; 4],
             exit: [Exit::No; LANES],
             exits: 0,
