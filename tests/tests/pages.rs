@@ -54,6 +54,12 @@ async fn the_archive_pages_show_the_records() {
         "a reconstruction's reasoning"
     );
     assert!(r.contains("class=\"tag assumed\""));
+    // Every parameter choice as a reading, with its citation.
+    assert!(r.contains("id=\"param-back_capture-require_both\""));
+    assert!(r.contains("both holes vertically opposite him are occupied by his opponent"));
+    assert!(r.contains("id=\"param-layout-every-hole\""));
+    // A rule that belongs to another variant says so.
+    assert!(r.contains("class=\"tag not_applicable\">not applicable"));
     // The start board: two stones in every back-row hole, none in front.
     assert!(r.contains("data-hole=\"i,1\" data-count=\"2\""));
     assert!(r.contains("data-hole=\"ii,3\" data-count=\"0\""));

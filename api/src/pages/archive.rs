@@ -196,6 +196,47 @@ struct ParamLine {
     default: String,
     choices: String,
     description: String,
+    /// Each choice as a reading, with its citation (from the archive's ruleset record).
+    readings: Vec<ParamReading>,
+}
+
+/// One choice of a parameter as a reading: its kind and its words or reasoning.
+struct ParamReading {
+    choice: String,
+    kind: String,
+    kind_label: &'static str,
+    quote: Option<String>,
+    reasoning: Option<String>,
+    evidence: Vec<String>,
+}
+
+/// The readings of a ruleset's parameter choices, from the compiled-in archive (the records
+/// the database is imported from).
+fn param_readings(ruleset: &str, param: &str) -> Vec<ParamReading> {
+    static CORPUS: std::sync::OnceLock<Option<tsoro_corpus::Corpus>> = std::sync::OnceLock::new();
+    let Some(c) = CORPUS.get_or_init(|| tsoro_corpus::Corpus::load().ok()) else {
+        return vec![];
+    };
+    let Some(choices) = c.rulesets.get(ruleset).and_then(|r| r.params.get(param)) else {
+        return vec![];
+    };
+    choices
+        .iter()
+        .map(|(choice, cit)| {
+            let kind = cit.kind().to_string();
+            ParamReading {
+                choice: choice.clone(),
+                kind_label: kind_label(&kind),
+                kind,
+                quote: match cit {
+                    tsoro_corpus::Citation::Evidence { quote, .. } => Some(quote.clone()),
+                    _ => None,
+                },
+                reasoning: cit.reasoning().map(str::to_string),
+                evidence: cit.evidence_ids().iter().map(|e| e.to_string()).collect(),
+            }
+        })
+        .collect()
 }
 
 #[derive(Template)]
@@ -270,6 +311,7 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
                 _ => p.range.clone(),
             },
             description: p.description.clone(),
+            readings: param_readings(&id, &p.name),
         })
         .collect();
     let mut related = vec![];

@@ -60,6 +60,7 @@ pub fn kind_label(kind: &str) -> &'static str {
         "evidence" => "quoted",
         "reconstructed" => "reconstructed",
         "assumed" => "assumed",
+        "not_applicable" => "not applicable",
         _ => "uncited",
     }
 }
