@@ -4,11 +4,9 @@
 use serde_json::Value;
 use thiserror::Error;
 use tsoro_engine::agents::AgentSpec;
-use tsoro_engine::agents::search::analyse;
+use tsoro_engine::agents::search::{AnalyseError, analyse_after};
 use tsoro_engine::catalogue::{self, ParamError, Params};
-use tsoro_engine::game::Game;
-use tsoro_engine::replay::{ReplayError, position_after};
-use tsoro_engine::rng::Rng;
+use tsoro_engine::replay::ReplayError;
 
 /// Why no move could be chosen.
 #[derive(Debug, Error)]
@@ -27,8 +25,8 @@ pub enum MoveError {
     Over(usize),
 }
 
-/// The move `agent` chooses after `actions` in this ruleset: the one function that asks the
-/// engine for a move.
+/// The move `agent` chooses after `actions` in this ruleset, by the engine's one call
+/// ([`analyse_after`], as `tsoro search` asks it).
 pub fn choose_move(
     ruleset: &str,
     params: &Params,
@@ -37,24 +35,15 @@ pub fn choose_move(
     seed: u64,
 ) -> Result<Value, MoveError> {
     let game = catalogue::get(ruleset)?.build(params)?;
-    tsoro_engine::with_game!(&game, g => choose_in(g, actions, agent, seed))
-}
-
-fn choose_in<G: Game + 'static>(
-    g: &G,
-    actions: &[Value],
-    agent: AgentSpec,
-    seed: u64,
-) -> Result<Value, MoveError> {
-    let s = position_after(g, actions).map_err(|e| match e {
-        ReplayError::Params(p) => MoveError::Params(p),
-        ReplayError::BadAction { index, message } => MoveError::BadAction { index, message },
-        ReplayError::Illegal { index, .. } => MoveError::Illegal { index },
+    let found = analyse_after(&game, actions, agent, seed).map_err(|e| match e {
+        AnalyseError::Replay(ReplayError::Params(p)) => MoveError::Params(p),
+        AnalyseError::Replay(ReplayError::BadAction { index, message }) => {
+            MoveError::BadAction { index, message }
+        }
+        AnalyseError::Replay(ReplayError::Illegal { index, .. }) => MoveError::Illegal { index },
+        AnalyseError::Over(n) => MoveError::Over(n),
     })?;
-    let mut rng = Rng::for_game(seed, actions.len() as u64);
-    // The engine's search call: the move the agent plays, as in a simulation.
-    let found = analyse(g, &s, agent, &mut rng).map_err(|_| MoveError::Over(actions.len()))?;
-    serde_json::to_value(found.action).map_err(|e| MoveError::BadAction {
+    serde_json::to_value(found.analysis.action).map_err(|e| MoveError::BadAction {
         index: actions.len(),
         message: e.to_string(),
     })

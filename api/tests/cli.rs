@@ -563,3 +563,47 @@ fn ladder_reports_its_rungs_and_refuses_a_range_that_does_not_double() {
     assert_eq!(rungs[1]["skill"]["games"], 4);
     assert!(rungs[0]["first_player"]["ci"]["high"].is_number());
 }
+
+/// `tsoro search` and the service's agent move (`POST .../agent-move`, whose handler calls
+/// `choose_move`) ask the engine one question the same way: the same seed and actions give
+/// the same move, for an agent whose choice depends on the seed.
+#[test]
+fn search_and_agent_move_play_the_same_move_for_a_seed() {
+    let actions = r#"[{"sow":"i,6"},{"sow":"iv,8"}]"#;
+    let parsed: Vec<serde_json::Value> = serde_json::from_str(actions).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..8u64 {
+        for agent in ["random", "mcts:50"] {
+            let (code, out, err) = tsoro(
+                &[
+                    "search",
+                    "--ruleset",
+                    "tsoro-ludii",
+                    "--actions",
+                    actions,
+                    "--agent",
+                    agent,
+                    "--seed",
+                    &seed.to_string(),
+                    "--json",
+                ],
+                "",
+            );
+            assert_eq!(code, 0, "{err}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let served = tsoro_api::play::choose_move(
+                "tsoro-ludii",
+                &Default::default(),
+                &parsed,
+                agent.parse().unwrap(),
+                seed,
+            )
+            .unwrap();
+            assert_eq!(v["action"], served, "{agent}, seed {seed}");
+            if agent == "random" {
+                seen.insert(served.to_string());
+            }
+        }
+    }
+    assert!(seen.len() > 1, "the seed chooses the random move: {seen:?}");
+}

@@ -202,54 +202,6 @@ pub fn param_choices(p: &tsoro_engine::catalogue::ParamSpec) -> Vec<String> {
     }
 }
 
-/// One rule on which two rulesets differ.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct RuleDiff {
-    /// The rule field (`takes.then`).
-    pub field: String,
-    /// Its value in the first ruleset (default parameters).
-    pub a: serde_json::Value,
-    /// Its value in the second.
-    pub b: serde_json::Value,
-    /// The first ruleset's citation for it.
-    pub a_citation: Option<Citation>,
-    /// The second's.
-    pub b_citation: Option<Citation>,
-}
-
-impl Corpus {
-    /// The rules on which two rulesets differ (values at default parameters), each side with
-    /// its citation. `None` when either id is unknown.
-    pub fn diff(&self, a: &str, b: &str) -> Option<Vec<RuleDiff>> {
-        let (da, db) = (
-            tsoro_engine::catalogue::get(a).ok()?,
-            tsoro_engine::catalogue::get(b).ok()?,
-        );
-        let (ra, rb) = (self.rulesets.get(a)?, self.rulesets.get(b)?);
-        let fields = tsoro_engine::catalogue::rule_fields(da.kind);
-        let at = |cfg: &serde_json::Value, f: &str| {
-            cfg.pointer(&format!("/{}", f.replace('.', "/")))
-                .cloned()
-                .unwrap_or(serde_json::Value::Null)
-        };
-        Some(
-            fields
-                .iter()
-                .filter_map(|f| {
-                    let (va, vb) = (at(&da.config, f), at(&db.config, f));
-                    (va != vb).then(|| RuleDiff {
-                        field: f.to_string(),
-                        a: va,
-                        b: vb,
-                        a_citation: ra.rules.get(*f).cloned(),
-                        b_citation: rb.rules.get(*f).cloned(),
-                    })
-                })
-                .collect(),
-        )
-    }
-}
-
 /// Parses one record, refuses an id already defined anywhere, and files it; returns its id.
 fn insert<T: model::Record>(
     into: &mut BTreeMap<String, T>,

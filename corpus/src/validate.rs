@@ -182,6 +182,17 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
         if !c.games.contains_key(&r.game) {
             p.push(at(c, id, format!("game: no game {:?}", r.game)));
         }
+        // The game is stated twice, in the engine's file and here: they must agree.
+        if r.game != def.game {
+            p.push(at(
+                c,
+                id,
+                format!(
+                    "game: {:?}, but the engine's ruleset plays {:?}",
+                    r.game, def.game
+                ),
+            ));
+        }
         for s in &r.sources {
             if !c.sources.contains_key(s) {
                 p.push(at(c, id, format!("sources: no source {s:?}")));
@@ -197,12 +208,12 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
                 ));
             }
         }
-        for field in catalogue::rule_fields(def.kind) {
-            match r.rules.get(*field) {
+        for field in catalogue::rule_fields(def.kind).iter().map(|f| f.name) {
+            match r.rules.get(field) {
                 None => p.push(at(c, id, format!("rule field {field} has no citation"))),
                 Some(cit) => {
                     let value = value_at(&def.config, field);
-                    let inherited = r.inherited.get(*field).map(String::as_str);
+                    let inherited = r.inherited.get(field).map(String::as_str);
                     let label = format!("rules.{field}");
                     p.extend(check_citation(c, r, &label, cit, Some(&value), inherited));
                 }
@@ -264,7 +275,10 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
             }
         }
         for field in r.rules.keys() {
-            if !catalogue::rule_fields(def.kind).contains(&field.as_str()) {
+            if !catalogue::rule_fields(def.kind)
+                .iter()
+                .any(|f| f.name == field.as_str())
+            {
                 p.push(at(
                     c,
                     id,

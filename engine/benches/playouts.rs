@@ -36,7 +36,17 @@ const CASES: &[(&str, &[(&str, i64)])] = &[
 /// One random playout through the reference, action by action; returns the Ludii moves played.
 fn playout<G: Game>(g: &G, rng: &mut Rng) -> u64 {
     let mut s = g.initial_state();
-    g.random_playout(&mut s, rng) as u64
+    random_playout(g, &mut s, rng) as u64
+}
+
+/// Plays uniformly random actions to the end (as the reference does); returns the Ludii moves
+/// played.
+fn random_playout<G: Game>(g: &G, s: &mut G::State, rng: &mut Rng) -> u32 {
+    let mut moves = 0;
+    while let Some(a) = g.random_action(s, rng) {
+        moves += g.apply_unchecked(s, a).moves;
+    }
+    moves
 }
 
 /// Games `k..end` of a run, made as they are asked for and dropped when done (as a simulation

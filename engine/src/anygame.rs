@@ -1,7 +1,8 @@
 //! A game of any kind the engine plays, chosen at run time.
 
-use crate::morris::MorrisGame;
-use crate::sowing::SowingGame;
+use crate::morris::{MorrisAction, MorrisGame};
+use crate::sowing::{Action, SowingGame};
+use serde::Serialize;
 
 /// A playable game of one of the engine's kinds.
 #[derive(Clone, Debug)]
@@ -21,4 +22,35 @@ macro_rules! with_game {
             $crate::anygame::AnyGame::Morris($g) => $body,
         }
     };
+}
+
+/// An action of a game of any kind: written as the game's own action is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum AnyAction {
+    /// A sowing game's.
+    Sowing(Action),
+    /// A line game's.
+    Morris(MorrisAction),
+}
+
+impl From<Action> for AnyAction {
+    fn from(a: Action) -> Self {
+        AnyAction::Sowing(a)
+    }
+}
+
+impl From<MorrisAction> for AnyAction {
+    fn from(a: MorrisAction) -> Self {
+        AnyAction::Morris(a)
+    }
+}
+
+impl std::fmt::Display for AnyAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnyAction::Sowing(a) => a.fmt(f),
+            AnyAction::Morris(a) => a.fmt(f),
+        }
+    }
 }

@@ -446,8 +446,25 @@ pub fn get(id: &str) -> Result<&'static RulesetDef, ParamError> {
         })
 }
 
-/// The rule fields of a ruleset's configuration (dotted paths), which the corpus must cite.
-pub fn rule_fields(kind: Kind) -> &'static [&'static str] {
+/// A rule field of a kind of configuration, which the corpus must cite, with what it decides
+/// in a few words for readers (kept beside the field's name so that neither drifts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleField {
+    /// The field as a dotted path (`capture.back`).
+    pub name: &'static str,
+    /// What it decides, in a sentence.
+    pub about: &'static str,
+}
+
+impl RuleField {
+    /// A field and its words.
+    pub const fn new(name: &'static str, about: &'static str) -> RuleField {
+        RuleField { name, about }
+    }
+}
+
+/// The rule fields of a ruleset's configuration, which the corpus must cite.
+pub fn rule_fields(kind: Kind) -> &'static [RuleField] {
     match kind {
         Kind::Sowing => crate::sowing::RULE_FIELDS,
         Kind::Morris => crate::morris::RULE_FIELDS,
@@ -473,4 +490,46 @@ pub fn built_in_rules(kind: Kind) -> &'static [&'static str] {
         Kind::Morris => &["turns", "lines"],
         Kind::Nhodo => &["throw", "failed_throw", "turn_order", "eating"],
     }
+}
+
+/// The value of a rule field (`capture.back`) in a configuration, `null` where it has none.
+pub fn rule_value(config: &Value, field: &str) -> Value {
+    config
+        .pointer(&format!("/{}", field.replace('.', "/")))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// A rule on which two configurations differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleDifference {
+    /// The rule field (a dotted path).
+    pub field: &'static str,
+    /// Its value in the first configuration (`null` where it has no such field).
+    pub a: Value,
+    /// Its value in the second.
+    pub b: Value,
+}
+
+/// The rules on which two configurations (each with its kind) differ: the first's rule
+/// fields in order, then the second's that the first lacks (two kinds of game differ on
+/// every field either has).
+pub fn rule_differences(a: (&Value, Kind), b: (&Value, Kind)) -> Vec<RuleDifference> {
+    let mut fields: Vec<&'static str> = rule_fields(a.1).iter().map(|f| f.name).collect();
+    for f in rule_fields(b.1) {
+        if !fields.contains(&f.name) {
+            fields.push(f.name);
+        }
+    }
+    fields
+        .into_iter()
+        .filter_map(|field| {
+            let (va, vb) = (rule_value(a.0, field), rule_value(b.0, field));
+            (va != vb).then_some(RuleDifference {
+                field,
+                a: va,
+                b: vb,
+            })
+        })
+        .collect()
 }

@@ -77,29 +77,10 @@ pub trait Game: Send + Sync {
     fn turns(&self, s: &Self::State) -> u32;
     /// Material of `p`: pieces (stones) on the board belonging to `p`, for evaluations.
     fn material(&self, s: &Self::State, p: Player) -> i32;
-    /// The state as JSON for replays (board, to move, legal actions, captured counts).
-    fn state_json(&self, s: &Self::State) -> serde_json::Value;
-    /// Applies a legal action and lists what happened, as JSON (for replays).
-    fn apply_described(
-        &self,
-        s: &mut Self::State,
-        a: Self::Action,
-    ) -> (Report, Vec<serde_json::Value>) {
-        (self.apply_unchecked(s, a), Vec::new())
-    }
     /// A uniformly random legal action, `None` once the game is over. Games may override this
     /// with a faster path that draws from the same distribution.
     fn random_action(&self, s: &Self::State, rng: &mut crate::rng::Rng) -> Option<Self::Action> {
         random_legal(self, s, rng)
-    }
-    /// Plays uniformly random actions to the end; returns the Ludii moves played. Games may
-    /// override it with a faster loop that plays the same game for the same generator.
-    fn random_playout(&self, s: &mut Self::State, rng: &mut crate::rng::Rng) -> u32 {
-        let mut moves = 0;
-        while let Some(a) = self.random_action(s, rng) {
-            moves += self.apply_unchecked(s, a).moves;
-        }
-        moves
     }
     /// Plays the feed's games to their ends with uniformly random actions (as
     /// [`random_action`](Self::random_action) draws them), counting each decision in the

@@ -18,6 +18,7 @@ pub use outcome::{EndReason, Outcome};
 pub use player::Player;
 pub mod anygame;
 pub mod catalogue;
+pub mod describe;
 
 pub use anygame::AnyGame;
 pub mod agents;

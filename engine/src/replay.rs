@@ -1,6 +1,7 @@
 //! Replaying a recorded game: every state from the start, and the result.
 
 use crate::catalogue::{self, ParamError, Params};
+use crate::describe::Describe;
 use crate::game::Game;
 use crate::outcome::EndReason;
 use crate::player::Player;
@@ -137,7 +138,7 @@ pub fn position_after<G: Game>(g: &G, actions: &[Value]) -> Result<G::State, Rep
 }
 
 /// Replays actions on a game.
-pub fn replay_game<G: Game>(g: &G, actions: &[Value]) -> Result<ReplayOutput, ReplayError> {
+pub fn replay_game<G: Describe>(g: &G, actions: &[Value]) -> Result<ReplayOutput, ReplayError> {
     let mut s = g.initial_state();
     let mut states = vec![g.state_json(&s)];
     let mut events = Vec::with_capacity(actions.len());

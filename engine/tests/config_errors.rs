@@ -1,7 +1,7 @@
 //! Bad configurations and parameters get errors that name the field and what is allowed.
 
 use serde_json::json;
-use tsoro_engine::catalogue::{self, ParamError, Params};
+use tsoro_engine::catalogue::{self, Kind, ParamError, Params};
 use tsoro_engine::sowing::SowingConfig;
 
 fn compile(v: serde_json::Value) -> Result<(), String> {
@@ -103,14 +103,18 @@ fn every_parameter_sample_builds() {
 }
 
 /// `RULE_FIELDS` (the fields the corpus cites a source for) names every field of the
-/// configuration, and nothing else: a field added to the configuration must be cited.
+/// configuration, and nothing else: a field added to the configuration must be cited, and
+/// said in words for readers.
 #[test]
 fn rule_fields_are_the_configurations_fields() {
     let c: tsoro_engine::sowing::SowingConfig =
         serde_json::from_value(serde_json::json!({"layout": {"back": 2, "front": 2}}))
             .expect("a minimal configuration");
     let v = serde_json::to_value(&c).expect("serializes");
-    let fields = tsoro_engine::sowing::RULE_FIELDS;
+    let fields: Vec<&str> = tsoro_engine::sowing::RULE_FIELDS
+        .iter()
+        .map(|f| f.name)
+        .collect();
     let mut seen = vec![];
     for (k, sub) in v.as_object().expect("an object") {
         if fields.contains(&k.as_str()) {
@@ -133,4 +137,15 @@ fn rule_fields_are_the_configurations_fields() {
     listed.sort();
     seen.sort();
     assert_eq!(listed, seen, "RULE_FIELDS and the configuration's fields");
+    // Every kind's fields are said in words: a sentence, not the name again.
+    for kind in [Kind::Sowing, Kind::Morris, Kind::Nhodo] {
+        for f in tsoro_engine::catalogue::rule_fields(kind) {
+            assert!(
+                f.about.len() > f.name.len() && f.about.ends_with('.'),
+                "{kind:?} {}: {:?}",
+                f.name,
+                f.about
+            );
+        }
+    }
 }

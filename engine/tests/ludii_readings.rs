@@ -2,6 +2,7 @@
 //! notes' section 6 (how Ludii really plays).
 
 use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::describe::Describe;
 use tsoro_engine::rng::Rng;
 use tsoro_engine::sowing::{Action, BoardView, SowingGame, SowingState};
 use tsoro_engine::{ActionList, AnyGame, EndReason, Game, Hole, Player};

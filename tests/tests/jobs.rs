@@ -314,6 +314,17 @@ async fn comparisons_run_each_ruleset_on_the_same_seeds() {
     assert_eq!(v["status"], "done", "{v}");
     let runs = v["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2);
+    // `?wait=` over 60 is refused on a comparison as on a simulation, naming `wait`.
+    let first = runs[0]["id"].as_str().unwrap();
+    for over in [
+        format!("{url}?wait=61"),
+        format!("/api/v1/simulations/{first}?wait=61"),
+    ] {
+        let r = app.get(&over).await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{over}");
+        let p: Value = r.json().await.unwrap();
+        assert_eq!(p["errors"][0]["field"], "wait", "{over}: {p}");
+    }
     let (_, a) = engine_run("tsoro-ludii", ["random", "random"], 2000, 1);
     assert_eq!(runs[0]["stats"], a);
     let d = &v["differences_from_first"][0];

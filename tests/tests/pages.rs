@@ -44,8 +44,15 @@ async fn the_archive_pages_show_the_records() {
     // Every rule field, in words, with its citation.
     let def = tsoro_engine::catalogue::get("tsoro-matthews-basic").unwrap();
     for f in tsoro_engine::catalogue::rule_fields(def.kind) {
-        let id = format!("id=\"rule-{}\"", f.replace('.', "-"));
-        assert!(r.contains(&id), "the ruleset page lacks {f}");
+        let id = format!("id=\"rule-{}\"", f.name.replace('.', "-"));
+        assert!(r.contains(&id), "the ruleset page lacks {}", f.name);
+        // Its words, from beside the field's name in the engine.
+        let words = f.about.replace('\'', "&#39;");
+        assert!(
+            r.contains(&words),
+            "the ruleset page lacks the words of {}",
+            f.name
+        );
     }
     assert!(r.contains("if his last stone drops into a hole which is already occupied"));
     assert!(r.contains("href=\"/evidence/matthews-1964-tsoro-a\""));

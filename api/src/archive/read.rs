@@ -8,6 +8,7 @@ use super::views::*;
 use serde_json::Value;
 use sqlx::PgPool;
 use tsoro_corpus::{Evidence, Game, Source, cite, render_html};
+use tsoro_engine::catalogue::rule_differences;
 
 /// Takes the body key out of a stored record and reads the rest as the model.
 pub fn from_record<T: serde::de::DeserializeOwned>(
@@ -258,26 +259,18 @@ pub async fn ruleset_diff(
         };
         sides.push((config, def.kind, citations(pool, id).await?));
     }
-    let mut fields: Vec<&str> = tsoro_engine::catalogue::rule_fields(sides[0].1).to_vec();
-    for f in tsoro_engine::catalogue::rule_fields(sides[1].1) {
-        if !fields.contains(f) {
-            fields.push(f);
-        }
-    }
     let cite = |i: usize, f: &str| sides[i].2.iter().find(|c| c.field == f).cloned();
-    let differences: Vec<RuleDiffRow> = fields
-        .into_iter()
-        .filter_map(|f| {
-            let (va, vb) = (rule_value(&sides[0].0, f), rule_value(&sides[1].0, f));
-            (va != vb).then(|| RuleDiffRow {
-                field: f.to_string(),
-                a: va,
-                b: vb,
-                a_citation: cite(0, f),
-                b_citation: cite(1, f),
+    let differences: Vec<RuleDiffRow> =
+        rule_differences((&sides[0].0, sides[0].1), (&sides[1].0, sides[1].1))
+            .into_iter()
+            .map(|d| RuleDiffRow {
+                field: d.field.to_string(),
+                a_citation: cite(0, d.field),
+                b_citation: cite(1, d.field),
+                a: d.a,
+                b: d.b,
             })
-        })
-        .collect();
+            .collect();
     Ok(Ok(RulesetDiff {
         a: a.to_string(),
         b: b.to_string(),
@@ -300,12 +293,4 @@ pub async fn evidence_items(
 /// A ruleset's engine configuration at default parameters, as stored.
 pub async fn ruleset_config(pool: &PgPool, id: &str) -> Result<Option<Value>, ArchiveError> {
     Ok(store::ruleset_config(pool, id).await?)
-}
-
-/// The value of a rule field (`capture.back`) in a configuration.
-pub fn rule_value(config: &Value, field: &str) -> Value {
-    config
-        .pointer(&format!("/{}", field.replace('.', "/")))
-        .cloned()
-        .unwrap_or(Value::Null)
 }

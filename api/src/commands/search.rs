@@ -4,9 +4,8 @@ use clap::Args;
 use std::process::ExitCode;
 use std::time::Instant;
 use tsoro_engine::agents::AgentSpec;
-use tsoro_engine::agents::search::search_after;
+use tsoro_engine::agents::search::analyse_after;
 use tsoro_engine::catalogue;
-use tsoro_engine::replay::ReplayRequest;
 
 /// Arguments of `tsoro search`.
 #[derive(Debug, Args)]
@@ -24,7 +23,8 @@ pub struct SearchArgs {
     /// The agent: mcts:N[:C], alphabeta:D[:material|mobility], greedy or random.
     #[arg(long)]
     pub agent: String,
-    /// Seed of the agent's random choices (ties, rollouts).
+    /// Seed of the agent's random choices (ties, rollouts): after N actions the agent draws
+    /// from game N's generator of a run with this seed, as `agent-move` does for the same seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Worker threads (default: one per core): alpha-beta shares its root actions among them;
@@ -69,16 +69,15 @@ pub fn run(args: &SearchArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return usage(format!("--threads: {e}")),
     };
-    let req = ReplayRequest {
-        ruleset: def.id.clone(),
-        params,
-        actions,
+    let game = match def.build(&params) {
+        Ok(g) => g,
+        Err(e) => return usage(e.to_string()),
     };
     let t = Instant::now();
-    let found = pool.install(|| search_after(&req, agent, args.seed));
+    let found = pool.install(|| analyse_after(&game, &actions, agent, args.seed));
     let seconds = t.elapsed().as_secs_f64();
     let mut v = match found {
-        Ok(v) => v,
+        Ok(found) => serde_json::to_value(&found).unwrap_or_default(),
         Err(e) => return usage(e.to_string()),
     };
     let iterations = v["iterations"].as_u64().unwrap_or(0);

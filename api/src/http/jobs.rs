@@ -72,7 +72,12 @@ pub async fn create(
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let spec = request::check(&body, &limits).map_err(|e| Problem::from(e).at(req.path()))?;
+    // Pricing may play sample games: off the async executor.
+    let (b, l) = (body.into_inner(), limits.clone());
+    let spec = web::block(move || request::check(&b, &l))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
     admit(&mut tx, &limits, 1)
         .await
@@ -169,8 +174,27 @@ pub async fn list(
 #[serde(deny_unknown_fields)]
 /// `?wait=` seconds.
 pub struct WaitQuery {
-    /// Seconds to wait for the job to end (0 to 60).
+    /// Seconds to wait for the job to end (0 to [`MAX_WAIT_SECS`]).
     wait: Option<u64>,
+}
+
+/// The longest `?wait=` a request may ask for, in seconds.
+pub const MAX_WAIT_SECS: u64 = 60;
+
+impl WaitQuery {
+    /// How long to wait: 0 when not asked; over [`MAX_WAIT_SECS`], 400 naming `wait` (for
+    /// simulations and comparisons alike).
+    fn duration(&self, path: &str) -> Result<Duration, Problem> {
+        let wait = self.wait.unwrap_or(0);
+        if wait > MAX_WAIT_SECS {
+            return Err(Problem::bad_request(format!(
+                "wait = {wait}: at most {MAX_WAIT_SECS} seconds"
+            ))
+            .with_error("wait", format!("0..={MAX_WAIT_SECS}"))
+            .at(path));
+        }
+        Ok(Duration::from_secs(wait))
+    }
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}", tag = "simulations",
@@ -185,15 +209,7 @@ pub async fn show(
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let wait = q.wait.unwrap_or(0);
-    if wait > 60 {
-        return Err(
-            Problem::bad_request(format!("wait = {wait}: at most 60 seconds"))
-                .with_error("wait", "0..=60")
-                .at(req.path()),
-        );
-    }
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait);
+    let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
     // Subscribed before the first look, so that no change between the two is missed.
     let mut changes = events.subscribe();
     loop {
@@ -389,9 +405,16 @@ pub async fn create_comparison(
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let b = body.into_inner();
-    let specs =
-        request::check_comparison(&b, &limits).map_err(|e| Problem::from(e).at(req.path()))?;
+    let b_in = body.into_inner();
+    // Pricing may play sample games: off the async executor.
+    let l = limits.clone();
+    let (b, specs) = web::block(move || {
+        let specs = request::check_comparison(&b_in, &l);
+        (b_in, specs)
+    })
+    .await
+    .map_err(Problem::internal)?;
+    let specs = specs.map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
     admit(&mut tx, &limits, specs.len() as i64)
         .await
@@ -418,7 +441,7 @@ async fn comparison_view(state: &AppState, id: Uuid) -> Result<ComparisonView, P
     Ok(ComparisonView::of(id, &jobs, &usage))
 }
 
-#[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
+#[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the comparison's runs to end", maximum = 60)),
     responses((status = 200, description = "The runs side by side, with differences, intervals and p-values when done", body = ComparisonView), (status = 404, description = "No such comparison", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A comparison: its runs side by side with the differences.
 pub async fn show_comparison(
@@ -432,8 +455,7 @@ pub async fn show_comparison(
     if store::get_comparison(&state.pool, id).await?.is_none() {
         return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
     }
-    let wait = q.wait.unwrap_or(0).min(60);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(wait);
+    let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
     let mut changes = events.subscribe();
     loop {
         let view = comparison_view(&state, id).await?;

@@ -36,7 +36,8 @@ pub struct AgentMoveRequest {
     /// The agent: `random`, `greedy`, `alphabeta:D` (D at most 6), `mcts:N` (N at most
     /// 20000).
     pub agent: String,
-    /// Seed of the agent's random choices (ties, playouts); default 0.
+    /// Seed of the agent's random choices (ties, playouts); default 0. After N actions the
+    /// agent draws from game N's generator of a run with this seed (as `tsoro search --seed`).
     #[serde(default, deserialize_with = "crate::runs::plan::deserialize_seed")]
     #[schema(value_type = crate::runs::plan::Seed)]
     pub seed: u64,

@@ -2,7 +2,7 @@
 //! side, a passage of evidence and a source.
 
 use super::home::{SourceRef, playable, source_refs};
-use super::words::{kind_label, rule_in_words};
+use super::words::kind_label;
 use super::{Page, excerpt, html, missing, period, value_text};
 use crate::archive::read;
 use crate::archive::views::{EvidenceDetail, GameItem, RuleCitation, RulesetDetail, SourceDetail};
@@ -132,7 +132,10 @@ async fn game(state: St, id: web::Path<String>) -> Page {
         let Ok(def) = tsoro_engine::catalogue::get(&r.ruleset.id) else {
             continue;
         };
-        for &f in tsoro_engine::catalogue::rule_fields(def.kind) {
+        for f in tsoro_engine::catalogue::rule_fields(def.kind)
+            .iter()
+            .map(|f| f.name)
+        {
             if !field_order.contains(&f) {
                 field_order.push(f);
             }
@@ -145,7 +148,9 @@ async fn game(state: St, id: web::Path<String>) -> Page {
             readings
                 .entry(f)
                 .or_default()
-                .entry(value_text(&read::rule_value(&r.config, f)))
+                .entry(value_text(&tsoro_engine::catalogue::rule_value(
+                    &r.config, f,
+                )))
                 .or_default()
                 .push((r.ruleset.id.clone(), kind));
         }
@@ -252,7 +257,12 @@ struct RulesetPage {
     related: Vec<(String, String)>,
 }
 
-fn rule_line(field: &str, value: &serde_json::Value, c: Option<&RuleCitation>) -> RuleLine {
+fn rule_line(
+    field: &str,
+    words: &str,
+    value: &serde_json::Value,
+    c: Option<&RuleCitation>,
+) -> RuleLine {
     let kind = c
         .map(|c| c.kind.clone())
         .unwrap_or_else(|| "uncited".into());
@@ -262,7 +272,7 @@ fn rule_line(field: &str, value: &serde_json::Value, c: Option<&RuleCitation>) -
         value: value_text(value),
         kind_label: kind_label(&kind),
         kind,
-        words: rule_in_words(field).to_string(),
+        words: words.to_string(),
         quote: c.and_then(|c| c.quote.clone()),
         reasoning: c.and_then(|c| c.reasoning.clone()),
         evidence: c.map(|c| c.evidence.clone()).unwrap_or_default(),
@@ -281,19 +291,26 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         .iter()
         .filter_map(|s| refs.get(s).cloned())
         .collect();
-    let fields: Vec<String> = match tsoro_engine::catalogue::get(&id) {
+    // Each field with what it decides in words (the name itself for a ruleset the engine
+    // does not ship).
+    let fields: Vec<(String, String)> = match tsoro_engine::catalogue::get(&id) {
         Ok(def) => tsoro_engine::catalogue::rule_fields(def.kind)
             .iter()
-            .map(|f| f.to_string())
+            .map(|f| (f.name.to_string(), f.about.to_string()))
             .collect(),
-        Err(_) => r.citations.iter().map(|c| c.field.clone()).collect(),
+        Err(_) => r
+            .citations
+            .iter()
+            .map(|c| (c.field.clone(), c.field.clone()))
+            .collect(),
     };
     let rules = fields
         .iter()
-        .map(|f| {
+        .map(|(f, words)| {
             rule_line(
                 f,
-                &read::rule_value(&r.config, f),
+                words,
+                &tsoro_engine::catalogue::rule_value(&r.config, f),
                 r.citations.iter().find(|c| &c.field == f),
             )
         })

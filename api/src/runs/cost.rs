@@ -24,6 +24,8 @@
 
 use crate::runs::plan::RunPlan;
 use crate::settings::JobSettings;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 
@@ -48,8 +50,38 @@ pub struct Shape {
     pub branching: f64,
 }
 
-/// The shape of the run's game, from [`SAMPLE_GAMES`] random games.
+/// Most shapes kept by [`shape`] (about 100 bytes each); when full, it starts again.
+pub const SHAPES_KEPT: usize = 4096;
+
+/// The shapes measured so far, by configuration hash.
+fn shapes() -> &'static Mutex<HashMap<String, Shape>> {
+    static SHAPES: OnceLock<Mutex<HashMap<String, Shape>>> = OnceLock::new();
+    SHAPES.get_or_init(Default::default)
+}
+
+/// The shape of the run's game: measured once per configuration (by its hash; a shape
+/// depends on the configuration alone) and kept. Plays games: call it off the async
+/// executor.
 pub fn shape(spec: &RunPlan) -> Result<Shape, String> {
+    let known = shapes()
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&spec.hash).copied());
+    if let Some(s) = known {
+        return Ok(s);
+    }
+    let s = measure_shape(spec)?;
+    if let Ok(mut m) = shapes().lock() {
+        if m.len() >= SHAPES_KEPT {
+            m.clear();
+        }
+        m.insert(spec.hash.clone(), s);
+    }
+    Ok(s)
+}
+
+/// The shape of the run's game, from [`SAMPLE_GAMES`] random games.
+fn measure_shape(spec: &RunPlan) -> Result<Shape, String> {
     let game = &spec.game;
     let sample = SimSpec {
         agents: [AgentSpec::Random; 2],
@@ -164,4 +196,29 @@ pub fn check(spec: &RunPlan, per_game: f64, limits: &JobSettings) -> Result<(), 
         per_game,
         max_job_cost: limits.max_job_cost,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_configuration_is_measured_once_and_kept_by_its_hash() {
+        let req = serde_json::from_value(serde_json::json!(
+            {"ruleset": "tsoro-russ", "games": 10}
+        ))
+        .unwrap();
+        let plan = crate::runs::plan::plan(&req, u64::MAX).unwrap();
+        let measured = shape(&plan).unwrap();
+        assert_eq!(measured, measure_shape(&plan).unwrap());
+        assert_eq!(shapes().lock().unwrap().get(&plan.hash), Some(&measured));
+        // What is kept is what is answered: a planted shape comes back without a game played.
+        let planted = Shape {
+            actions: 1234.0,
+            branching: 5.0,
+        };
+        shapes().lock().unwrap().insert(plan.hash.clone(), planted);
+        assert_eq!(shape(&plan).unwrap(), planted);
+        shapes().lock().unwrap().remove(&plan.hash);
+    }
 }

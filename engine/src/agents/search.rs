@@ -2,9 +2,13 @@
 //! for `tsoro search` and the web pages.
 
 use super::{AgentSpec, AlphaBetaAgent, MctsAgent};
+use crate::anygame::{AnyAction, AnyGame};
 use crate::game::{ActionList, Game};
+use crate::player::Player;
+use crate::replay::{ReplayError, position_after};
 use crate::rng::Rng;
 use serde::Serialize;
+use serde_json::Value;
 
 /// One root action and the agent's view of it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -35,6 +39,24 @@ pub struct Analysis<A> {
 }
 
 impl<A: Copy> Analysis<A> {
+    /// The same analysis with each action mapped by `f`.
+    pub fn map<B>(self, f: impl Fn(A) -> B) -> Analysis<B> {
+        Analysis {
+            action: f(self.action),
+            candidates: self
+                .candidates
+                .into_iter()
+                .map(|c| Candidate {
+                    action: f(c.action),
+                    visits: c.visits,
+                    value: c.value,
+                    score: c.score,
+                })
+                .collect(),
+            iterations: self.iterations,
+        }
+    }
+
     /// A position with one legal action: no search.
     pub fn forced(action: A) -> Self {
         Analysis {
@@ -116,27 +138,63 @@ pub fn analyse<G: Game + 'static>(
     })
 }
 
-/// What an agent chooses after a recorded game's actions (the start when there are none), with
-/// its view of every candidate, as JSON: `{"action":..., "candidates":[...], "iterations":n,
-/// "to_move":"A"}`. Randomness (ties, rollouts) comes from `seed`.
-pub fn search_after(
-    req: &crate::replay::ReplayRequest,
+/// The generator an agent draws from after `after` actions of a game analysed with `seed`:
+/// that of game `after` of a run with `seed` ([`Rng::for_game`]), so that one seed plays a
+/// whole game against the computer without the agent's numbers repeating at every move. The
+/// one seeding rule of [`analyse_after`].
+pub fn rng_after(seed: u64, after: usize) -> Rng {
+    Rng::for_game(seed, after as u64)
+}
+
+/// What an agent plays after a recorded game's actions, and who is to move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnalysisAfter {
+    /// The player to move.
+    pub to_move: Player,
+    /// The agent's choice and its view of every candidate.
+    #[serde(flatten)]
+    pub analysis: Analysis<AnyAction>,
+}
+
+/// Why no move could be chosen after a recorded game's actions.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum AnalyseError {
+    /// An action is not an action of this game, or not legal where it stands.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The game is over after them.
+    #[error("the game is over after these {0} actions: there is nothing to choose")]
+    Over(usize),
+}
+
+/// What `agent` plays after `actions` (the start when there are none), with its view of
+/// every candidate: the one call the command line (`tsoro search`), the API (`agent-move`)
+/// and the pages make. Its random numbers (ties, rollouts) come from
+/// [`rng_after`]`(seed, actions.len())`.
+pub fn analyse_after(
+    game: &AnyGame,
+    actions: &[Value],
     agent: AgentSpec,
     seed: u64,
-) -> Result<serde_json::Value, crate::replay::ReplayError> {
-    let def = crate::catalogue::get(&req.ruleset)?;
-    let game = def.build(&req.params)?;
-    crate::with_game!(&game, g => {
-        let s = crate::replay::position_after(g, &req.actions)?;
-        let to_move = g.to_move(&s);
-        let found = analyse(g, &s, agent, &mut Rng::from_seed(seed)).map_err(|e| {
-            crate::replay::ReplayError::BadAction {
-                index: req.actions.len(),
-                message: e.to_string(),
-            }
-        })?;
-        let mut v = serde_json::to_value(&found).unwrap_or_default();
-        v["to_move"] = serde_json::to_value(to_move).unwrap_or_default();
-        Ok(v)
+) -> Result<AnalysisAfter, AnalyseError> {
+    crate::with_game!(game, g => after_in(g, actions, agent, seed))
+}
+
+fn after_in<G: Game + 'static>(
+    g: &G,
+    actions: &[Value],
+    agent: AgentSpec,
+    seed: u64,
+) -> Result<AnalysisAfter, AnalyseError>
+where
+    G::Action: Into<AnyAction>,
+{
+    let s = position_after(g, actions)?;
+    let over = || AnalyseError::Over(actions.len());
+    let to_move = g.to_move(&s).ok_or_else(over)?;
+    let found = analyse(g, &s, agent, &mut rng_after(seed, actions.len())).map_err(|_| over())?;
+    Ok(AnalysisAfter {
+        to_move,
+        analysis: found.map(Into::into),
     })
 }

@@ -274,15 +274,6 @@ impl Board {
         self.points[i]
     }
 
-    /// Whether the mask `stones` has a whole line through point `i`; the number of such lines.
-    #[inline]
-    pub fn lines_made(&self, stones: u32, i: usize) -> u32 {
-        self.lines_through[i]
-            .iter()
-            .filter(|&&l| stones & l == l)
-            .count() as u32
-    }
-
     /// The points of `stones` that lie in a whole line of `stones`.
     pub fn in_lines(&self, stones: u32) -> u32 {
         self.lines

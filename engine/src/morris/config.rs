@@ -1,35 +1,82 @@
 //! The declarative configuration of a line game (tsoro yemutwelve, Dig Dig, tsoro yemutatu).
 
 use super::board::{Board, BoardKind};
+use crate::catalogue::RuleField;
 use crate::player::Player;
 use crate::sowing::ConfigError;
 use serde::{Deserialize, Serialize};
 
-/// The rule fields of every line-game configuration, as dotted paths; the corpus cites each.
-pub const RULE_FIELDS: &[&str] = &[
-    "board",
-    "stones",
-    "first_player",
-    "placement.cancel",
-    "placement.cancel_line",
-    "placement.cancelled",
-    "placement.until",
-    "placement.leave_line",
-    "placement.return_takes",
-    "movement.step",
-    "movement.flying_at",
-    "lines.effect",
-    "lines.per_move",
-    "lines.flying_takes",
-    "lines.pass_if_no_take",
-    "take.protect_lines",
-    "end.lose_at",
-    "end.lose_next_only",
-    "end.no_moves",
-    "end.full_board",
-    "end.repetition",
-    "end.turn_limit",
-    "end.limit_cuts_turn",
+/// The rule fields of every line-game configuration, as dotted paths, each with what it
+/// decides in words; the corpus cites each.
+pub const RULE_FIELDS: &[RuleField] = &[
+    RuleField::new("board", "The board the game is played on."),
+    RuleField::new("stones", "How many stones each player starts with in hand."),
+    RuleField::new("first_player", "Who moves first."),
+    RuleField::new(
+        "placement.cancel",
+        "Whether a stone placed on the opponent's cancels both.",
+    ),
+    RuleField::new(
+        "placement.cancel_line",
+        "Whether a cancelling placement still completes a line through its point, and takes.",
+    ),
+    RuleField::new(
+        "placement.cancelled",
+        "Which stones a cancelling placement cancels: both, or only the opponent's beneath.",
+    ),
+    RuleField::new("placement.until", "When the placing of stones ends."),
+    RuleField::new(
+        "placement.leave_line",
+        "Whether a stone may leave a line just made and come back to remake it while stones are in hand.",
+    ),
+    RuleField::new(
+        "placement.return_takes",
+        "Whether remaking a line by moving its stone back takes.",
+    ),
+    RuleField::new("movement.step", "How a stone moves once all are placed."),
+    RuleField::new(
+        "movement.flying_at",
+        "When a player's stones may fly to any empty point.",
+    ),
+    RuleField::new(
+        "lines.effect",
+        "What making a line of three does: take a stone, or win.",
+    ),
+    RuleField::new("lines.per_move", "One take per move, or one per line made."),
+    RuleField::new(
+        "lines.flying_takes",
+        "Whether a line made by a flying move takes.",
+    ),
+    RuleField::new(
+        "lines.pass_if_no_take",
+        "Whether a line owes its take, passed, when no stone can be taken.",
+    ),
+    RuleField::new(
+        "take.protect_lines",
+        "Whether stones in lines are safe from being taken.",
+    ),
+    RuleField::new("end.lose_at", "With how few stones a player has lost."),
+    RuleField::new(
+        "end.lose_next_only",
+        "Whether the count of stones that loses is checked only after a movement-stage action.",
+    ),
+    RuleField::new(
+        "end.no_moves",
+        "What a player who cannot move does, or whether he loses.",
+    ),
+    RuleField::new("end.full_board", "What happens when the board is full."),
+    RuleField::new(
+        "end.repetition",
+        "After how many repetitions of a position the game is a draw.",
+    ),
+    RuleField::new(
+        "end.turn_limit",
+        "After how many turns the game is called a draw.",
+    ),
+    RuleField::new(
+        "end.limit_cuts_turn",
+        "Whether the turn limit cuts its last turn before a take that turn earned.",
+    ),
 ];
 
 /// A line game: placement, then movement, lines of three taking or winning.

@@ -71,19 +71,4 @@ impl Game for MorrisGame {
     fn material(&self, s: &MorrisState, p: Player) -> i32 {
         self.count(s, p) as i32
     }
-    fn state_json(&self, s: &MorrisState) -> serde_json::Value {
-        MorrisGame::state_json(self, s)
-    }
-    fn apply_described(
-        &self,
-        s: &mut MorrisState,
-        a: MorrisAction,
-    ) -> (Report, Vec<serde_json::Value>) {
-        let (rep, ev) = self.apply_traced(s, a);
-        let ev = ev
-            .iter()
-            .map(|e| serde_json::to_value(e).unwrap_or_default())
-            .collect();
-        (rep, ev)
-    }
 }

@@ -13,6 +13,7 @@
 //! on `refill` stones at a time (0: all of it); an eaten player with no singles leaves the hole
 //! empty and the eater eats on; a game still running at the turn limit is a draw.
 
+use crate::catalogue::RuleField;
 use crate::outcome::EndReason;
 use crate::rng::Rng;
 use crate::sowing::ConfigError;
@@ -22,15 +23,31 @@ use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::atomic::Ordering;
 
-/// The rule fields of a nhodo configuration; the corpus cites each.
-pub const RULE_FIELDS: &[&str] = &[
-    "players",
-    "skill",
-    "first_skill",
-    "start",
-    "reserve",
-    "refill",
-    "turn_limit",
+/// The rule fields of a nhodo configuration, each with what it decides in words; the corpus
+/// cites each.
+pub const RULE_FIELDS: &[RuleField] = &[
+    RuleField::new(
+        "players",
+        "How many players take part, turns passing to the right.",
+    ),
+    RuleField::new(
+        "skill",
+        "Each player's chance that a move of a throw is clean.",
+    ),
+    RuleField::new(
+        "first_skill",
+        "The first player's chance of a clean move, when it differs.",
+    ),
+    RuleField::new(
+        "start",
+        "How many stones the first player puts into the hole to begin.",
+    ),
+    RuleField::new("reserve", "How many stones are kept aside as the reserve."),
+    RuleField::new(
+        "refill",
+        "How many stones are drawn from the reserve when the hole is empty.",
+    ),
+    RuleField::new("turn_limit", "After how many turns the game is a draw."),
 ];
 
 /// Most players.

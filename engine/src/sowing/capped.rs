@@ -19,17 +19,16 @@ use crate::playout::{Feed, Playout, play_out_reference};
 /// limits and the kernel admits the twin.
 pub(super) fn twin(g: &SowingGame) -> Option<SowingGame> {
     let r = g.rules();
-    if r.end.limits != Limits::Ludii {
+    if r.end().limits != Limits::Ludii {
         return None;
     }
     let mut c = r.config().clone();
     c.end.limits = Limits::WholeTurns;
     let mut rules = c.compile().ok()?;
     // `with_turn_limit` may have lowered the limit below the configuration's.
-    rules.end = r.end;
-    rules.end.limits = Limits::WholeTurns;
-    rules.end.turn_limit = shortened(r.end.turn_limit);
-    rules.config.end = rules.end;
+    rules.config.end = r.end();
+    rules.config.end.limits = Limits::WholeTurns;
+    rules.config.end.turn_limit = shortened(r.end().turn_limit);
     let twin = SowingGame::new(rules);
     super::kernel::admits(&twin).then_some(twin)
 }
@@ -66,7 +65,7 @@ impl<'a> Capped<'a> {
     /// The twin stopped this game at its turn limit, at the start of `g`'s last turn, as the
     /// reference under `g`'s rules stands just before that turn begins.
     fn at_last_turn(&self, s: &SowingState) -> bool {
-        let limit = self.g.rules().end.turn_limit;
+        let limit = self.g.rules().end().turn_limit;
         s.outcome().is_some_and(|o| {
             // (A limit of one is not lowered: then `o.turns + 1` is never the limit.)
             o.reason == EndReason::TurnLimit
@@ -83,7 +82,7 @@ impl Feed<SowingState> for Capped<'_> {
         loop {
             let mut p = self.inner.next()?;
             if p.state.outcome().is_none()
-                && p.state.turns >= shortened(self.g.rules().end.turn_limit)
+                && p.state.turns >= shortened(self.g.rules().end().turn_limit)
             {
                 // Already in the last turn: past the twin's limit.
                 play_out_reference(self.g, &mut p);
@@ -115,7 +114,7 @@ impl Feed<SowingState> for Capped<'_> {
             return;
         };
         self.free.push(p.tag);
-        let end = &self.g.rules().end;
+        let end = self.g.rules().end();
         if self.at_last_turn(&p.state) {
             p.state.outcome = None;
             self.g.begin_turn(&mut p.state);

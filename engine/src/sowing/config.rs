@@ -3,41 +3,106 @@
 //! Every rule is a field with a documented default. [`SowingConfig::compile`] validates a
 //! configuration and turns it into [`Rules`](super::rules::Rules), naming the field at fault.
 
+use crate::catalogue::RuleField;
 use crate::notation::{HoleSpec, MAX_HOLES};
 use crate::player::Player;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The rule fields every four-row sowing configuration has, as dotted paths. The corpus cites a
-/// source (or a reconstruction, or an assumption) for each of them.
-pub const RULE_FIELDS: &[&str] = &[
-    "holes",
-    "first_player",
-    "layout",
-    "sowing.relay",
-    "sowing.lap_origin",
-    "sowing.endless",
-    "sowing.after_empty",
-    "capture.back",
-    "capture.resow",
-    "capture.into_hand",
-    "singles.restricted",
-    "singles.into_empty",
-    "singles.capture",
-    "heads.holes",
-    "heads.nominate",
-    "heads.on_landing",
-    "heads.immune_to_takes",
-    "takes.schedule",
-    "takes.then",
-    "takes.optional",
-    "takes.shared",
-    "opening",
-    "end.no_moves",
-    "end.mutual_pass",
-    "end.turn_limit",
-    "end.move_limit",
-    "end.limits",
+/// The rule fields every four-row sowing configuration has, as dotted paths, each with what it
+/// decides in words. The corpus cites a source (or a reconstruction, or an assumption) for
+/// each of them.
+pub const RULE_FIELDS: &[RuleField] = &[
+    RuleField::new("holes", "How many holes each row has."),
+    RuleField::new("first_player", "Who moves first."),
+    RuleField::new("layout", "How the stones are laid out at the start."),
+    RuleField::new(
+        "sowing.relay",
+        "What happens when the last stone falls into an occupied hole.",
+    ),
+    RuleField::new(
+        "sowing.lap_origin",
+        "Whether a long lap sows the hole it was lifted from.",
+    ),
+    RuleField::new(
+        "sowing.endless",
+        "What ends a sowing that would never stop.",
+    ),
+    RuleField::new(
+        "sowing.after_empty",
+        "Whether a turn must start from a hole after an empty one.",
+    ),
+    RuleField::new(
+        "capture.back",
+        "Whether a capture also takes the back-row hole behind the front one.",
+    ),
+    RuleField::new(
+        "capture.resow",
+        "Whether captured stones leave the board or are sown again.",
+    ),
+    RuleField::new(
+        "capture.into_hand",
+        "Whether captured stones are kept in the capturer's hand.",
+    ),
+    RuleField::new(
+        "singles.restricted",
+        "Whether a move may start from a hole with a single stone.",
+    ),
+    RuleField::new(
+        "singles.into_empty",
+        "Whether single stones may move only into empty holes.",
+    ),
+    RuleField::new(
+        "singles.capture",
+        "Whether a single stone moved into an empty front hole captures.",
+    ),
+    RuleField::new("heads.holes", "Which back-row holes are heads (misoro)."),
+    RuleField::new(
+        "heads.nominate",
+        "Whether the players nominate their heads.",
+    ),
+    RuleField::new(
+        "heads.on_landing",
+        "What a last stone landing in an occupied head may do.",
+    ),
+    RuleField::new(
+        "heads.immune_to_takes",
+        "Whether heads are safe from additional takes.",
+    ),
+    RuleField::new(
+        "takes.schedule",
+        "How many additional takes follow a capture.",
+    ),
+    RuleField::new(
+        "takes.then",
+        "What the additional takes become after the scheduled ones.",
+    ),
+    RuleField::new(
+        "takes.optional",
+        "Whether the additional takes may be declined.",
+    ),
+    RuleField::new(
+        "takes.shared",
+        "Whether takes owed pass to the next turn, whoever's it is.",
+    ),
+    RuleField::new("opening", "A stylised or forced opening."),
+    RuleField::new(
+        "end.no_moves",
+        "What a player who cannot move does, or whether he loses.",
+    ),
+    RuleField::new(
+        "end.mutual_pass",
+        "What happens when both players pass in turn.",
+    ),
+    RuleField::new(
+        "end.turn_limit",
+        "After how many turns the game is called a draw.",
+    ),
+    RuleField::new(
+        "end.move_limit",
+        "After how many moves the game is called a draw.",
+    ),
+    RuleField::new("end.limits", "Where the turn and move limits cut a game."),
 ];
 
 /// A four-row sowing game (tsoro, njombwa and their variants).

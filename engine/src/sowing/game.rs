@@ -231,8 +231,8 @@ impl SowingGame {
     /// The same rules with at most this turn limit (for playouts cut short).
     pub fn with_turn_limit(&self, turn_limit: u32) -> SowingGame {
         let mut rules = self.rules.clone();
-        rules.end.turn_limit = rules.end.turn_limit.min(turn_limit.max(1));
-        rules.config.end.turn_limit = rules.end.turn_limit;
+        let end = &mut rules.config.end;
+        end.turn_limit = end.turn_limit.min(turn_limit.max(1));
         SowingGame::new(rules)
     }
 
@@ -244,14 +244,14 @@ impl SowingGame {
     pub fn rollout_game(&self, from: &SowingState, moves: u32) -> SowingGame {
         let mut rules = self.rules.clone();
         let cut = from.moves.saturating_add(moves);
-        if cut < rules.end.move_limit {
-            rules.end.move_limit = cut;
+        let end = &mut rules.config.end;
+        if cut < end.move_limit {
+            end.move_limit = cut;
             let last_turn_reachable =
-                from.turns as u64 + 2 * moves as u64 + 2 >= rules.end.turn_limit as u64;
-            if rules.end.limits == Limits::Ludii && !last_turn_reachable {
-                rules.end.limits = Limits::WholeTurns;
+                from.turns as u64 + 2 * moves as u64 + 2 >= end.turn_limit as u64;
+            if end.limits == Limits::Ludii && !last_turn_reachable {
+                end.limits = Limits::WholeTurns;
             }
-            rules.config.end = rules.end;
         }
         SowingGame::new(rules)
     }
@@ -415,9 +415,9 @@ impl SowingGame {
         let moves_before = s.moves;
         // Ludii's turn limit cuts the game after the first move of turn `turn_limit` (a turn
         // begins at its start, or with takes owed from the turn before).
-        let cut = self.rules.end.limits == Limits::Ludii
+        let cut = self.rules.config.end.limits == Limits::Ludii
             && (s.pending == Pending::Start || s.carried)
-            && s.turns + 1 >= self.rules.end.turn_limit;
+            && s.turns + 1 >= self.rules.config.end.turn_limit;
         match (s.pending, a) {
             (Pending::Start, Action::Nominate(h)) => {
                 s.heads[me] |= 1 << h.track(s.n);
@@ -573,7 +573,7 @@ impl SowingGame {
             _ => {}
         }
         rep.moves = s.moves - moves_before;
-        if s.outcome.is_none() && s.moves >= self.rules.end.move_limit {
+        if s.outcome.is_none() && s.moves >= self.rules.config.end.move_limit {
             finish(s, None, EndReason::MoveLimit);
         }
         if s.outcome.is_none() && cut {
@@ -607,7 +607,7 @@ impl SowingGame {
         let mut laps: u32 = 0;
         let mut brent: Option<Box<Brent<[u8; SIDE_CAP]>>> = None;
         // Ludii's turn limit: the turn `turn_limit` is cut after its first lap.
-        let cut = r.end.limits == Limits::Ludii && s.turns + 1 >= r.end.turn_limit;
+        let cut = r.config.end.limits == Limits::Ludii && s.turns + 1 >= r.config.end.turn_limit;
         loop {
             let last = self.lap(s, from, count, rep, ev);
             let v = s.pits[me][last];
@@ -636,7 +636,7 @@ impl SowingGame {
                 }
                 // A relay that outruns the move limit ends the game there (a relay can run for
                 // billions of laps before it repeats).
-                if s.moves >= r.end.move_limit {
+                if s.moves >= r.config.end.move_limit {
                     s.turns += 1;
                     finish(s, None, EndReason::MoveLimit);
                     return;
@@ -653,11 +653,11 @@ impl SowingGame {
                     match r.endless {
                         Endless::Draw => finish(s, None, EndReason::EndlessSowing),
                         Endless::MoveLimit => {
-                            if r.end.limits == Limits::Ludii {
+                            if r.config.end.limits == Limits::Ludii {
                                 let period = brent.as_ref().map_or(1, |b| b.period());
                                 self.run_cycle_to_limit(s, last, period, rep);
                             }
-                            s.moves = s.moves.max(r.end.move_limit);
+                            s.moves = s.moves.max(r.config.end.move_limit);
                             finish(s, None, EndReason::MoveLimit);
                         }
                     }
@@ -731,7 +731,7 @@ impl SowingGame {
     #[cold]
     fn run_cycle_to_limit(&self, s: &mut SowingState, from: usize, period: u32, rep: &mut Report) {
         let me = s.to_move.index();
-        let left = self.rules.end.move_limit.saturating_sub(s.moves);
+        let left = self.rules.config.end.move_limit.saturating_sub(s.moves);
         let mut from = from;
         let lap = |side: &mut [u8; SIDE_CAP], from: &mut usize| -> u32 {
             let c = take_hole(side, *from);
@@ -1039,10 +1039,10 @@ impl SowingGame {
         s.passes += 1;
         if s.passes >= 2 && s.open == [Open::Done; 2] {
             s.turns += 1;
-            match self.rules.end.mutual_pass {
+            match self.rules.config.end.mutual_pass {
                 MutualPass::Draw => finish(s, None, EndReason::NoMoves),
                 MutualPass::TurnLimit => {
-                    s.turns = s.turns.max(self.rules.end.turn_limit);
+                    s.turns = s.turns.max(self.rules.config.end.turn_limit);
                     finish(s, None, EndReason::TurnLimit);
                 }
             }
@@ -1065,7 +1065,7 @@ impl SowingGame {
         s.turns += 1;
         s.pending = Pending::Start;
         s.to_move = s.to_move.other();
-        if s.turns >= self.rules.end.turn_limit {
+        if s.turns >= self.rules.config.end.turn_limit {
             finish(s, None, EndReason::TurnLimit);
             return;
         }
@@ -1125,7 +1125,7 @@ impl SowingGame {
         let r = &self.rules;
         let p = s.to_move;
         let me = p.index();
-        match r.end.no_moves {
+        match r.config.end.no_moves {
             NoMoves::Pass => {}
             NoMoves::Loss => finish(s, Some(p.other()), EndReason::NoMoves),
             NoMoves::MoreStones => {

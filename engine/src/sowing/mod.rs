@@ -81,27 +81,4 @@ impl Game for SowingGame {
     fn material(&self, s: &SowingState, p: Player) -> i32 {
         s.stones(p) as i32
     }
-    fn apply_described(&self, s: &mut SowingState, a: Action) -> (Report, Vec<serde_json::Value>) {
-        let (rep, ev) = self.apply_traced(s, a);
-        let ev = ev
-            .iter()
-            .map(|e| serde_json::to_value(e).unwrap_or_default())
-            .collect();
-        (rep, ev)
-    }
-    fn state_json(&self, s: &SowingState) -> serde_json::Value {
-        let mut legal = ActionList::new();
-        SowingGame::legal_actions(self, s, &mut legal);
-        let mut v = serde_json::json!({
-            "board": s.board(),
-            "to_move": s.to_move(),
-            "legal": legal.as_slice(),
-            "captured": s.captured_map(),
-        });
-        if self.rules().into_hand {
-            // Ludii's Baia keeps captured stones in the capturer's hand.
-            v["hands"] = serde_json::json!(s.captured_map());
-        }
-        v
-    }
 }

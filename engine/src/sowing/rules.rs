@@ -47,7 +47,6 @@ pub struct Rules {
     pub(crate) takes_optional: bool,
     pub(crate) takes_shared: bool,
     pub(crate) opening: OpeningRule,
-    pub(crate) end: EndRule,
     pub(crate) total: u32,
 }
 
@@ -55,6 +54,12 @@ impl Rules {
     /// The configuration these rules were compiled from.
     pub fn config(&self) -> &SowingConfig {
         &self.config
+    }
+
+    /// When the game ends (kept once, in the configuration: games cut short for playouts
+    /// change it there).
+    pub fn end(&self) -> EndRule {
+        self.config.end
     }
 
     /// Holes per row.
@@ -331,7 +336,6 @@ impl SowingConfig {
             takes_optional: c.takes.optional,
             takes_shared: c.takes.shared,
             opening,
-            end: c.end,
             total,
         })
     }

@@ -92,7 +92,7 @@ impl LaneRules {
             && (!heads || (r.head_landing == HeadLanding::Choose && !r.heads_immune))
             && r.total <= 255
             // Ludii's cut of a turn after its first lap, and its board at the move limit.
-            && r.end.limits == Limits::WholeTurns;
+            && r.config.end.limits == Limits::WholeTurns;
         ok.then_some(LaneRules {
             len: r.len as u8,
             back_taken: r.back != BackCapture::Never,
@@ -102,8 +102,8 @@ impl LaneRules {
             heads,
             endless_draw: r.endless == Endless::Draw,
             inverse: 65536u32.div_ceil(r.len as u32),
-            move_limit: r.end.move_limit,
-            turn_limit: r.end.turn_limit,
+            move_limit: r.config.end.move_limit,
+            turn_limit: r.config.end.turn_limit,
         })
     }
 }
