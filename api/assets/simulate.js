@@ -4,12 +4,17 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
 
+  // The API token, on a server that asks for one (kept for this tab only).
+  const token = $("token");
+  if (token) token.value = sessionStorage.getItem("tsoro-token") || "";
+
   async function post(url, body) {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
+    const headers = { "Content-Type": "application/json", Accept: "application/json" };
+    if (token && token.value.trim()) {
+      sessionStorage.setItem("tsoro-token", token.value.trim());
+      headers.Authorization = "Bearer " + token.value.trim();
+    }
+    const r = await fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body) });
     const j = await r.json();
     if (!r.ok) {
       const fields = (j.errors || []).map((e) => e.field + ": " + e.message).join("; ");

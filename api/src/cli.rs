@@ -56,6 +56,9 @@ pub enum Command {
         #[arg(long)]
         archive: PathBuf,
     },
+    /// Manage the API tokens of a service (run against its data directory or DATABASE_URL):
+    /// once one exists, starting jobs needs a `runner` token.
+    Token(TokenArgs),
     /// List the compiled-in rulesets and their parameters.
     Rulesets {
         /// Print JSON.
@@ -89,10 +92,50 @@ pub struct ServeArgs {
     /// or a DATABASE_URL server is away) before `/health` answers 503.
     #[arg(long, env = "TSORO_HEALTH_DB_DOWN_SECS", default_value_t = settings::DEFAULT_DOWN_THRESHOLD.as_secs_f64())]
     pub health_db_down_secs: f64,
+    /// Take anonymous writes (starting and deleting jobs) while no API token exists, even when
+    /// listening on an address other machines can reach (without it, such a service refuses to
+    /// start until a token exists).
+    #[arg(long, env = "TSORO_ALLOW_ANONYMOUS_WRITES")]
+    pub allow_anonymous_writes: bool,
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]
     pub jobs: JobArgs,
+}
+
+/// Arguments of `tsoro token`.
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: TokenAction,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// What `tsoro token` does.
+#[derive(Debug, Subcommand)]
+pub enum TokenAction {
+    /// Make a token and print it (once: only its hash is stored).
+    Add {
+        /// Its name (a job's owner): letters, digits, '.', '_' and '-'.
+        name: String,
+        /// What its holder may do: reader (identifies itself), runner (starts jobs, stops
+        /// its own), admin (lists, stops and deletes anyone's).
+        #[arg(long)]
+        role: crate::access::Role,
+    },
+    /// List the tokens (names, roles, dates; never the tokens themselves).
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a token: requests bearing it are refused from now on.
+    Revoke {
+        /// Its name.
+        name: String,
+    },
 }
 
 /// Limits and tuning of simulation jobs.

@@ -9,6 +9,7 @@
 //!   and read);
 //! - [`commands`] is the command line's own (`tsoro simulate`, `tsoro search`...).
 
+pub mod access;
 pub mod archive;
 pub mod cli;
 pub mod commands;
@@ -31,6 +32,7 @@ mod layers {
     const DOMAIN: &[&str] = &[
         "runs",
         "jobs",
+        "access",
         "archive",
         "play.rs",
         "settings.rs",

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => block_on(tsoro_api::startup::serve(args)),
         Command::Migrate(args) => block_on(tsoro_api::startup::migrate(args)),
         Command::Worker(args) => block_on(tsoro_api::startup::worker(args)),
+        Command::Token(args) => block_on(commands::token::run(args)),
     }
 }
 

@@ -54,6 +54,9 @@ pub struct AppSettings {
     /// The embedded server's supervisor, when the service runs one (its restarts show in
     /// `/health`).
     pub embedded: Option<tsoro_pg::ServerWatch>,
+    /// Take anonymous writes while no API token exists even when listening beyond loopback
+    /// (`--allow-anonymous-writes`; see [`crate::access`]).
+    pub allow_anonymous_writes: bool,
 }
 
 /// Limits and tuning of the job system.

@@ -138,7 +138,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 args.health_db_down_secs.clamp(0.0, 86_400.0),
             ),
             embedded: db.embedded.as_ref().and_then(EmbeddedPg::watch),
+            allow_anonymous_writes: args.allow_anonymous_writes,
         };
+        crate::http::access::check_exposure(&settings, &pool).await?;
         let app = Application::build(&settings, pool.clone())
             .with_context(|| format!("binding {}", args.bind))?;
         tracing::info!(address = %format!("http://{}", args.bind), port = app.port(), "serving");

@@ -255,6 +255,7 @@ pub async fn spawn_app_with_settings(
             jobs,
             db_down_threshold: tsoro_api::settings::DEFAULT_DOWN_THRESHOLD,
             embedded: None,
+            allow_anonymous_writes: false,
         },
     )
     .await

@@ -1,5 +1,5 @@
-//! The command-line subcommands that need no database: replay, simulate, compare, search,
-//! rulesets, export, tournament, ladder.
+//! The command-line subcommands: those that need no database (replay, simulate, compare,
+//! search, rulesets, export, tournament, ladder), and `token`, over the service's database.
 
 pub mod export;
 pub mod nhodo;
@@ -8,4 +8,5 @@ pub mod rulesets;
 pub mod run_args;
 pub mod search;
 pub mod simulate;
+pub mod token;
 pub mod tournament;

@@ -1,5 +1,6 @@
 //! Simulations and comparisons as jobs, and their exports.
 
+use crate::http::access::Access;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::export;
@@ -64,14 +65,18 @@ async fn admit(
         (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
-    ))]
-/// Queues a simulation job (202 with its URL).
+        (status = 401, description = "Starting a job needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+    ),
+    security((), ("bearer" = [])))]
+/// Queues a simulation job (202 with its URL; owned by the token's holder).
 pub async fn create(
     req: HttpRequest,
+    access: Access,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
+    let owner = access.may_create()?;
     // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
     let spec = web::block(move || request::check(&b, &l))
@@ -82,7 +87,7 @@ pub async fn create(
     admit(&mut tx, &limits, 1)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let job = store::create_job(&mut tx, &spec, None).await?;
+    let job = store::create_job(&mut tx, &spec, None, owner.as_deref()).await?;
     tx.commit().await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", job_url(job.id)))
@@ -132,13 +137,16 @@ fn is_ruleset_id(s: &str) -> bool {
     params(("status" = Option<JobStatus>, Query, description = "Only the jobs with this status"),
            ("ruleset" = Option<String>, Query, description = "A ruleset id", pattern = "^[a-z0-9][a-z0-9-]*$"),
            ("limit" = Option<i64>, Query, description = "At most this many, newest first", minimum = 1, maximum = 500)),
-    responses((status = 200, description = "Jobs, newest first", body = JobList), (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
-/// Lists jobs, newest first, by status and ruleset.
+    responses((status = 200, description = "Jobs, newest first: everyone's for an admin token (or anyone, on a service without tokens that takes anonymous writes), the holder's own for another token", body = JobList), (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Listing jobs needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`")))),
+    security((), ("bearer" = [])))]
+/// Lists jobs, newest first, by status and ruleset (the caller's own unless an admin).
 pub async fn list(
     req: HttpRequest,
+    access: Access,
     state: web::Data<AppState>,
     q: web::Query<ListQuery>,
 ) -> Result<HttpResponse, Problem> {
+    let scope = access.list_scope()?;
     let status = match q.status.as_deref().map(str::parse::<JobStatus>) {
         None => None,
         Some(Ok(s)) => Some(s),
@@ -164,7 +172,14 @@ pub async fn list(
         .with_error("ruleset", RULESET_ID_PATTERN)
         .at(req.path()));
     }
-    let jobs = store::list_jobs(&state.pool, status, q.ruleset.as_deref(), limit).await?;
+    let jobs = store::list_jobs(
+        &state.pool,
+        scope.owner(),
+        status,
+        q.ruleset.as_deref(),
+        limit,
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(JobList {
         items: views(&state, &jobs).await?,
     }))
@@ -238,15 +253,18 @@ pub struct DeleteQuery {
 }
 
 #[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id"), ("purge" = Option<bool>, Query, description = "Delete the job and everything it stored (whatever its status; a running job stops), answering its id and `freed_bytes`")),
-    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a job needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's job (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    security((), ("bearer" = [])))]
 /// Cancels a job; with `?purge=true`, deletes it and everything it stored.
 pub async fn cancel(
     req: HttpRequest,
+    access: Access,
     state: web::Data<AppState>,
     path: web::Path<String>,
     q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
     let job = load(&state, &path, req.path()).await?;
+    access.may_manage(job.owner.as_deref())?;
     if q.purge {
         let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
         return Ok(HttpResponse::Ok().json(json!({
@@ -397,14 +415,17 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = ComparisonRequest,
-    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a comparison needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    security((), ("bearer" = [])))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
+    access: Access,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
+    let owner = access.may_create()?;
     let b_in = body.into_inner();
     // Pricing may play sample games: off the async executor.
     let l = limits.clone();
@@ -423,7 +444,7 @@ pub async fn create_comparison(
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
     let mut jobs = Vec::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
-        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32))).await?);
+        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32)), owner.as_deref()).await?);
     }
     tx.commit().await?;
     let url = view::comparison_url(cid);

@@ -7,6 +7,7 @@
 // request, so boxing them would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod access;
 pub mod archive;
 pub mod cors;
 pub mod errors;
@@ -62,14 +63,20 @@ pub fn server(
     let state = web::Data::new(state);
     let limit = settings.body_limit;
     let jobs = web::Data::new(settings.jobs.clone());
+    let local = listener.local_addr()?;
+    let policy = web::Data::new(crate::access::Policy {
+        anonymous_writes: settings.allow_anonymous_writes || crate::access::is_loopback(local.ip()),
+    });
     let server = HttpServer::new(move || {
         App::new()
             .wrap(actix_web::middleware::from_fn(unmatched::problem_bodies))
             .wrap(actix_web::middleware::from_fn(guard::guard))
+            .wrap(actix_web::middleware::from_fn(access::same_origin_writes))
             .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
             .wrap(cors::policy())
             .app_data(state.clone())
             .app_data(jobs.clone())
+            .app_data(policy.clone())
             .app_data(events.clone())
             .app_data(exports.clone())
             .app_data(extract::json_config(limit))

@@ -2,6 +2,7 @@
 //! with Swagger UI at `/docs`, and written to `openapi/openapi.json` by `tsoro openapi`.
 
 use crate::archive::views as schema;
+use crate::http::access::BearerScheme;
 use crate::http::problem::{self, ProblemKind};
 use utoipa::openapi::header::{Header, HeaderBuilder};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
@@ -61,7 +62,8 @@ pub struct ApiDoc;
 /// The answers any operation may give besides its own, as shared responses described by
 /// their problem kinds: a malformed request (400), a method the path does not take (405, with
 /// `Allow`), an address or headers too long (414, 431), the database down (503, with
-/// `Retry-After`), and for operations with a body, one too large (413) or not JSON (415). Also
+/// `Retry-After`), for operations with a body, one too large (413) or not JSON (415), and for
+/// writes, one from a page of another site (403). Also
 /// the headers the service sends: `ETag` and `Cache-Control` on the archive's reads (and 304
 /// for a current `If-None-Match`), `Link` on a page of evidence, `Location` on a 202.
 struct CommonResponses;
@@ -71,6 +73,7 @@ const COMMON: &[(&str, &str, &ProblemKind)] = &[
     ("400", "BadRequest", &problem::BAD_REQUEST),
     ("404", "NotFound", &problem::NOT_FOUND),
     ("405", "MethodNotAllowed", &problem::METHOD_NOT_ALLOWED),
+    ("403", "Forbidden", &problem::FORBIDDEN),
     ("413", "PayloadTooLarge", &problem::PAYLOAD_TOO_LARGE),
     ("414", "UriTooLong", &problem::URI_TOO_LONG),
     (
@@ -156,12 +159,12 @@ impl Modify for CommonResponses {
                 || path.ends_with("/legal")
                 || path.ends_with("/agent-move"));
             let ops = [
-                (&mut item.get, false),
-                (&mut item.post, true),
-                (&mut item.put, true),
-                (&mut item.delete, false),
+                (&mut item.get, false, false),
+                (&mut item.post, true, true),
+                (&mut item.put, true, true),
+                (&mut item.delete, false, true),
             ];
-            for (op, has_body) in ops {
+            for (op, has_body, write) in ops {
                 let Some(op) = op.as_mut() else { continue };
                 let mut add = vec!["400", "405", "414", "431"];
                 if path.contains('{') {
@@ -169,6 +172,10 @@ impl Modify for CommonResponses {
                 }
                 if has_body {
                     add.extend(["413", "415"]);
+                }
+                // A write from a page of another site (`http::access::same_origin_writes`).
+                if write {
+                    add.push("403");
                 }
                 if database {
                     add.push("503");
@@ -232,6 +239,7 @@ pub fn document() -> Document {
     let mut doc = ApiDoc::openapi();
     doc.merge(super::routes::document());
     CommonResponses.modify(&mut doc);
+    BearerScheme.modify(&mut doc);
     doc
 }
 

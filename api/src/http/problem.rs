@@ -8,6 +8,9 @@ use utoipa::ToSchema;
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The `WWW-Authenticate` challenge of a 401 (RFC 6750): a bearer token.
+pub const BEARER_CHALLENGE: &str = "Bearer realm=\"tsoro\"";
+
 /// Seconds a client is asked to wait (`Retry-After`) after a 429 or a 503.
 pub const RETRY_AFTER_SECS: u32 = 5;
 
@@ -53,6 +56,18 @@ kinds! {
          segment that cannot be read, a body that is not JSON of the expected shape, or a NUL \
          byte where no text may hold one. `errors` names each parameter or field at fault and \
          what it may be; correct it and send the request again.");
+    UNAUTHORIZED = ("unauthorized", 401, "Unauthorized",
+        "This needs an API token, sent as `Authorization: Bearer TOKEN`, and the request had \
+         none, or one the service does not know (or has revoked). Starting simulations needs a \
+         `runner` token; an operator makes one with `tsoro token add NAME --role runner`. A \
+         service listening beyond its own machine without any token takes no anonymous writes \
+         unless started with `--allow-anonymous-writes`. Reading the archive, and a simulation \
+         by its id, never needs a token.");
+    FORBIDDEN = ("forbidden", 403, "Forbidden",
+        "The request is not allowed: the token's role does not allow it (starting simulations \
+         needs `runner`; listing everyone's, and stopping or deleting another's, needs \
+         `admin`), or it is a write sent from a page of another site (writes are taken only \
+         from the service's own pages and from clients that are not browsers).");
     NOT_FOUND = ("not-found", 404, "Not Found",
         "Nothing is at this address: no route, or no record with this id (a game, source, \
          evidence, ruleset, simulation, comparison, or a game past a simulation's end). The \
@@ -244,6 +259,10 @@ impl ResponseError for Problem {
             .or(matches!(self.status, 429 | 503).then_some(RETRY_AFTER_SECS as u64));
         if let Some(secs) = retry {
             r.insert_header((actix_web::http::header::RETRY_AFTER, secs));
+        }
+        // RFC 7235: a 401 names the scheme that would be accepted.
+        if self.status == 401 {
+            r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, BEARER_CHALLENGE));
         }
         r.json(self)
     }

@@ -56,13 +56,15 @@ pub struct JobRow {
     pub started_at: Option<DateTime<Utc>>,
     /// Done, failed or cancelled.
     pub finished_at: Option<DateTime<Utc>>,
+    /// The name of the API token that created it (None: created anonymously).
+    pub owner: Option<String>,
 }
 
 /// A job's columns: only its own row (what its chunks add up to is [`usage`]'s, read by the
 /// views that show it, not by every read such as a worker's claim).
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
-     next_game, summary, created_at, started_at, finished_at";
+     next_game, summary, created_at, started_at, finished_at, owner";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -90,6 +92,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         created_at: r.try_get("created_at")?,
         started_at: r.try_get("started_at")?,
         finished_at: r.try_get("finished_at")?,
+        owner: r.try_get("owner")?,
     })
 }
 
@@ -139,19 +142,21 @@ pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, s
         .await
 }
 
-/// Stores a job (its chunks are cut as workers claim them, see [`claim`]); returns it as
-/// stored, queued (a worker may start it as soon as the transaction commits).
+/// Stores a job of `owner` (a token's name; None: anonymous); its chunks are cut as workers
+/// claim them, see [`claim`]. Returns it as stored, queued (a worker may start it as soon as
+/// the transaction commits).
 pub async fn create_job(
     tx: &mut Transaction<'_, Postgres>,
     spec: &JobSpec,
     comparison: Option<(Uuid, i32)>,
+    owner: Option<&str>,
 ) -> Result<JobRow, sqlx::Error> {
     let id = Uuid::new_v4();
     let agents: Vec<String> = spec.agents.iter().map(|a| a.to_string()).collect();
     let sql = format!(
         "INSERT INTO simulation_jobs (id, comparison_id, position, ruleset, ruleset_hash, \
-         config, params, agents, games, seed, swap_seats, chunk_games, reference) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13) \
+         config, params, agents, games, seed, swap_seats, chunk_games, reference, owner) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13, $14) \
          RETURNING {JOB_COLUMNS}"
     );
     let row = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -168,6 +173,7 @@ pub async fn create_job(
         .bind(spec.swap_seats)
         .bind(spec.chunk_games as i64)
         .bind(spec.reference)
+        .bind(owner)
         .fetch_one(&mut **tx)
         .await?;
     job_from(&row)
@@ -183,9 +189,10 @@ pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Er
     row.as_ref().map(job_from).transpose()
 }
 
-/// Jobs, newest first, filtered by status and ruleset.
+/// Jobs, newest first, filtered by owner (None: everyone's), status and ruleset.
 pub async fn list_jobs(
     pool: &PgPool,
+    owner: Option<&str>,
     status: Option<JobStatus>,
     ruleset: Option<&str>,
     limit: i64,
@@ -193,12 +200,14 @@ pub async fn list_jobs(
     let sql = format!(
         "SELECT {JOB_COLUMNS} FROM simulation_jobs \
          WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR ruleset = $2) \
+         AND ($4::text IS NULL OR owner = $4) \
          ORDER BY created_at DESC, id LIMIT $3"
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(status.map(JobStatus::as_str))
         .bind(ruleset)
         .bind(limit)
+        .bind(owner)
         .fetch_all(pool)
         .await?;
     rows.iter().map(job_from).collect()

@@ -54,6 +54,8 @@ struct Home {
     rulesets: Vec<RulesetLine>,
     sources: Vec<SourceRef>,
     jobs: Vec<JobLine>,
+    /// Whether the latest jobs are listed here (anonymous mode only).
+    jobs_listed: bool,
 }
 
 /// Every source as a reference, by id.
@@ -81,7 +83,7 @@ pub fn playable(id: &str) -> bool {
     tsoro_engine::catalogue::get(id).is_ok_and(|d| d.kind != tsoro_engine::catalogue::Kind::Nhodo)
 }
 
-async fn home(state: web::Data<AppState>) -> Page {
+async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
     let pool = &state.pool;
     let rulesets = read::all_rulesets(pool).await?;
     let refs = source_refs(pool).await?;
@@ -117,8 +119,14 @@ async fn home(state: web::Data<AppState>) -> Page {
             game: r.game,
         })
         .collect();
-    let jobs = crate::jobs::store::list_jobs(pool, None, None, 10)
-        .await?
+    // Listed only where anyone may list them: elsewhere a job's id is its share link.
+    let jobs_listed = crate::http::access::anonymous_writes_open(&req, pool).await;
+    let listed = if jobs_listed {
+        crate::jobs::store::list_jobs(pool, None, None, None, 10).await?
+    } else {
+        Vec::new()
+    };
+    let jobs = listed
         .into_iter()
         .map(|j| JobLine {
             url: format!("/simulations/{}", j.id),
@@ -134,6 +142,7 @@ async fn home(state: web::Data<AppState>) -> Page {
         rulesets: lines,
         sources: refs.into_values().collect(),
         jobs,
+        jobs_listed,
     })
 }
 

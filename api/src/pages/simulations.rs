@@ -47,9 +47,12 @@ struct NewPage {
     /// Every ruleset's parameters, for the form's script.
     params_json: String,
     max_games: u64,
+    /// Whether starting a job needs a token (the form then asks for one).
+    token_needed: bool,
 }
 
-async fn new(req: HttpRequest, limits: web::Data<crate::settings::JobSettings>) -> Page {
+async fn new(req: HttpRequest, state: St, limits: web::Data<crate::settings::JobSettings>) -> Page {
+    let token_needed = !crate::http::access::anonymous_writes_open(&req, &state.pool).await;
     let chosen = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .ok()
         .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
@@ -85,6 +88,7 @@ async fn new(req: HttpRequest, limits: web::Data<crate::settings::JobSettings>) 
         agents: AGENTS,
         params_json: Value::Object(params).to_string().replace("</", "<\\/"),
         max_games: limits.max_games,
+        token_needed,
     })
 }
 

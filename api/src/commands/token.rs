@@ -1,0 +1,94 @@
+//! `tsoro token add|list|revoke`: the API tokens of a service, in its database (the embedded
+//! server of its data directory, joined while the service runs, or `DATABASE_URL`).
+
+use crate::access::store::{self, TokenInfo};
+use crate::cli::{DbArgs, TokenAction, TokenArgs};
+use crate::startup::Database;
+use anyhow::Context;
+
+/// The service's database: the embedded server a running `tsoro serve` keeps (joined, left
+/// running), or, when none runs, started as `tsoro migrate` starts it (and stopped after).
+async fn open(args: &DbArgs) -> anyhow::Result<Database> {
+    if args.database_url.is_none() {
+        let cluster = args.data_dir.join("postgres");
+        let probe = cluster.clone();
+        let running = tokio::task::spawn_blocking(move || {
+            tsoro_pg::EmbeddedPg::new(&probe).map(|pg| pg.is_running())
+        })
+        .await??;
+        if running {
+            return Ok(Database {
+                url: tsoro_pg::service_url_of(&cluster)?,
+                embedded: None,
+            });
+        }
+    }
+    Database::open(args).await
+}
+
+/// Runs `tsoro token`.
+pub async fn run(args: TokenArgs) -> anyhow::Result<()> {
+    let db = open(&args.db).await?;
+    let result = async {
+        let pool = crate::db::connect(&db.url)
+            .await
+            .context("connecting to the database")?;
+        crate::db::migrate(&pool)
+            .await
+            .context("running the migrations")?;
+        let done = act(&pool, args.action).await;
+        pool.close().await;
+        done
+    }
+    .await;
+    db.close().await;
+    result
+}
+
+async fn act(pool: &sqlx::PgPool, action: TokenAction) -> anyhow::Result<()> {
+    match action {
+        TokenAction::Add { name, role } => {
+            let secret = store::add(pool, &name, role).await?;
+            // The only time the token is shown: standard output alone, for a pipe or a file.
+            println!("{secret}");
+            eprintln!(
+                "token {name:?} ({role}) added; it is shown this once: keep it (send it as \
+                 `Authorization: Bearer TOKEN`)"
+            );
+        }
+        TokenAction::List { json } => {
+            let tokens = store::list(pool).await?;
+            if json {
+                let rows: Vec<_> = tokens.iter().map(as_json).collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                println!("{:<24} {:<7} {:<25} revoked", "name", "role", "created");
+                for t in &tokens {
+                    println!(
+                        "{:<24} {:<7} {:<25} {}",
+                        t.name,
+                        t.role,
+                        t.created_at.format("%Y-%m-%d %H:%M:%S UTC"),
+                        t.revoked_at
+                            .map(|r| r.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+                            .unwrap_or_else(|| "-".into())
+                    );
+                }
+            }
+        }
+        TokenAction::Revoke { name } => {
+            store::revoke(pool, &name).await?;
+            eprintln!("token {name:?} revoked");
+        }
+    }
+    Ok(())
+}
+
+fn as_json(t: &TokenInfo) -> serde_json::Value {
+    serde_json::json!({
+        "name": t.name,
+        "role": t.role.as_str(),
+        "created_at": t.created_at,
+        "revoked_at": t.revoked_at,
+    })
+}
