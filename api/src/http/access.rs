@@ -3,6 +3,9 @@
 //! [`same_origin_writes`] middleware (a web page of another site cannot make a browser write
 //! here).
 
+// Refusals are `Problem`s by value, as every handler's errors are (see `crate::jobs`).
+#![allow(clippy::result_large_err)]
+
 use crate::access::{self, Caller, Denied, Policy, Scope};
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
