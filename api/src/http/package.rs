@@ -50,7 +50,7 @@ pub async fn datapackage(req: HttpRequest) -> Resp {
 }
 
 #[utoipa::path(get, path = "/api/v1/archive/{table}", tag = "archive",
-    params(("table" = String, Path, example = "sources.csv", description = "A table of the data package: `sources.csv`, `source_variants.csv`, `games.csv`, `evidence.csv`, `rulesets.csv` or `rule_citations.csv`")),
+    params(("table" = String, Path, example = "sources.csv", description = "A table of the data package: `sources.csv`, `source_variants.csv`, `games.csv`, `evidence.csv`, `rulesets.csv`, `rule_citations.csv`, `ruleset_parameters.csv`, `textual_variants.csv` or `transcription_readings.csv`")),
     responses(
         (status = 200, description = "The table (RFC 4180 CSV with a header row; its columns are described in `datapackage.json`)", body = String, content_type = "text/csv"),
         (status = 404, description = "No such table", body = crate::http::problem::Problem, content_type = "application/problem+json"),
@@ -91,4 +91,33 @@ pub async fn citations_json(req: HttpRequest) -> Resp {
         "citations.json",
         "application/vnd.citationstyles.csl+json",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `table` parameter's description names every table the package serves, so a new
+    /// table cannot be left out of the API document.
+    #[test]
+    fn the_table_parameter_names_every_table() {
+        let doc = serde_json::to_value(crate::http::routes::document()).expect("document");
+        let described =
+            doc["paths"]["/api/v1/archive/{table}"]["get"]["parameters"][0]["description"]
+                .as_str()
+                .expect("the table parameter's description")
+                .to_string();
+        let tables: Vec<&str> = files()
+            .expect("package")
+            .iter()
+            .filter_map(|(n, _)| n.strip_prefix(&format!("{}/", package::DIR)))
+            .collect();
+        assert!(tables.len() >= 9, "tables: {tables:?}");
+        for t in tables {
+            assert!(
+                described.contains(&format!("`{t}`")),
+                "{t} is not named: {described}"
+            );
+        }
+    }
 }
