@@ -116,16 +116,22 @@ fn redact(url: &str) -> String {
     }
 }
 
+/// A pool on the URL's database with every migration applied.
+pub(crate) async fn open_pool(url: &str) -> anyhow::Result<PgPool> {
+    let pool = crate::db::connect(url)
+        .await
+        .context("connecting to the database")?;
+    crate::db::migrate(&pool)
+        .await
+        .context("running the migrations")?;
+    Ok(pool)
+}
+
 /// `tsoro serve`.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let db = Database::open(&args.db).await?;
     let result = async {
-        let pool = crate::db::connect(&db.url)
-            .await
-            .context("connecting to the database")?;
-        crate::db::migrate(&pool)
-            .await
-            .context("running the migrations")?;
+        let pool = open_pool(&db.url).await?;
         let report = crate::archive::import::import_corpus(&pool)
             .await
             .context("importing the archive")?;
@@ -187,8 +193,7 @@ async fn stop_signal() -> anyhow::Result<()> {
 pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
     let db = Database::open(&args).await?;
     let result = async {
-        let pool = crate::db::connect(&db.url).await?;
-        crate::db::migrate(&pool).await?;
+        let pool = open_pool(&db.url).await?;
         let report = crate::archive::import::import_corpus(&pool).await?;
         pool.close().await;
         tracing::info!(?report, "migrations applied, archive imported");

@@ -4,7 +4,6 @@
 use crate::access::store::{self, TokenInfo};
 use crate::cli::{DbArgs, TokenAction, TokenArgs};
 use crate::startup::Database;
-use anyhow::Context;
 
 /// The service's database: the embedded server a running `tsoro serve` keeps (joined, left
 /// running), or, when none runs, started as `tsoro migrate` starts it (and stopped after).
@@ -30,12 +29,7 @@ async fn open(args: &DbArgs) -> anyhow::Result<Database> {
 pub async fn run(args: TokenArgs) -> anyhow::Result<()> {
     let db = open(&args.db).await?;
     let result = async {
-        let pool = crate::db::connect(&db.url)
-            .await
-            .context("connecting to the database")?;
-        crate::db::migrate(&pool)
-            .await
-            .context("running the migrations")?;
+        let pool = crate::startup::open_pool(&db.url).await?;
         let done = act(&pool, args.action).await;
         pool.close().await;
         done
