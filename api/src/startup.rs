@@ -2,6 +2,7 @@
 //! (`tsoro serve`), the migrations (`tsoro migrate`), or workers alone (`tsoro worker`).
 
 use crate::cli::{DbArgs, ServeArgs};
+use crate::data_lock::DataDirLock;
 use crate::http::{AppState, Server, ServerHandle};
 use crate::settings::AppSettings;
 use anyhow::Context;
@@ -49,13 +50,27 @@ impl Application {
 pub struct Database {
     /// The URL to connect to.
     pub url: String,
-    /// The embedded server, if we started one (stopped when dropped).
+    /// The embedded server, if we started one (stopped when dropped, before the lock is).
     pub embedded: Option<EmbeddedPg>,
+    /// The data directory's lock, held while we run its embedded server.
+    pub lock: Option<DataDirLock>,
 }
 
 impl Database {
-    /// Uses `DATABASE_URL` (creating its database if missing), or starts the embedded server.
-    pub async fn open(args: &DbArgs) -> anyhow::Result<Database> {
+    /// Uses `DATABASE_URL` (creating its database if missing), or locks the data directory
+    /// (as `holder`, such as "tsoro serve") and starts its embedded server.
+    pub async fn open(args: &DbArgs, holder: &str) -> anyhow::Result<Database> {
+        match &args.database_url {
+            Some(_) => Self::open_locked(args, None).await,
+            None => {
+                let lock = DataDirLock::acquire(&args.data_dir, holder)?;
+                Self::open_locked(args, Some(lock)).await
+            }
+        }
+    }
+
+    /// [`open`](Self::open) with the data directory's lock already held (when embedded).
+    pub async fn open_locked(args: &DbArgs, lock: Option<DataDirLock>) -> anyhow::Result<Database> {
         match &args.database_url {
             Some(url) => {
                 crate::db::create_database_if_missing(url)
@@ -69,6 +84,7 @@ impl Database {
                 Ok(Database {
                     url: url.clone(),
                     embedded: None,
+                    lock,
                 })
             }
             None => {
@@ -86,6 +102,7 @@ impl Database {
                 Ok(Database {
                     url,
                     embedded: Some(pg),
+                    lock,
                 })
             }
         }
@@ -129,7 +146,7 @@ pub(crate) async fn open_pool(url: &str) -> anyhow::Result<PgPool> {
 
 /// `tsoro serve`.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let db = Database::open(&args.db).await?;
+    let db = Database::open(&args.db, "tsoro serve").await?;
     let result = async {
         let pool = open_pool(&db.url).await?;
         let report = crate::archive::import::import_corpus(&pool)
@@ -149,7 +166,16 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         crate::http::access::check_exposure(&settings, &pool).await?;
         let app = Application::build(&settings, pool.clone())
             .with_context(|| format!("binding {}", args.bind))?;
-        tracing::info!(address = %format!("http://{}", args.bind), port = app.port(), "serving");
+        let address = match args.bind.rsplit_once(':') {
+            Some((host, _)) => format!("http://{host}:{}", app.port()),
+            None => format!("http://{}", args.bind),
+        };
+        if let Some(lock) = &db.lock
+            && let Err(e) = lock.describe(&format!("tsoro serve on {address}"))
+        {
+            tracing::warn!(error = %e, file = %lock.path().display(), "writing the lock file");
+        }
+        tracing::info!(%address, port = app.port(), "serving");
         let workers = crate::jobs::worker::Workers::spawn(&pool, &settings.jobs, "service");
         let handle = app.handle();
         let mut server = tokio::spawn(app.run_until_stopped());
@@ -191,7 +217,7 @@ async fn stop_signal() -> anyhow::Result<()> {
 
 /// `tsoro migrate`.
 pub async fn migrate(args: DbArgs) -> anyhow::Result<()> {
-    let db = Database::open(&args).await?;
+    let db = Database::open(&args, "tsoro migrate").await?;
     let result = async {
         let pool = open_pool(&db.url).await?;
         let report = crate::archive::import::import_corpus(&pool).await?;

@@ -162,3 +162,59 @@ async fn serve_from_a_private_directory_as_root() {
     let _ = std::fs::remove_dir_all(&cluster);
     let _ = std::fs::remove_dir_all(&private);
 }
+
+/// A second `tsoro serve` on a data directory in use fails at once, naming the running one,
+/// and leaves the first one's PostgreSQL alone; the first keeps serving.
+#[tokio::test]
+async fn a_second_service_on_the_same_data_directory_is_refused() {
+    let dir = data_dir("tsoro-twice-");
+    let mut first = serve(&dir);
+    wait_ready(&mut first).await;
+    let postmasters = postgres_processes(&dir);
+    assert_eq!(postmasters.len(), 1, "{postmasters:?}");
+    let pid_file = std::fs::read_to_string(dir.join("postgres/postmaster.pid")).unwrap();
+
+    let mut second = serve(&dir);
+    let status = second.child.wait().unwrap();
+    assert!(!status.success());
+    let err = second.child.wait_with_output_ref();
+    assert!(err.contains("is in use by tsoro serve"), "{err}");
+    assert!(
+        err.contains(&format!("pid {}", first.child.id())),
+        "names the running one's pid: {err}"
+    );
+    assert!(
+        err.contains(&format!("http://127.0.0.1:{}", first.port)),
+        "and its address: {err}"
+    );
+    assert!(
+        !err.contains("earlier run"),
+        "it never looked at the cluster: {err}"
+    );
+
+    // The first one's PostgreSQL was not touched: the same postmaster, the same pid file.
+    assert_eq!(postgres_processes(&dir), postmasters);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("postgres/postmaster.pid")).unwrap(),
+        pid_file
+    );
+    let r = reqwest::get(format!("http://127.0.0.1:{}/ready", first.port))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let health: serde_json::Value = reqwest::get(format!("http://127.0.0.1:{}/health", first.port))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["database"]["embedded"]["restarts"], 0, "{health}");
+
+    // Stopped, the first frees the directory for the next.
+    terminate(&mut first);
+    let mut third = serve(&dir);
+    wait_ready(&mut third).await;
+    terminate(&mut third);
+    assert!(postgres_processes(&dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,26 +3,28 @@
 
 use crate::access::store::{self, TokenInfo};
 use crate::cli::{DbArgs, TokenAction, TokenArgs};
+use crate::data_lock::{DataDirLock, LockError};
 use crate::startup::Database;
 
-/// The service's database: the embedded server a running `tsoro serve` keeps (joined, left
-/// running), or, when none runs, started as `tsoro migrate` starts it (and stopped after).
+/// The service's database: the embedded server of a running `tsoro serve` (found by the data
+/// directory's lock it holds; joined, left running), or, when none runs, started as `tsoro
+/// migrate` starts it (and stopped after).
 async fn open(args: &DbArgs) -> anyhow::Result<Database> {
-    if args.database_url.is_none() {
-        let cluster = args.data_dir.join("postgres");
-        let probe = cluster.clone();
-        let running = tokio::task::spawn_blocking(move || {
-            tsoro_pg::EmbeddedPg::new(&probe).map(|pg| pg.is_running())
-        })
-        .await??;
-        if running {
-            return Ok(Database {
-                url: tsoro_pg::service_url_of(&cluster)?,
-                embedded: None,
-            });
-        }
+    if args.database_url.is_some() {
+        return Database::open(args, "tsoro token").await;
     }
-    Database::open(args).await
+    match DataDirLock::acquire(&args.data_dir, "tsoro token") {
+        Ok(lock) => Database::open_locked(args, Some(lock)).await,
+        Err(LockError::Held { holder, .. }) => {
+            tracing::info!(%holder, "joining the database of the running service");
+            Ok(Database {
+                url: tsoro_pg::service_url_of(&args.data_dir.join("postgres"))?,
+                embedded: None,
+                lock: None,
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Runs `tsoro token`.
