@@ -418,3 +418,118 @@ async fn a_simulation_started_from_the_form_shows_its_plot() {
     b.screenshot("comparison-done").await;
     b.close().await;
 }
+
+/// A comparison page analyses the shared seeds game by game: it states the agents, seed,
+/// games and parameters, says which rulesets play the very same games, names both rulesets in
+/// every difference, and prints small p-values as "< 0.001", never "0.000".
+#[tokio::test]
+async fn a_comparison_page_reads_as_a_paired_analysis() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 500,
+        ..Default::default()
+    })
+    .await;
+    let rulesets = [
+        "tsoro-matthews-basic",
+        "tsoro-ludii",
+        "tsoro-ludii-additional-capture",
+    ];
+    let r = app
+        .post(
+            "/api/v1/comparisons",
+            &json!({"rulesets": rulesets, "agents": "random", "games": 1500, "seed": 5}),
+        )
+        .await;
+    assert_eq!(r.status().as_u16(), 202);
+    let v: Value = r.json().await.unwrap();
+    let id = v["id"].as_str().unwrap().to_string();
+    let r = app.get(&format!("/api/v1/comparisons/{id}?wait=60")).await;
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["status"], "done", "{v}");
+    b.goto(&format!("{}/comparisons/{id}", app.address)).await;
+    b.wait_for("#differences", 30).await;
+    let inputs = b
+        .js("return document.getElementById('inputs').innerText")
+        .await;
+    let inputs = inputs.as_str().unwrap();
+    for want in [
+        "random in both seats",
+        "5",
+        "1500",
+        "each ruleset's defaults",
+    ] {
+        assert!(inputs.contains(want), "{want:?} in {inputs}");
+    }
+    let identical = b
+        .js("return Array.from(document.querySelectorAll('p.identical')).map(p => p.innerText)")
+        .await;
+    let identical: Vec<&str> = identical
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // tsoro-ludii plays tsoro-matthews-basic's games, but for a few endless sowings that it
+    // plays on to the move limit.
+    let same: u32 = identical[0]
+        .strip_prefix("tsoro-ludii: ")
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(same > 1400, "{identical:?}");
+    assert!(
+        identical[0].contains("of 1500 games are the same games as under tsoro-matthews-basic"),
+        "{identical:?}"
+    );
+    assert!(
+        identical[1].starts_with("tsoro-ludii-additional-capture: "),
+        "{identical:?}"
+    );
+    let rows = b
+        .js(
+            "return Array.from(document.querySelectorAll('#differences tbody tr'))
+              .map(tr => Array.from(tr.cells).map(td => td.innerText))",
+        )
+        .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 10, "five measures for each of two rulesets");
+    let mut small = 0;
+    for row in rows {
+        let cells: Vec<&str> = row
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            cells[0] == "tsoro-ludii minus tsoro-matthews-basic"
+                || cells[0] == "tsoro-ludii-additional-capture minus tsoro-matthews-basic",
+            "{cells:?}"
+        );
+        let p = cells[5];
+        assert_ne!(p, "0.000", "{cells:?}");
+        assert!(
+            p == "< 0.001" || (p.len() == 5 && p.parse::<f64>().is_ok()),
+            "{cells:?}"
+        );
+        small += (p == "< 0.001") as usize;
+        if cells[0].starts_with("tsoro-ludii minus") {
+            assert!(
+                cells[2] == "+0.0 points" || cells[2] == "+0.00",
+                "{cells:?}"
+            );
+            assert_eq!(p, "1.000", "{cells:?}");
+        }
+    }
+    assert!(
+        small > 0,
+        "the additional capture changes something beyond doubt: {rows:?}"
+    );
+    b.screenshot("comparison-paired").await;
+    b.close().await;
+}

@@ -345,6 +345,155 @@ async fn comparisons_run_each_ruleset_on_the_same_seeds() {
     assert_eq!(rows[1][12].parse::<f64>().unwrap(), diff);
 }
 
+/// A comparison is analysed game by game: its paired figures are those computed here from
+/// the engine's own records of each ruleset (game k against game k), runs that play the same
+/// games differ by exactly nothing (tsoro-ludii plays tsoro-matthews-basic's games but for a
+/// few endless sowings it stops at the move limit instead), and McNemar's exact p-value agrees with the
+/// binomial tail computed another way (the incomplete beta function).
+#[tokio::test]
+async fn comparisons_are_paired_game_by_game() {
+    let app = spawn_app_with_jobs(settings(1, 700)).await;
+    let rulesets = [
+        "tsoro-matthews-basic",
+        "tsoro-ludii",
+        "tsoro-ludii-additional-capture",
+        "tsoro-matthews-basic",
+    ];
+    let r = app
+        .post(
+            "/api/v1/comparisons",
+            &json!({"rulesets": rulesets, "games": 2000, "seed": 11}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    let v = wait_done(&app, &url).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let records: Vec<Vec<GameRecord>> = rulesets
+        .iter()
+        .map(|id| engine_run(id, ["random", "random"], 2000, 11).0)
+        .collect();
+    let diffs = v["differences_from_first"].as_array().unwrap();
+    assert_eq!(diffs.len(), 3);
+    for (i, d) in diffs.iter().enumerate() {
+        let (x, y) = (&records[i + 1], &records[0]);
+        assert_eq!(d["ruleset"], rulesets[i + 1]);
+        assert_eq!(d["reference"], rulesets[0]);
+        let same = |a: &GameRecord, b: &GameRecord| {
+            let strip = |r: &GameRecord| {
+                let mut r = r.clone();
+                r.agent_a = "".into();
+                r.agent_b = "".into();
+                r
+            };
+            strip(a) == strip(b)
+        };
+        let identical = x.iter().zip(y).filter(|(a, b)| same(a, b)).count();
+        assert_eq!(d["pairs"], 2000);
+        assert_eq!(d["identical"], identical);
+        let first_won = |r: &GameRecord| {
+            matches!(
+                (r.first, r.winner),
+                (tsoro_engine::Player::A, tsoro_engine::stats::Winner::A)
+                    | (tsoro_engine::Player::B, tsoro_engine::stats::Winner::B)
+            )
+        };
+        let only_x = x
+            .iter()
+            .zip(y)
+            .filter(|(a, b)| first_won(a) && !first_won(b))
+            .count();
+        let only_y = x
+            .iter()
+            .zip(y)
+            .filter(|(a, b)| !first_won(a) && first_won(b))
+            .count();
+        let fm = &d["first_mover"];
+        assert_eq!(
+            (fm["only_first"].as_u64(), fm["only_second"].as_u64()),
+            (Some(only_x as u64), Some(only_y as u64))
+        );
+        let diff = (only_x as f64 - only_y as f64) / 2000.0;
+        assert!((fm["diff"].as_f64().unwrap() - diff).abs() < 1e-12);
+        let (m, k) = ((only_x + only_y) as f64, only_x.min(only_y) as f64);
+        let p = fm["p_value"].as_f64().unwrap();
+        if m == 0.0 {
+            assert_eq!(p, 1.0);
+        } else {
+            // P(X <= k) for X ~ Bin(m, 1/2) is I_{1/2}(m - k, k + 1).
+            let tail = tsoro_engine::stats::dist::incomplete_beta(0.5, m - k, k + 1.0);
+            let expected = (2.0 * tail).min(1.0);
+            assert!(
+                (p - expected).abs() <= 1e-9 * expected.max(1e-12),
+                "{p} vs {expected}"
+            );
+        }
+        let dt: Vec<f64> = x
+            .iter()
+            .zip(y)
+            .map(|(a, b)| a.turns as f64 - b.turns as f64)
+            .collect();
+        let mean = dt.iter().sum::<f64>() / 2000.0;
+        let sd = (dt.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / 1999.0).sqrt();
+        let t = &d["turns"];
+        assert!((t["diff"].as_f64().unwrap() - mean).abs() < 1e-9, "{t}");
+        assert!((t["sd"].as_f64().unwrap() - sd).abs() < 1e-6, "{t}");
+        assert_eq!(t["differing"], dt.iter().filter(|d| **d != 0.0).count());
+        if identical == 2000 {
+            // The same games: every difference is exactly zero, with no spread.
+            for key in [
+                "first_mover",
+                "first_agent_wins",
+                "draws",
+                "turns",
+                "captures",
+            ] {
+                assert_eq!(d[key]["diff"], 0.0, "{key}: {d}");
+                assert_eq!(d[key]["p_value"], 1.0, "{key}: {d}");
+            }
+            assert_eq!(
+                (t["ci"]["low"].as_f64(), t["ci"]["high"].as_f64()),
+                (Some(0.0), Some(0.0))
+            );
+        } else {
+            let half = t["ci"]["high"].as_f64().unwrap() - mean;
+            // The paired t interval: t(0.975, 1999) = 1.96115 standard errors.
+            assert!(
+                (half - 1.96115 * sd / 2000f64.sqrt()).abs() < 1e-3 * half.abs().max(1e-9),
+                "{t}"
+            );
+        }
+    }
+    // Nearly the same games, games that differ, and the very same games.
+    assert!(
+        diffs[0]["identical"].as_u64().unwrap() > 1900,
+        "{}",
+        diffs[0]
+    );
+    assert_eq!(diffs[0]["turns"]["differing"], 0, "{}", diffs[0]);
+    assert!(
+        diffs[1]["identical"].as_u64().unwrap() < 1900,
+        "{}",
+        diffs[1]
+    );
+    assert_eq!(diffs[2]["identical"], 2000, "{}", diffs[2]);
+    let text = app
+        .get(&format!("{url}/table.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(&rows[3][col("identical_games")], "2000");
+    assert_eq!(
+        rows[2][col("diff_turns_mean")].parse::<f64>().unwrap(),
+        diffs[1]["turns"]["diff"].as_f64().unwrap()
+    );
+}
+
 #[tokio::test]
 async fn bad_requests_get_problems_naming_the_field() {
     let mut s = settings(0, 100);

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{MAX_GAMES, SimOptions, simulate_any};
 use tsoro_engine::stats::csv_line;
-use tsoro_engine::stats::{Comparison, GameRecord, Stats, compare};
+use tsoro_engine::stats::paired::{Paired, PairedGame, PairedSummary, p_text};
+use tsoro_engine::stats::{GameRecord, Stats};
 
 /// Bad input: a one-line message, exit status 2.
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -185,17 +186,35 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    // Game k of each run against game k of the first (the runs share their seeds).
+    let mut reference: Vec<Option<PairedGame>> = vec![];
     let mut stats = vec![];
-    for p in &prepared {
-        match execute(p, &opts, &mut |_| {}) {
+    let mut diffs: Vec<Paired> = vec![];
+    for (i, p) in prepared.iter().enumerate() {
+        let mut pairs = PairedSummary::default();
+        let result = execute(p, &opts, &mut |r| {
+            let g = PairedGame::of(r);
+            let k = r.game as usize;
+            if i == 0 {
+                if reference.len() <= k {
+                    reference.resize(k + 1, None);
+                }
+                reference[k] = Some(g);
+            } else if let Some(Some(x)) = reference.get(k) {
+                pairs.add(&g, x);
+            }
+        });
+        match result {
             Ok(s) => stats.push(s),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
+        if i > 0 {
+            diffs.push(pairs.stats());
+        }
     }
-    let diffs: Vec<Comparison> = stats[1..].iter().map(|s| compare(s, &stats[0])).collect();
     if let Some(path) = &args.csv
         && let Err(e) = write_compare_csv(path, &prepared, &stats, &diffs)
     {
@@ -210,7 +229,13 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
                 "ruleset": p.def.id, "params": p.params,
                 "agents": p.agent_names(), "stats": s,
             })).collect::<Vec<_>>(),
-            "differences_from_first": diffs,
+            "differences_from_first": prepared[1..].iter().zip(&diffs).map(|(p, d)| {
+                crate::jobs::paired::PairedDifference {
+                    ruleset: p.def.id.clone(),
+                    reference: prepared[0].def.id.clone(),
+                    paired: *d,
+                }
+            }).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
@@ -225,7 +250,7 @@ fn pct(x: f64) -> String {
 }
 
 /// A plain-text table, one column per run.
-fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Comparison]) -> String {
+fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
     let mut rows: Vec<(String, Vec<String>)> = vec![];
     let mut row = |name: &str, f: &dyn Fn(&RunPlan, &Stats) -> String| {
         rows.push((
@@ -328,29 +353,42 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Comparison]) -> String {
         format!("{:.4}", s.ludii.decision_moves)
     });
     if !diffs.is_empty() {
-        let mut with_first = |name: &str, f: &dyn Fn(&Comparison) -> String| {
+        let mut with_first = |name: &str, f: &dyn Fn(&Paired) -> String| {
             let mut cells = vec!["(reference)".to_string()];
             cells.extend(diffs.iter().map(f));
             rows.push((name.to_string(), cells));
         };
-        let points = |d: &tsoro_engine::stats::interval::ProportionDiff| {
+        let points = |d: &tsoro_engine::stats::paired::PairedProportion| {
             format!(
-                "{:+.1} pts [{:+.1}, {:+.1}] p={:.3}",
+                "{:+.1} pts [{:+.1}, {:+.1}] p {}",
                 100.0 * d.diff,
                 100.0 * d.ci.low,
                 100.0 * d.ci.high,
-                d.p_value
+                p_text(d.p_value)
             )
         };
-        with_first("Δ first-mover win rate [95% CI] p", &|c| {
+        let mean = |d: &tsoro_engine::stats::paired::PairedMean| {
+            format!(
+                "{:+.2} [{:+.2}, {:+.2}] p {}",
+                d.diff,
+                d.ci.low,
+                d.ci.high,
+                p_text(d.p_value)
+            )
+        };
+        with_first("identical games (same seed)", &|c| {
+            format!("{} of {}", c.identical, c.pairs)
+        });
+        with_first("Δ first-mover win rate [95% CI] p (paired)", &|c| {
             points(&c.first_mover)
         });
-        with_first("Δ draw rate [95% CI] p", &|c| points(&c.draws));
-        with_first("Δ mean turns [95% CI] p (Welch)", &|c| {
-            format!(
-                "{:+.1} [{:+.1}, {:+.1}] p={:.3}",
-                c.turns.diff, c.turns.ci.low, c.turns.ci.high, c.turns.p_value
-            )
+        with_first("Δ agent 1 win rate [95% CI] p (paired)", &|c| {
+            points(&c.first_agent_wins)
+        });
+        with_first("Δ draw rate [95% CI] p (paired)", &|c| points(&c.draws));
+        with_first("Δ mean turns [95% CI] p (paired t)", &|c| mean(&c.turns));
+        with_first("Δ captures/game [95% CI] p (paired t)", &|c| {
+            mean(&c.captures)
         });
     }
     let w0 = rows
@@ -385,7 +423,7 @@ fn write_compare_csv(
     path: &PathBuf,
     runs: &[RunPlan],
     stats: &[Stats],
-    diffs: &[Comparison],
+    diffs: &[Paired],
 ) -> Result<(), csv::Error> {
     let labels: Vec<RunLabel> = runs.iter().map(RunPlan::label).collect();
     compare_csv(std::fs::File::create(path)?, &labels, stats, diffs)

@@ -4,6 +4,7 @@ use crate::http::access::Access;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::export;
+use crate::jobs::paired::{PairedCache, PairedDifference, PairedError};
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
@@ -14,7 +15,6 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 use std::time::Duration;
-use tsoro_engine::stats::compare;
 use uuid::Uuid;
 
 fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
@@ -449,17 +449,40 @@ pub async fn create_comparison(
     tx.commit().await?;
     let url = view::comparison_url(cid);
     // The comparison as queued (workers may start it as soon as it is committed).
-    let view = ComparisonView::of(cid, &jobs, &Default::default());
+    let view = ComparisonView::of(cid, &jobs, &Default::default(), None);
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", url))
         .json(view))
 }
 
-async fn comparison_view(state: &AppState, id: Uuid) -> Result<ComparisonView, Problem> {
+async fn comparison_view(
+    state: &AppState,
+    cache: &PairedCache,
+    id: Uuid,
+) -> Result<ComparisonView, Problem> {
     let jobs = store::comparison_jobs(&state.pool, id).await?;
     let ids: Vec<Uuid> = jobs.iter().map(|j| j.id).collect();
     let usage = store::usage(&state.pool, &ids).await?;
-    Ok(ComparisonView::of(id, &jobs, &usage))
+    let paired = paired_figures(state, cache, id, &jobs).await?;
+    Ok(ComparisonView::of(
+        id,
+        &jobs,
+        &usage,
+        paired.as_deref().map(|v| &v[..]),
+    ))
+}
+
+/// A comparison's paired figures once its runs are all done.
+pub async fn paired_figures(
+    state: &AppState,
+    cache: &PairedCache,
+    id: Uuid,
+    jobs: &[JobRow],
+) -> Result<Option<std::sync::Arc<Vec<PairedDifference>>>, Problem> {
+    cache.get(&state.pool, id, jobs).await.map_err(|e| match e {
+        PairedError::Database(e) => Problem::from(e),
+        e => Problem::internal(e),
+    })
 }
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}", tag = "simulations", params(("id" = String, Path, description = "Comparison id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the comparison's runs to end", maximum = 60)),
@@ -469,6 +492,7 @@ pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
     events: web::Data<crate::jobs::events::JobEvents>,
+    cache: web::Data<PairedCache>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -479,7 +503,7 @@ pub async fn show_comparison(
     let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
     let mut changes = events.subscribe();
     loop {
-        let view = comparison_view(&state, id).await?;
+        let view = comparison_view(&state, &cache, id).await?;
         if view.status.is_ended() || tokio::time::Instant::now() >= deadline {
             return Ok(HttpResponse::Ok().json(view));
         }
@@ -492,10 +516,12 @@ pub async fn show_comparison(
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}/table.csv", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
     responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
-/// A comparison's table as CSV.
+/// A comparison's table as CSV: each run's figures, and each later run against the first,
+/// paired game by game.
 pub async fn comparison_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
+    cache: web::Data<PairedCache>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let id = parse_id(&path, "comparison", req.path())?;
@@ -504,16 +530,17 @@ pub async fn comparison_csv(
         return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
     }
     let stats: Vec<_> = jobs.iter().filter_map(export::stats_of).collect();
-    if stats.len() != jobs.len() {
+    let paired = paired_figures(&state, &cache, id, &jobs).await?;
+    let (Some(diffs), true) = (paired, stats.len() == jobs.len()) else {
         return Err(Problem::of(
             &crate::http::problem::JOB_NOT_DONE,
             "the comparison's runs are not all done",
         )
         .at(req.path()));
-    }
-    let diffs: Vec<_> = stats[1..].iter().map(|s| compare(s, &stats[0])).collect();
+    };
     let labels: Vec<_> = jobs.iter().map(export::label).collect();
     let mut out = Vec::new();
+    let diffs: Vec<_> = diffs.iter().map(|d| d.paired).collect();
     crate::runs::csv::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")

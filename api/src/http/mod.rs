@@ -60,6 +60,7 @@ pub fn server(
         &state.pool,
         settings.jobs.max_exports,
     ));
+    let paired = web::Data::new(crate::jobs::paired::PairedCache::default());
     let state = web::Data::new(state);
     let limit = settings.body_limit;
     let jobs = web::Data::new(settings.jobs.clone());
@@ -78,6 +79,7 @@ pub fn server(
             .app_data(jobs.clone())
             .app_data(policy.clone())
             .app_data(events.clone())
+            .app_data(paired.clone())
             .app_data(exports.clone())
             .app_data(extract::json_config(limit))
             .app_data(extract::query_config())

@@ -12,6 +12,7 @@ pub mod events;
 pub mod export;
 pub mod game;
 pub mod packed;
+pub mod paired;
 pub mod records;
 pub mod request;
 pub mod status;

@@ -3,13 +3,14 @@
 //! decimal strings: JSON numbers above 2^53 lose digits in JavaScript.
 
 use super::export;
+use super::paired::PairedDifference;
 use super::status::JobStatus;
 use super::store::{JobRow, JobUsage};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
-use tsoro_engine::stats::{Comparison, Stats};
+use tsoro_engine::stats::Stats;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -188,8 +189,9 @@ pub struct ComparisonLinks {
     pub table_csv: String,
 }
 
-/// A comparison: one job per ruleset on the same seeds, and, when all are done, each run's
-/// differences from the first with 95% intervals and p-values.
+/// A comparison: one job per ruleset on the same seeds, and, when all are done, each later
+/// run against the first game by game (paired: game k of each run has the same seed), with
+/// 95% intervals and p-values.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ComparisonView {
     /// The comparison's id.
@@ -201,24 +203,29 @@ pub struct ComparisonView {
     pub status: JobStatus,
     /// The runs, in the order of the request's rulesets.
     pub runs: Vec<JobView>,
-    /// Each later run minus the first (first-mover win rate, draws, turns), when all are done.
+    /// Each later run minus the first, paired game by game, when all are done: `ruleset`
+    /// and `reference` (the first run's ruleset) name the two; `pairs` and `identical` (pairs
+    /// whose records agree in every column); `first_mover`, `first_agent_wins` and `draws`
+    /// (each with both proportions, `diff`, Newcombe's paired 95% interval `ci`, the
+    /// discordant games `only_first` and `only_second`, and McNemar's exact `p_value`);
+    /// `turns` and `captures` (mean per-game difference `diff`, its `sd`, the `differing`
+    /// games, the paired t 95% interval `ci` and `p_value`).
     #[schema(value_type = Option<Vec<Object>>)]
-    pub differences_from_first: Option<Vec<Comparison>>,
+    pub differences_from_first: Option<Vec<PairedDifference>>,
     /// Its table.
     pub links: ComparisonLinks,
 }
 
 impl ComparisonView {
-    /// The view of a comparison's stored jobs with what their chunks add up to.
-    pub fn of(id: Uuid, jobs: &[JobRow], usage: &HashMap<Uuid, JobUsage>) -> ComparisonView {
+    /// The view of a comparison's stored jobs with what their chunks add up to, and the
+    /// paired figures once every run is done.
+    pub fn of(
+        id: Uuid,
+        jobs: &[JobRow],
+        usage: &HashMap<Uuid, JobUsage>,
+        paired: Option<&[PairedDifference]>,
+    ) -> ComparisonView {
         let status = comparison_status(jobs);
-        let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
-        let differences_from_first = (stats.len() == jobs.len() && !stats.is_empty()).then(|| {
-            stats[1..]
-                .iter()
-                .map(|s| tsoro_engine::stats::compare(s, &stats[0]))
-                .collect()
-        });
         let url = comparison_url(id);
         ComparisonView {
             id,
@@ -227,7 +234,7 @@ impl ComparisonView {
                 .iter()
                 .map(|j| JobView::of(j, &usage.get(&j.id).copied().unwrap_or_default()))
                 .collect(),
-            differences_from_first,
+            differences_from_first: paired.map(<[PairedDifference]>::to_vec),
             links: ComparisonLinks {
                 table_csv: format!("{url}/table.csv"),
             },

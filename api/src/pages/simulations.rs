@@ -6,13 +6,15 @@ use super::{Page, PageError, html, missing, value_text};
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::export;
+use crate::jobs::paired::{PairedCache, PairedDifference};
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::{Value, json};
 use tsoro_engine::catalogue::{self, Kind};
-use tsoro_engine::stats::{Stats, compare};
+use tsoro_engine::stats::Stats;
+use tsoro_engine::stats::paired::p_text;
 use uuid::Uuid;
 
 /// Registers the pages (`new` before `{id}`).
@@ -385,6 +387,7 @@ async fn show(state: St, id: web::Path<String>) -> Page {
 struct RunLine {
     url: String,
     ruleset: String,
+    params: String,
     status: String,
     games_done: i64,
     games: i64,
@@ -393,89 +396,152 @@ struct RunLine {
     turns: String,
 }
 
+/// One row of the differences table: what is compared, the difference, its interval, the
+/// games behind it, and the p-value.
+struct DiffRow {
+    /// "tsoro-ludii minus tsoro-matthews-basic".
+    pair: String,
+    measure: String,
+    diff: String,
+    interval: String,
+    games: String,
+    p: String,
+}
+
 #[derive(Template)]
 #[template(path = "comparison.html")]
 struct ComparisonPage {
     id: String,
     status: String,
     finished: bool,
+    /// "random against greedy, seats swapped every other game".
+    agents: String,
+    seed: String,
+    games: i64,
+    /// The parameters asked for, or "each ruleset's defaults".
+    params: String,
+    reference: String,
     runs: Vec<RunLine>,
     charts: Vec<Chart>,
-    /// (against, measure, difference, interval, p-value).
-    table: Vec<(String, String, String, String, String)>,
+    /// One sentence per later run: how many of its games are the reference's own.
+    identical: Vec<String>,
+    table: Vec<DiffRow>,
 }
 
-async fn comparison(state: St, id: web::Path<String>) -> Page {
+/// The parameters in force of a job, as `name=value, ...`.
+fn params_text(job: &JobRow) -> String {
+    job.params
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| format!("{k}={}", value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
+}
+
+/// The differences table and charts of a finished comparison, from its paired figures.
+fn paired_results(
+    paired: &[PairedDifference],
+    first_agent: &str,
+) -> (Vec<Chart>, Vec<DiffRow>, Vec<String>) {
+    let mut table = vec![];
+    let mut identical = vec![];
+    let points = |v: f64| format!("{:+.1} points", v * 100.0);
+    let number = |v: f64| format!("{v:+.2}");
+    type Bars = Vec<Bar>;
+    let (mut fm, mut aw, mut dr, mut tu, mut ca): (Bars, Bars, Bars, Bars, Bars) =
+        Default::default();
+    for d in paired {
+        let p = &d.paired;
+        let pair = format!("{} minus {}", d.ruleset, d.reference);
+        identical.push(if p.identical == p.pairs {
+            format!(
+                "{}: all {} games are the same games as under {} (same seed, same play), so every difference below is exactly zero.",
+                d.ruleset, p.pairs, d.reference
+            )
+        } else {
+            format!(
+                "{}: {} of {} games are the same games as under {}; the others differ.",
+                d.ruleset, p.identical, p.pairs, d.reference
+            )
+        });
+        for (measure, x, bars) in [
+            ("first-mover win rate", &p.first_mover, &mut fm),
+            (
+                &*format!("{first_agent}'s win rate (agent 1)"),
+                &p.first_agent_wins,
+                &mut aw,
+            ),
+            ("draw rate", &p.draws, &mut dr),
+        ] {
+            bars.push(bar(&d.ruleset, x.diff, x.ci.low, x.ci.high));
+            table.push(DiffRow {
+                pair: pair.clone(),
+                measure: measure.to_string(),
+                diff: points(x.diff),
+                interval: format!("{} to {}", points(x.ci.low), points(x.ci.high)),
+                games: format!(
+                    "{} only under {}, {} only under {}",
+                    x.only_first, d.ruleset, x.only_second, d.reference
+                ),
+                p: p_text(x.p_value),
+            });
+        }
+        for (measure, x, bars) in [
+            ("length (turns per game)", &p.turns, &mut tu),
+            ("captures per game (both sides)", &p.captures, &mut ca),
+        ] {
+            bars.push(bar(&d.ruleset, x.diff, x.ci.low, x.ci.high));
+            table.push(DiffRow {
+                pair: pair.clone(),
+                measure: measure.to_string(),
+                diff: number(x.diff),
+                interval: format!("{} to {}", number(x.ci.low), number(x.ci.high)),
+                games: format!(
+                    "{} of {} differ (sd of the differences {:.2})",
+                    x.differing, p.pairs, x.sd
+                ),
+                p: p_text(x.p_value),
+            });
+        }
+    }
+    let mut charts = vec![];
+    if let Some(reference) = paired.first().map(|d| d.reference.clone()) {
+        for (what, rows, percent) in [
+            ("first-mover win rate", &fm, true),
+            ("agent 1's win rate", &aw, true),
+            ("draw rate", &dr, true),
+            ("length in turns", &tu, false),
+            ("captures per game", &ca, false),
+        ] {
+            let title = format!(
+                "Difference in {what}: each ruleset minus {reference}, game by game, with 95% intervals"
+            );
+            charts.push((title.clone(), charts::differences(&title, rows, percent)));
+        }
+    }
+    (charts, table, identical)
+}
+
+async fn comparison(state: St, cache: web::Data<PairedCache>, id: web::Path<String>) -> Page {
     let uid = parse(&id, "comparison")?;
     let jobs = store::comparison_jobs(&state.pool, uid)
         .await
         .map_err(Problem::from)?;
-    if jobs.is_empty() {
+    let Some(first) = jobs.first() else {
         return Err(missing("comparison", &id));
-    }
+    };
     let status = crate::jobs::view::comparison_status(&jobs);
     let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
-    let mut charts = vec![];
-    let mut table = vec![];
+    let paired = crate::http::jobs::paired_figures(&state, &cache, uid, &jobs).await?;
+    let first_agent = first.agents.first().cloned().unwrap_or_default();
+    let (mut charts, table, identical) = match &paired {
+        Some(p) => paired_results(p, &first_agent),
+        None => (vec![], vec![], vec![]),
+    };
     if stats.len() == jobs.len() {
-        let first = &stats[0];
-        let mut fm = vec![];
-        let mut dr = vec![];
-        let mut tu = vec![];
-        for (j, s) in jobs.iter().zip(&stats).skip(1) {
-            let c = compare(s, first);
-            let label = j.ruleset.clone();
-            fm.push(bar(
-                &label,
-                c.first_mover.diff,
-                c.first_mover.ci.low,
-                c.first_mover.ci.high,
-            ));
-            dr.push(bar(&label, c.draws.diff, c.draws.ci.low, c.draws.ci.high));
-            tu.push(bar(&label, c.turns.diff, c.turns.ci.low, c.turns.ci.high));
-            for (measure, d, low, high, p, percent) in [
-                (
-                    "first-mover win rate",
-                    c.first_mover.diff,
-                    c.first_mover.ci.low,
-                    c.first_mover.ci.high,
-                    c.first_mover.p_value,
-                    true,
-                ),
-                (
-                    "draw rate",
-                    c.draws.diff,
-                    c.draws.ci.low,
-                    c.draws.ci.high,
-                    c.draws.p_value,
-                    true,
-                ),
-                (
-                    "mean length (turns)",
-                    c.turns.diff,
-                    c.turns.ci.low,
-                    c.turns.ci.high,
-                    c.turns.p_value,
-                    false,
-                ),
-            ] {
-                let f = |v: f64| {
-                    if percent {
-                        format!("{:+.1} points", v * 100.0)
-                    } else {
-                        format!("{v:+.2}")
-                    }
-                };
-                table.push((
-                    j.ruleset.clone(),
-                    measure.to_string(),
-                    f(d),
-                    format!("{} to {}", f(low), f(high)),
-                    format!("{p:.3}"),
-                ));
-            }
-        }
-        let first = &jobs[0].ruleset;
         let title = "First-mover win rate of each run, with 95% intervals".to_string();
         let each: Vec<Bar> = jobs
             .iter()
@@ -489,15 +555,7 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
                 )
             })
             .collect();
-        charts.push((title.clone(), charts::rates(&title, &each)));
-        for (what, rows, percent) in [
-            ("first-mover win rate", &fm, true),
-            ("draw rate", &dr, true),
-            ("mean length (turns)", &tu, false),
-        ] {
-            let title = format!("Difference in {what} from {first}, with 95% intervals");
-            charts.push((title.clone(), charts::differences(&title, rows, percent)));
-        }
+        charts.insert(0, (title.clone(), charts::rates(&title, &each)));
     }
     let runs = jobs
         .iter()
@@ -506,6 +564,7 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
             RunLine {
                 url: format!("/simulations/{}", j.id),
                 ruleset: j.ruleset.clone(),
+                params: params_text(j),
                 status: j.status.to_string(),
                 games_done: j.games_done,
                 games: j.games,
@@ -521,12 +580,44 @@ async fn comparison(state: St, id: web::Path<String>) -> Page {
             }
         })
         .collect();
+    let request = store::get_comparison(&state.pool, uid)
+        .await
+        .map_err(Problem::from)?
+        .map(|(r, _)| r);
+    let asked = request
+        .as_ref()
+        .and_then(|r| r.get("params"))
+        .and_then(Value::as_object)
+        .filter(|o| !o.is_empty())
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| format!("{k}={}", value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_else(|| "each ruleset's defaults".to_string());
+    let agents = match first.agents.as_slice() {
+        [a, b] if a == b => format!("{a} in both seats"),
+        [a, b] => format!("{a} (agent 1) against {b} (agent 2)"),
+        other => other.join(", "),
+    };
+    let seats = if first.swap_seats {
+        ", seats swapped every other game"
+    } else {
+        ", agent 1 always in seat A"
+    };
     html(&ComparisonPage {
         id: uid.to_string(),
         status: status.to_string(),
         finished: status.is_ended(),
+        agents: format!("{agents}{seats}"),
+        seed: first.seed.to_string(),
+        games: first.games,
+        params: asked,
+        reference: first.ruleset.clone(),
         runs,
         charts,
+        identical,
         table,
     })
 }

@@ -3,7 +3,8 @@
 //! with its columns described once (the data packages and the documentation read them here).
 
 use serde_json::{Value, json};
-use tsoro_engine::stats::{Comparison, Stats};
+use tsoro_engine::stats::Stats;
+use tsoro_engine::stats::paired::{Paired, PairedMean, PairedProportion};
 
 /// A column: name, Frictionless type, description (with units).
 pub type Column = (&'static str, &'static str, &'static str);
@@ -156,12 +157,12 @@ pub const COMPARE_FIELDS: &[Column] = &[
     (
         "diff_first_mover",
         "number",
-        "first-mover win rate minus the first run's, as a proportion",
+        "first-mover win rate minus the first run's, as a proportion, paired game by game",
     ),
     (
         "diff_first_mover_ci_low",
         "number",
-        "lower end of its 95% interval (Newcombe)",
+        "lower end of its 95% interval (Newcombe's paired score interval)",
     ),
     (
         "diff_first_mover_ci_high",
@@ -171,27 +172,92 @@ pub const COMPARE_FIELDS: &[Column] = &[
     (
         "diff_first_mover_p",
         "number",
-        "two-sided p-value of the difference (pooled two-proportion z-test)",
+        "two-sided p-value (McNemar's exact test of the discordant games)",
     ),
     (
         "diff_turns_mean",
         "number",
-        "mean turns minus the first run's, in turns",
+        "mean turns minus the first run's, in turns, paired game by game",
     ),
     (
-        "diff_turns_ci_low",
+        "diff_turns_mean_ci_low",
         "number",
-        "lower end of its 95% interval (Welch)",
+        "lower end of its 95% interval (paired t)",
     ),
     (
-        "diff_turns_ci_high",
+        "diff_turns_mean_ci_high",
         "number",
         "upper end of its 95% interval",
     ),
     (
-        "diff_turns_p",
+        "diff_turns_mean_p",
         "number",
-        "two-sided p-value of the difference (Welch, normal approximation)",
+        "two-sided p-value (paired t test)",
+    ),
+    (
+        "identical_games",
+        "integer",
+        "games that are the same game as the first run's game of the same seed (every column equal)",
+    ),
+    (
+        "diff_draws",
+        "number",
+        "draw rate minus the first run's, as a proportion, paired game by game",
+    ),
+    (
+        "diff_draws_ci_low",
+        "number",
+        "lower end of its 95% interval (Newcombe's paired score interval)",
+    ),
+    (
+        "diff_draws_ci_high",
+        "number",
+        "upper end of its 95% interval",
+    ),
+    (
+        "diff_draws_p",
+        "number",
+        "two-sided p-value (McNemar's exact test of the discordant games)",
+    ),
+    (
+        "diff_first_agent_wins",
+        "number",
+        "the first agent's win rate minus the first run's, as a proportion, paired game by game",
+    ),
+    (
+        "diff_first_agent_wins_ci_low",
+        "number",
+        "lower end of its 95% interval (Newcombe's paired score interval)",
+    ),
+    (
+        "diff_first_agent_wins_ci_high",
+        "number",
+        "upper end of its 95% interval",
+    ),
+    (
+        "diff_first_agent_wins_p",
+        "number",
+        "two-sided p-value (McNemar's exact test of the discordant games)",
+    ),
+    (
+        "diff_captures",
+        "number",
+        "mean capture events per game (both sides) minus the first run's, paired game by game",
+    ),
+    (
+        "diff_captures_ci_low",
+        "number",
+        "lower end of its 95% interval (paired t)",
+    ),
+    (
+        "diff_captures_ci_high",
+        "number",
+        "upper end of its 95% interval",
+    ),
+    (
+        "diff_captures_p",
+        "number",
+        "two-sided p-value (paired t test)",
     ),
 ];
 
@@ -325,19 +391,19 @@ pub fn summary_rows(
     v
 }
 
-/// The comparison table as CSV: one row per run, differences from the first run.
+/// The comparison table as CSV: one row per run; each later run's differences from the
+/// first, paired game by game ([`Paired`]).
 pub fn compare_csv<W: std::io::Write>(
     out: W,
     runs: &[RunLabel],
     stats: &[Stats],
-    diffs: &[Comparison],
+    diffs: &[Paired],
 ) -> Result<(), csv::Error> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(COMPARE_FIELDS.iter().map(|(name, _, _)| *name))?;
     for (i, (p, s)) in runs.iter().zip(stats).enumerate() {
         let d = if i == 0 { None } else { diffs.get(i - 1) };
-        let f = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
-        w.write_record([
+        let mut row = vec![
             p.ruleset.clone(),
             p.params.to_string(),
             p.agents.clone(),
@@ -350,15 +416,22 @@ pub fn compare_csv<W: std::io::Write>(
             s.turns.mean.to_string(),
             s.turns.sd.to_string(),
             s.moves.mean.to_string(),
-            f(d.map(|d| d.first_mover.diff)),
-            f(d.map(|d| d.first_mover.ci.low)),
-            f(d.map(|d| d.first_mover.ci.high)),
-            f(d.map(|d| d.first_mover.p_value)),
-            f(d.map(|d| d.turns.diff)),
-            f(d.map(|d| d.turns.ci.low)),
-            f(d.map(|d| d.turns.ci.high)),
-            f(d.map(|d| d.turns.p_value)),
-        ])?;
+        ];
+        let prop = |x: Option<&PairedProportion>| {
+            x.map(|x| [x.diff, x.ci.low, x.ci.high, x.p_value].map(|v| v.to_string()))
+                .unwrap_or_default()
+        };
+        let mean = |x: Option<&PairedMean>| {
+            x.map(|x| [x.diff, x.ci.low, x.ci.high, x.p_value].map(|v| v.to_string()))
+                .unwrap_or_default()
+        };
+        row.extend(prop(d.map(|d| &d.first_mover)));
+        row.extend(mean(d.map(|d| &d.turns)));
+        row.push(d.map(|d| d.identical.to_string()).unwrap_or_default());
+        row.extend(prop(d.map(|d| &d.draws)));
+        row.extend(prop(d.map(|d| &d.first_agent_wins)));
+        row.extend(mean(d.map(|d| &d.captures)));
+        w.write_record(&row)?;
     }
     w.flush()?;
     Ok(())

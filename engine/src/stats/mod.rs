@@ -6,6 +6,7 @@ pub mod csv_line;
 pub mod dist;
 pub mod exact;
 pub mod interval;
+pub mod paired;
 
 use crate::outcome::EndReason;
 pub use exact::ExactSum;
