@@ -118,7 +118,8 @@ pub enum ParamKind {
 pub struct ParamSpec {
     /// Its name (`holes`).
     pub name: String,
-    /// What it means.
+    /// What it sets and what each choice does, in a sentence: a label, not a reason (the
+    /// reasons for each choice are the archive's).
     pub description: String,
     /// The default value.
     pub default: Value,
@@ -270,8 +271,11 @@ pub enum ParamError {
     Catalogue(String),
 }
 
-/// A shipped ruleset.
+/// A shipped ruleset: its configuration only. The words (what was read, reconstructed or
+/// assumed, and why) are the archive's (`corpus/rulesets/`), one place for them; a file with
+/// any other field is refused.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RulesetDef {
     /// Stable id (`tsoro-matthews-v1`).
     pub id: String,
@@ -281,9 +285,6 @@ pub struct RulesetDef {
     pub game: String,
     /// A short title.
     pub title: String,
-    /// What was read, reconstructed or assumed, and why (the corpus cites each rule in full).
-    #[serde(default)]
-    pub notes: Vec<String>,
     /// The configuration at default parameters.
     pub config: Value,
     /// The parameters a user may set.

@@ -731,3 +731,96 @@ async fn openapi_is_served_committed_and_fresh_and_the_docs_work_offline() {
     assert_eq!(r.status(), StatusCode::OK);
     assert!(r.bytes().await.unwrap().len() > 100_000);
 }
+
+/// Every parameter choice's reading (issue 31, item 12) is stored by the import
+/// (`archive_parameter_readings`, and in the ruleset's detail) and served from the database:
+/// the API and the ruleset page show what was imported, not the compiled-in archive.
+#[tokio::test]
+async fn parameter_readings_are_imported_and_served_from_the_database() {
+    let app = spawn_app().await;
+    let c = corpus();
+    let mut choices = 0i64;
+    for rec in c.rulesets.values() {
+        let r = json_of(&app, &format!("/api/v1/rulesets/{}", rec.id)).await;
+        let params = r["params"].as_array().unwrap();
+        assert_eq!(
+            params.len(),
+            rec.params.len(),
+            "{}: every parameter",
+            rec.id
+        );
+        for p in params {
+            let name = p["name"].as_str().unwrap();
+            let want = &rec.params[name];
+            let got = p["readings"].as_array().unwrap();
+            assert_eq!(got.len(), want.len(), "{}: {name}", rec.id);
+            for (g, (choice, cit)) in got.iter().zip(want) {
+                assert_eq!(g["choice"], json!(choice));
+                assert_eq!(g["kind"], json!(cit.kind()));
+                assert_eq!(g["reasoning"].as_str(), cit.reasoning(), "{choice}");
+                assert_eq!(g["evidence"], json!(cit.evidence_ids()));
+                if let tsoro_corpus::Citation::Evidence { quote, .. } = cit {
+                    assert_eq!(g["quote"], json!(quote));
+                }
+                choices += 1;
+            }
+        }
+    }
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM archive_parameter_readings")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, choices, "one row per choice");
+    let (kind, reasoning): (String, String) = sqlx::query_as(
+        "SELECT kind, citation->>'reconstructed' FROM archive_parameter_readings \
+         WHERE ruleset_id = 'tsoro-matthews-v7' AND parameter = 'opening' AND choice = 'forced'",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
+    assert_eq!(kind, "reconstructed");
+    assert!(reasoning.contains("usual first move"));
+
+    // A changed reading, imported, is what the API and the page serve.
+    let mut changed = c.clone();
+    let v7 = changed.rulesets.get_mut("tsoro-matthews-v7").unwrap();
+    *v7.params
+        .get_mut("opening")
+        .unwrap()
+        .get_mut("free")
+        .unwrap() = tsoro_corpus::Citation::Assumed {
+        assumed: "A reading changed in the database only.".into(),
+    };
+    import(&app.pool, &changed).await.unwrap();
+    let r = json_of(&app, "/api/v1/rulesets/tsoro-matthews-v7").await;
+    let opening = r["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "opening")
+        .unwrap();
+    let free = opening["readings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["choice"] == "free")
+        .unwrap();
+    assert_eq!(free["kind"], "assumed");
+    assert_eq!(free["reasoning"], "A reading changed in the database only.");
+    let page = app.get("/rulesets/tsoro-matthews-v7").await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.unwrap();
+    assert!(page.contains("A reading changed in the database only."));
+    let kind: String = sqlx::query_scalar(
+        "SELECT kind FROM archive_parameter_readings \
+         WHERE ruleset_id = 'tsoro-matthews-v7' AND parameter = 'opening' AND choice = 'free'",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
+    assert_eq!(kind, "assumed");
+
+    // Evidence that only a parameter's reading rests on still finds the ruleset.
+    let supported = json_of(&app, "/api/v1/rulesets?evidence=matthews-1964-tsoro-v7").await;
+    assert!(ids(&supported).contains(&"tsoro-matthews-v7".to_string()));
+}

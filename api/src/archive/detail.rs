@@ -1,7 +1,7 @@
 //! A ruleset's detail document (`GET /api/v1/rulesets/{id}`), rendered once at import time
 //! and stored with its ETag, so that serving it is one primary-key read.
 
-use super::views::{ParamInfo, RuleCitation, RulesetDetail, RulesetItem};
+use super::views::{ParamInfo, ParamReading, RuleCitation, RulesetDetail, RulesetItem};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -52,6 +52,23 @@ pub fn param_info(p: &Value) -> ParamInfo {
         max: p.get("max").and_then(Value::as_i64),
         choices: p.get("choices").cloned(),
         description: s("description"),
+        readings: p
+            .get("readings")
+            .and_then(|r| serde_json::from_value(r.clone()).ok())
+            .unwrap_or_default(),
+    }
+}
+
+/// A parameter choice's citation as the API shows it.
+pub fn param_reading(choice: &str, c: &Citation) -> ParamReading {
+    let stored = serde_json::to_value(c).unwrap_or(Value::Null);
+    let r = rule_citation(choice, citation_kind(c), &stored);
+    ParamReading {
+        choice: r.field,
+        kind: r.kind,
+        evidence: r.evidence,
+        quote: r.quote,
+        reasoning: r.reasoning,
     }
 }
 

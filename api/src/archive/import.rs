@@ -2,13 +2,14 @@
 //! stored whole with a sha256 of it; an import inserts new records, rewrites changed ones (and
 //! their links), leaves unchanged ones untouched and removes records the corpus has dropped.
 
-use super::detail::{DetailParts, citation_kind, etag_of, ruleset_detail};
+use super::detail::{DetailParts, citation_kind, etag_of, param_reading, ruleset_detail};
 use super::store::{self, Table};
 use super::views::RulesetItem;
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
+use std::collections::BTreeMap;
 use tsoro_corpus::{Citation, Corpus};
 use tsoro_engine::catalogue::{self, ParamKind, ParamSpec};
 
@@ -47,14 +48,21 @@ fn to_json<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-/// A parameter as the archive shows it: name, type, default, range and meaning.
-pub fn param_json(p: &ParamSpec) -> Value {
+/// A parameter as the archive shows it: name, type, default, range, meaning, and each choice
+/// as a reading with its citation (`readings`, from the ruleset's archive record).
+pub fn param_json(p: &ParamSpec, readings: Option<&BTreeMap<String, Citation>>) -> Value {
+    let readings: Vec<_> = readings
+        .into_iter()
+        .flatten()
+        .map(|(choice, c)| param_reading(choice, c))
+        .collect();
     let mut v = json!({
         "name": p.name,
         "type": p.type_name(),
         "default": p.default,
         "range": p.range(),
         "description": p.description,
+        "readings": readings,
     });
     match &p.kind {
         ParamKind::Int { min, max, .. } => {
@@ -141,7 +149,11 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
         let Ok(def) = catalogue::get(&r.id) else {
             continue; // the corpus validates that every record is a shipped ruleset
         };
-        let params: Vec<Value> = def.params.iter().map(param_json).collect();
+        let params: Vec<Value> = def
+            .params
+            .iter()
+            .map(|p| param_json(p, r.params.get(&p.name)))
+            .collect();
         let version = crate::runs::plan::config_hash(&def.config);
         let record = to_json(r);
         let detail = ruleset_detail(DetailParts {
@@ -199,7 +211,23 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
                 (field.clone(), citation_kind(c), evidence, to_json(c))
             })
             .collect();
-        store::relink_ruleset(&mut tx, &r.id, &r.sources, &citations).await?;
+        let readings: Vec<store::ReadingRow> = r
+            .params
+            .iter()
+            .flat_map(|(param, choices)| {
+                choices.iter().map(move |(choice, c)| {
+                    let evidence: Vec<&str> = c.evidence_ids();
+                    (
+                        param.clone(),
+                        choice.clone(),
+                        citation_kind(c),
+                        json!(evidence),
+                        to_json(c),
+                    )
+                })
+            })
+            .collect();
+        store::relink_ruleset(&mut tx, &r.id, &r.sources, &citations, &readings).await?;
     }
     for e in &changed_evidence {
         store::relink_evidence(&mut tx, &e.id, &e.rulesets).await?;

@@ -168,7 +168,9 @@ pub async fn rulesets(
                 WHERE x.ruleset_id = r.id AND x.evidence_id = $3) \
                 OR EXISTS (SELECT 1 FROM archive_rule_citations c \
                 WHERE c.ruleset_id = r.id AND (c.evidence_id = $3 \
-                   OR c.citation->'evidence' ? $3))) \
+                   OR c.citation->'evidence' ? $3)) \
+                OR EXISTS (SELECT 1 FROM archive_parameter_readings p \
+                WHERE p.ruleset_id = r.id AND p.evidence ? $3)) \
          ORDER BY r.id",
     )
     .bind(filter.game)
@@ -321,13 +323,37 @@ pub async fn upsert(
 /// A rule's citation as stored: field, kind, the evidence quoted (if any), the citation.
 pub type CitationRow = (String, &'static str, Option<String>, Value);
 
-/// Replaces a ruleset's sources (in order) and rule citations.
+/// A parameter choice's reading as stored: parameter, choice, kind, the evidence ids it
+/// quotes or rests on (a JSON array), the citation.
+pub type ReadingRow = (String, String, &'static str, Value, Value);
+
+/// Replaces a ruleset's sources (in order), rule citations and parameter readings.
 pub async fn relink_ruleset(
     tx: &mut Tx<'_>,
     ruleset: &str,
     sources: &[String],
     citations: &[CitationRow],
+    readings: &[ReadingRow],
 ) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM archive_parameter_readings WHERE ruleset_id = $1")
+        .bind(ruleset)
+        .execute(&mut **tx)
+        .await?;
+    for (param, choice, kind, evidence, citation) in readings {
+        sqlx::query(
+            "INSERT INTO archive_parameter_readings \
+             (ruleset_id, parameter, choice, kind, evidence, citation) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(ruleset)
+        .bind(param)
+        .bind(choice)
+        .bind(kind)
+        .bind(evidence)
+        .bind(citation)
+        .execute(&mut **tx)
+        .await?;
+    }
     sqlx::query("DELETE FROM archive_ruleset_sources WHERE ruleset_id = $1")
         .bind(ruleset)
         .execute(&mut **tx)

@@ -209,6 +209,25 @@ pub struct ParamInfo {
     #[schema(value_type = Option<Vec<Value>>)]
     pub choices: Option<Value>,
     pub description: String,
+    /// Each choice (`any` for a number) as a reading, with its citation, from the archive's
+    /// ruleset record as imported.
+    #[serde(default)]
+    pub readings: Vec<ParamReading>,
+}
+
+/// One choice of a parameter as a reading: how it is attested.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ParamReading {
+    /// The choice (`require_both`; `true`/`false`; `any` for a number).
+    pub choice: String,
+    /// `evidence`, `reconstructed`, `assumed` or `not_applicable`.
+    pub kind: String,
+    /// The evidence quoted (for `evidence`) or rested on.
+    pub evidence: Vec<String>,
+    /// The words that attest it (for `evidence`).
+    pub quote: Option<String>,
+    /// Why (for `reconstructed`, `assumed` and `not_applicable`).
+    pub reasoning: Option<String>,
 }
 
 /// How one rule is attested.

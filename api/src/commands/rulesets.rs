@@ -23,7 +23,7 @@ pub fn run(json: bool) -> ExitCode {
                     "id": def.id,
                     "game": def.game,
                     "title": def.title,
-                    "notes": def.notes,
+                    "summary": record.map(|r| r.description.trim()),
                     "config": def.config,
                     "params": def.params,
                     "sources": record.map(|r| r.sources.clone()).unwrap_or_default(),

@@ -33,6 +33,7 @@ use utoipa::{Modify, OpenApi};
         schema::RulesetItem,
         schema::RulesetList,
         schema::ParamInfo,
+        schema::ParamReading,
         schema::RuleCitation,
         schema::RulesetDetail,
         schema::RuleDiffRow,

@@ -5,7 +5,9 @@ use super::home::{SourceRef, playable, source_refs};
 use super::words::kind_label;
 use super::{Page, excerpt, html, missing, period, value_text};
 use crate::archive::read;
-use crate::archive::views::{EvidenceDetail, GameItem, RuleCitation, RulesetDetail, SourceDetail};
+use crate::archive::views::{
+    EvidenceDetail, GameItem, ParamInfo, RuleCitation, RulesetDetail, SourceDetail,
+};
 use crate::http::state::AppState;
 use actix_web::web;
 use askama::Template;
@@ -215,31 +217,18 @@ struct ParamReading {
     evidence: Vec<String>,
 }
 
-/// The readings of a ruleset's parameter choices, from the compiled-in archive (the records
-/// the database is imported from).
-fn param_readings(ruleset: &str, param: &str) -> Vec<ParamReading> {
-    static CORPUS: std::sync::OnceLock<Option<tsoro_corpus::Corpus>> = std::sync::OnceLock::new();
-    let Some(c) = CORPUS.get_or_init(|| tsoro_corpus::Corpus::load().ok()) else {
-        return vec![];
-    };
-    let Some(choices) = c.rulesets.get(ruleset).and_then(|r| r.params.get(param)) else {
-        return vec![];
-    };
-    choices
+/// The readings of a parameter's choices, as the database holds them (imported with the
+/// ruleset's record).
+fn param_readings(p: &ParamInfo) -> Vec<ParamReading> {
+    p.readings
         .iter()
-        .map(|(choice, cit)| {
-            let kind = cit.kind().to_string();
-            ParamReading {
-                choice: choice.clone(),
-                kind_label: kind_label(&kind),
-                kind,
-                quote: match cit {
-                    tsoro_corpus::Citation::Evidence { quote, .. } => Some(quote.clone()),
-                    _ => None,
-                },
-                reasoning: cit.reasoning().map(str::to_string),
-                evidence: cit.evidence_ids().iter().map(|e| e.to_string()).collect(),
-            }
+        .map(|r| ParamReading {
+            choice: r.choice.clone(),
+            kind_label: kind_label(&r.kind),
+            kind: r.kind.clone(),
+            quote: r.quote.clone(),
+            reasoning: r.reasoning.clone(),
+            evidence: r.evidence.clone(),
         })
         .collect()
 }
@@ -328,7 +317,7 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
                 _ => p.range.clone(),
             },
             description: p.description.clone(),
-            readings: param_readings(&id, &p.name),
+            readings: param_readings(p),
         })
         .collect();
     let mut related = vec![];
