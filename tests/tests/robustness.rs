@@ -204,7 +204,9 @@ async fn a_job_over_the_budget_is_refused_naming_the_estimate_and_the_bound() {
     let cost = p["estimated_cost"].as_f64().unwrap();
     let bound = p["max_job_cost"].as_f64().unwrap();
     assert_eq!(bound, tsoro_api::settings::DEFAULT_MAX_JOB_COST);
-    assert!(cost > 1e9, "{cost}");
+    // Years of CPU: a decision of mcts:1000000 outlasts the timed sample, so the estimate is
+    // a lower bound (what the sample spent), still over a thousand budgets.
+    assert!(cost > 1e3 * bound, "{cost}");
     let detail = p["detail"].as_str().unwrap();
     assert!(detail.contains(&format!("{cost:.0}")) && detail.contains(&format!("{bound:.0}")));
     assert_eq!(p["errors"][0]["field"], "games");

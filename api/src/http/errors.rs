@@ -108,6 +108,7 @@ impl From<JobRequestError> for Problem {
                     ),
                 );
                 p.extra.insert("estimated_cost".into(), over.cost.into());
+                p.extra.insert("per_game_cost".into(), over.per_game.into());
                 p.extra
                     .insert("max_job_cost".into(), over.max_job_cost.into());
                 p

@@ -99,8 +99,9 @@ kinds! {
          `errors` names each field at fault and what it may be.");
     OVER_BUDGET = ("over-budget", 422, "Unprocessable Entity",
         "The simulation is estimated to cost more core-seconds than the service allows one job \
-         (`--max-job-cost`); `estimated_cost` and `max_job_cost` give both. Ask for fewer \
-         games or weaker agents.");
+         (`--max-job-cost`); `estimated_cost`, `per_game_cost` and `max_job_cost` give them, \
+         in core-seconds (searching agents priced by their decisions timed on the ruleset). \
+         Ask for fewer games or weaker agents.");
     TOO_MANY_JOBS = ("too-many-jobs", 429, "Too Many Requests",
         "Too many simulations are queued or running (`--max-jobs`); try again after the \
          `Retry-After` header's seconds.");

@@ -51,11 +51,10 @@ fn job(
     limits: &JobSettings,
     ruleset: Option<usize>,
 ) -> Result<JobSpec, JobRequestError> {
-    let shape = cost::shape(&plan).map_err(JobRequestError::Pricing)?;
-    let per_game = cost::game_cost(&plan, shape);
-    cost::check(&plan, per_game, limits)
+    let price = cost::price(&plan).map_err(JobRequestError::Pricing)?;
+    cost::check(&plan, price, limits)
         .map_err(|over| JobRequestError::OverBudget { over, ruleset })?;
-    let chunk_games = cost::chunk_games(per_game, limits);
+    let chunk_games = cost::chunk_games(price.per_game, limits);
     Ok(JobSpec { plan, chunk_games })
 }
 
