@@ -396,7 +396,12 @@ async fn a_simulation_started_from_the_form_shows_its_plot() {
     let desc = b
         .js("return document.querySelector('svg.chart.rates desc').textContent")
         .await;
-    assert!(desc.as_str().unwrap().contains("First mover"), "{desc}");
+    // random against greedy: each agent's rate, not the first mover's (item 2 of issue 35).
+    assert!(
+        desc.as_str().unwrap().contains("Agent 2 (greedy)"),
+        "{desc}"
+    );
+    assert!(!desc.as_str().unwrap().contains("First mover"), "{desc}");
     let cmd = b
         .js("return document.getElementById('command').textContent")
         .await;
@@ -531,5 +536,132 @@ async fn a_comparison_page_reads_as_a_paired_analysis() {
         "the additional capture changes something beyond doubt: {rows:?}"
     );
     b.screenshot("comparison-paired").await;
+    b.close().await;
+}
+
+/// Posts a simulation and waits for it to end; returns its page's URL.
+async fn finished_simulation(app: &TestApp, body: Value) -> String {
+    let r = app.post("/api/v1/simulations", &body).await;
+    assert_eq!(r.status().as_u16(), 202);
+    let v: Value = r.json().await.unwrap();
+    let id = v["id"].as_str().unwrap().to_string();
+    let v: Value = app
+        .get(&format!("/api/v1/simulations/{id}?wait=60"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["status"], "done", "{v}");
+    format!("{}/simulations/{id}", app.address)
+}
+
+/// When the two agents differ, a results page headlines each agent's wins and score and
+/// shows each agent's wins in each seat, and says why it leaves out the first-mover and
+/// Ludii balance figures (they would measure the agents, not the game); with one agent in
+/// both seats it shows them.
+#[tokio::test]
+async fn balance_figures_are_the_game_s_only_when_one_agent_plays_both_seats() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 200,
+        ..Default::default()
+    })
+    .await;
+    let text = |b: &Browser| {
+        let b = b.client.clone();
+        async move {
+            b.execute(
+                "return document.getElementById('results').innerText",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+        }
+    };
+    let mixed = finished_simulation(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "agents": "greedy,random", "games": 400, "seed": 3}),
+    )
+    .await;
+    b.goto(&mixed).await;
+    b.wait_for("#agent-seats", 10).await;
+    let page = text(&b).await;
+    assert!(page.contains("Agent 1 (greedy) won "), "{page}");
+    assert!(page.contains("Agent 2 (random) won "), "{page}");
+    assert!(
+        page.contains("its score, with a draw as half a win"),
+        "{page}"
+    );
+    assert!(
+        page.contains("they describe the game only when one agent plays both seats"),
+        "{page}"
+    );
+    let names = b
+        .js("return Array.from(document.querySelectorAll('#ludii th[scope=row], #figures th[scope=row]')).map(th => th.innerText)")
+        .await;
+    let names: Vec<&str> = names
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(names.contains(&"Completion"), "{names:?}");
+    for absent in ["AdvantageP1", "Balance", "First mover wins"] {
+        assert!(
+            !names.contains(&absent),
+            "{absent:?} shown for two agents: {names:?}"
+        );
+    }
+    let seats = b
+        .js("return Array.from(document.querySelectorAll('#agent-seats tbody tr')).map(tr => tr.innerText)")
+        .await;
+    let seats: Vec<&str> = seats
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(seats.len(), 2, "{seats:?}");
+    assert!(
+        seats[0].starts_with("Agent 1 (greedy)") && seats[0].contains(" of 200 "),
+        "{seats:?}"
+    );
+    let desc = b
+        .js("return document.querySelector('svg.chart.rates desc').textContent")
+        .await;
+    assert!(!desc.as_str().unwrap().contains("First mover"), "{desc}");
+    b.screenshot("simulation-two-agents").await;
+
+    let same = finished_simulation(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "agents": "random", "games": 400, "seed": 3}),
+    )
+    .await;
+    b.goto(&same).await;
+    b.wait_for("#agent-seats", 10).await;
+    let page = text(&b).await;
+    let names = b
+        .js("return Array.from(document.querySelectorAll('#ludii th[scope=row], #figures th[scope=row]')).map(th => th.innerText)")
+        .await;
+    let names: Vec<&str> = names
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for present in ["AdvantageP1", "Balance", "First mover wins"] {
+        assert!(
+            names.contains(&present),
+            "{present:?} missing for one agent: {names:?}"
+        );
+    }
+    assert!(!page.contains("they describe the game only when"), "{page}");
     b.close().await;
 }

@@ -14,6 +14,7 @@ use askama::Template;
 use serde_json::{Value, json};
 use tsoro_engine::catalogue::{self, Kind};
 use tsoro_engine::stats::Stats;
+use tsoro_engine::stats::interval::wilson_score;
 use tsoro_engine::stats::paired::p_text;
 use uuid::Uuid;
 
@@ -112,6 +113,13 @@ struct SimulationPage {
     done: bool,
     command: String,
     charts: Vec<Chart>,
+    /// Each agent's result, in words (the headline).
+    headline: Vec<String>,
+    /// Each agent's games and wins in each seat.
+    seats: Vec<SeatLine>,
+    /// Whether one agent played both seats (the first-mover and balance figures then
+    /// describe the game; otherwise they mix the agents' strengths in).
+    same_agents: bool,
     /// (name, value) rows.
     figures: Vec<(String, String)>,
     ludii: Vec<(String, String)>,
@@ -175,10 +183,68 @@ fn length_counts(job: &JobRow, key: &str) -> Vec<(u64, u64)> {
 /// A chart's caption and its SVG.
 type Chart = (String, String);
 
+/// One agent's games and wins in each seat.
+struct SeatLine {
+    agent: String,
+    as_a: String,
+    as_b: String,
+    all: String,
+}
+
+/// `wins of games (rate)`.
+fn record_text(wins: u64, games: u64) -> String {
+    if games == 0 {
+        "no games".to_string()
+    } else {
+        format!("{wins} of {games} ({})", pct(wins as f64 / games as f64))
+    }
+}
+
+/// Each agent's results in words, and in each seat.
+fn agent_results(st: &Stats) -> (Vec<String>, Vec<SeatLine>) {
+    let n = st.games;
+    let headline = st
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            // Score: a win counts 1, a draw ½.
+            let score = a.wins as f64 + st.draws.count as f64 / 2.0;
+            let ci = wilson_score(score, n);
+            format!(
+                "Agent {} ({}) won {} of {} games ({}, 95% interval {} to {}); its score, with a draw as half a win, is {} (95% interval {} to {}).",
+                i + 1,
+                a.name,
+                a.wins,
+                n,
+                pct(a.win_rate),
+                pct(a.ci.low),
+                pct(a.ci.high),
+                pct(if n == 0 { 0.0 } else { score / n as f64 }),
+                pct(ci.low),
+                pct(ci.high)
+            )
+        })
+        .collect();
+    let seats = st
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| SeatLine {
+            agent: format!("Agent {} ({})", i + 1, a.name),
+            as_a: record_text(a.as_a.wins, a.as_a.games),
+            as_b: record_text(a.as_b.wins, a.as_b.games),
+            all: record_text(a.wins, n),
+        })
+        .collect();
+    (headline, seats)
+}
+
 /// Named figures: (name, value in words).
 type Figures = Vec<(String, String)>;
 
 fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
+    let same = same_agents(job);
     let mut rows = vec![
         bar(
             "First mover",
@@ -199,6 +265,10 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
             st.seat_b.ci.high,
         ),
     ];
+    if !same {
+        // The seats' and the first mover's rates mix the agents' strengths in.
+        rows.clear();
+    }
     for (i, a) in st.agents.iter().enumerate() {
         rows.push(bar(
             format!("Agent {} ({})", i + 1, a.name),
@@ -220,7 +290,7 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
         let title = "How long the games lasted (turns)";
         charts.push((title.to_string(), charts::histogram(title, "turns", &turns)));
     }
-    let figures = vec![
+    let mut figures: Figures = vec![
         ("Games".into(), st.games.to_string()),
         (
             "Length in turns".into(),
@@ -254,7 +324,9 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
             format!("{:.2}", st.branching),
         ),
         ("Longest relay".into(), format!("{} laps", st.longest_relay)),
-        (
+    ];
+    if same {
+        figures.push((
             "First mover wins".into(),
             format!(
                 "{} ({}, 95% interval {}–{})",
@@ -263,12 +335,15 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
                 pct(st.first_mover.ci.low),
                 pct(st.first_mover.ci.high)
             ),
-        ),
-    ];
+        ));
+    }
     let l = &st.ludii;
-    let ludii = vec![
-        ("AdvantageP1".into(), format!("{:.4}", l.advantage_p1)),
-        ("Balance".into(), format!("{:.4}", l.balance)),
+    let mut ludii: Figures = vec![];
+    if same {
+        ludii.push(("AdvantageP1".into(), format!("{:.4}", l.advantage_p1)));
+        ludii.push(("Balance".into(), format!("{:.4}", l.balance)));
+    }
+    ludii.extend::<Figures>(vec![
         ("Completion".into(), format!("{:.4}", l.completion)),
         ("Drawishness".into(), format!("{:.4}", l.drawishness)),
         ("Timeouts".into(), format!("{:.4}", l.timeouts)),
@@ -279,8 +354,13 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
             format!("{:.3}", l.branching_factor),
         ),
         ("DecisionMoves".into(), format!("{:.4}", l.decision_moves)),
-    ];
+    ]);
     (charts, figures, ludii)
+}
+
+/// Whether one agent played both seats of a job.
+fn same_agents(job: &JobRow) -> bool {
+    job.agents.windows(2).all(|w| w[0] == w[1])
 }
 
 /// `?game=k`: which game of a simulation to open on the board.
@@ -318,6 +398,7 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         Some(st) => results(&job, st),
         None => (vec![], vec![], vec![]),
     };
+    let (headline, seats) = stats.as_ref().map(agent_results).unwrap_or_default();
     let api = format!("/api/v1/simulations/{}", job.id);
     let usage = store::usage(&state.pool, &[job.id])
         .await
@@ -377,6 +458,9 @@ async fn show(state: St, id: web::Path<String>) -> Page {
             .unwrap_or_default(),
         comparison: job.comparison_id.map(|c| format!("/comparisons/{c}")),
         charts,
+        headline,
+        seats,
+        same_agents: same_agents(&job),
         figures,
         ludii,
         links,
