@@ -1,7 +1,7 @@
 """Calls the service through a Python client generated from its OpenAPI document
 (openapi-python-client): one archive read and one small simulation, run to the end.
 
-Run by tests/tests/schemathesis.rs as `python client_check.py CLIENT_PARENT_DIR BASE_URL`;
+Run by tests/tests/api/schemathesis.rs as `python client_check.py CLIENT_PARENT_DIR BASE_URL`;
 prints one JSON line with what it saw, and exits non-zero on any surprise.
 """
 

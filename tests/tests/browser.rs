@@ -1,7 +1,9 @@
 //! The web pages in a real browser (headless Chromium through WebDriver): every page renders
 //! with its scripts run and its links resolve, a game is played to its end by clicking
 //! holes, and a simulation started from the form shows its plot. Screenshots are kept in
-//! `target/screenshots/`.
+//! `target/screenshots/`. A binary of its own: each test runs a Chromium whose page loads
+//! take both cores for seconds, which the deadlines of the `api` binary's tests would otherwise
+//! be measuring.
 
 use fantoccini::Locator;
 use serde_json::{Value, json};

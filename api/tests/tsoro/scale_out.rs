@@ -4,9 +4,7 @@
 //! service's data directory. Either way two worker processes share one job, and its records
 //! are exactly those of `tsoro simulate`.
 
-mod common;
-
-use common::*;
+use crate::helpers::*;
 use serde_json::{Value, json};
 use std::io::BufRead;
 use std::path::Path;

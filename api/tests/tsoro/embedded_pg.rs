@@ -4,9 +4,7 @@
 //! connects without a password; the cluster is private; and a cluster made before all this
 //! (the service's role its superuser, every local connection trusted) is converted.
 
-mod common;
-
-use common::*;
+use crate::helpers::*;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

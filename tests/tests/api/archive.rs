@@ -1,6 +1,7 @@
 //! The archive over HTTP against the real database: the import, every endpoint, filter and
 //! format, caching, errors, and the OpenAPI description.
 
+use crate::helpers;
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LINK};
 use serde_json::{Value, json};
@@ -30,11 +31,9 @@ async fn csv_of(app: &TestApp, path: &str) -> (Vec<String>, Vec<csv::StringRecor
     (header, rd.records().map(Result::unwrap).collect())
 }
 
+/// GETs `path` and asserts a problem of this status; returns its body.
 async fn problem(app: &TestApp, path: &str, status: StatusCode) -> Value {
-    let r = app.get(path).await;
-    assert_eq!(r.status(), status, "{path}");
-    assert_eq!(r.headers()[CONTENT_TYPE], "application/problem+json");
-    r.json().await.unwrap()
+    helpers::problem(app.get(path).await, status).await
 }
 
 fn ids(v: &Value) -> Vec<String> {

@@ -1,22 +1,9 @@
 //! Health, readiness and errors, end to end over HTTP against a real PostgreSQL.
 
+use crate::helpers::problem;
 use std::time::{Duration, Instant};
 use tsoro_pg::EmbeddedPg;
 use tsoro_tests::{spawn_app, temp_dir, watchdog};
-
-async fn problem(resp: reqwest::Response, status: u16) -> serde_json::Value {
-    assert_eq!(resp.status().as_u16(), status);
-    assert_eq!(
-        resp.headers()["content-type"].to_str().unwrap(),
-        "application/problem+json"
-    );
-    let body: serde_json::Value = resp.json().await.unwrap();
-    assert_eq!(body["status"], status);
-    assert!(body["type"].as_str().unwrap().starts_with("/problems/"));
-    assert!(body["title"].is_string());
-    assert!(body["detail"].is_string());
-    body
-}
 
 #[tokio::test]
 async fn health_and_ready() {

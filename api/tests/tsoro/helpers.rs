@@ -1,6 +1,5 @@
-//! What the binary-level tests share: running `tsoro serve` on a private data directory,
+//! What the tests of the binary share: running `tsoro serve` on a private data directory,
 //! waiting for it, stopping it, and reaching its embedded PostgreSQL.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

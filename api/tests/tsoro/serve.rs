@@ -2,9 +2,7 @@
 //! directory, a restart that keeps the data, a clean stop that leaves no PostgreSQL process,
 //! recovery after a crash, and the clear error when no server binaries can be found.
 
-mod common;
-
-use common::*;
+use crate::helpers::*;
 use std::path::Path;
 use std::time::Duration;
 

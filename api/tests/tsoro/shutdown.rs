@@ -2,9 +2,7 @@
 //! in the middle of a long search and a client in a long poll do not hold it, and its
 //! PostgreSQL is shut down cleanly (a shutdown checkpoint, no process left).
 
-mod common;
-
-use common::*;
+use crate::helpers::*;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 

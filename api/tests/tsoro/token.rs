@@ -3,9 +3,7 @@
 //! it, or joined while a service runs on it); a service asked to listen beyond loopback
 //! without any token refuses to start, naming the flag that allows it.
 
-mod common;
-
-use common::*;
+use crate::helpers::*;
 use std::path::Path;
 use std::process::Output;
 

@@ -124,7 +124,7 @@ async fn every_example_in_the_document_works_against_the_service() {
     );
     assert!(read >= 10, "the archive's reads: {read}");
     // Cross-origin: any page may read, and a preflight for a read is answered; writes are
-    // not open to other origins (tests/tests/access.rs tries them).
+    // not open to other origins (the access module tries them).
     let r = http
         .get(format!("{}/api/v1/games", app.address))
         .header("Origin", "https://notebook.example")

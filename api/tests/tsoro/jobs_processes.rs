@@ -3,9 +3,7 @@
 //! in the middle of the job and started again, resuming it; and the finished job's records
 //! exactly those of `tsoro simulate --csv` with the same inputs.
 
-mod common;
-
-use common::*;
+use crate::helpers::*;
 use serde_json::{Value, json};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
