@@ -42,7 +42,7 @@ async fn problem(r: reqwest::Response, status: StatusCode, slug: &str) -> Value 
     if status == StatusCode::UNAUTHORIZED {
         assert_eq!(r.headers()["www-authenticate"], "Bearer realm=\"tsoro\"");
     }
-    let v = helpers::problem(r, status).await;
+    let v = helpers::problem(r, status.as_u16()).await;
     assert_eq!(v["type"], format!("/problems/{slug}"), "{v}");
     v
 }

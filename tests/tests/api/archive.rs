@@ -33,7 +33,7 @@ async fn csv_of(app: &TestApp, path: &str) -> (Vec<String>, Vec<csv::StringRecor
 
 /// GETs `path` and asserts a problem of this status; returns its body.
 async fn problem(app: &TestApp, path: &str, status: StatusCode) -> Value {
-    helpers::problem(app.get(path).await, status).await
+    helpers::problem(app.get(path).await, status.as_u16()).await
 }
 
 fn ids(v: &Value) -> Vec<String> {

@@ -5,8 +5,7 @@ use serde_json::Value;
 /// Checks that `resp` is a problem (RFC 7807) with this status: its media type, and a body
 /// with the same `status`, a `type` that is one of the service's problem pages, a `title` and a
 /// `detail`. Returns the body.
-pub async fn problem(resp: reqwest::Response, status: impl Into<u16>) -> Value {
-    let status = status.into();
+pub async fn problem(resp: reqwest::Response, status: u16) -> Value {
     let url = resp.url().to_string();
     assert_eq!(resp.status().as_u16(), status, "{url}");
     assert_eq!(
