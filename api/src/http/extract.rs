@@ -5,7 +5,8 @@
 //! by position), which the API's documents do not allow, so `[{}, []]` would pass for a
 //! request. [`JsonObject`] reads the body as [`web::Json`] does (size limit, media type and
 //! their problem+json errors from [`json_config`]), refuses anything but an object with 400,
-//! then reads the object into the request's type.
+//! and what [`super::strict_json`] finds in its text (a key given twice, a number rounded to a
+//! whole one it is not), then reads the object into the request's type.
 
 use super::problem::Problem;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, error, web};
@@ -35,10 +36,15 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let body = web::Json::<serde_json::Value>::from_request(req, payload);
+        let body = web::Json::<Box<serde_json::value::RawValue>>::from_request(req, payload);
         let path = req.path().to_string();
         Box::pin(async move {
-            let web::Json(v) = body.await?;
+            let web::Json(raw) = body.await?;
+            if let Err(unfit) = super::strict_json::check(raw.get()) {
+                return Err(strict_problem(unfit).at(path.as_str()).into());
+            }
+            let v: serde_json::Value =
+                serde_json::from_str(raw.get()).map_err(|e| unfit_body(&e).at(path.as_str()))?;
             let kind = match &v {
                 serde_json::Value::Object(_) => None,
                 serde_json::Value::Array(_) => Some("an array"),
@@ -90,6 +96,38 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
 pub fn unfit_body(e: &serde_json::Error) -> Problem {
     Problem::bad_request(format!("the JSON body does not fit: {e}"))
         .with_error("body", e.to_string())
+}
+
+/// 400: a key given twice, or a number that is not the whole number it would be read as.
+fn strict_problem(unfit: super::strict_json::Unfit) -> Problem {
+    use super::strict_json::Unfit;
+    match unfit {
+        Unfit::DuplicateKey { at, key } => {
+            let quoted = serde_json::to_string(&key).unwrap_or_default();
+            let field = if at.is_empty() {
+                key.clone()
+            } else {
+                format!("{at}.{key}")
+            };
+            let within = if at.is_empty() {
+                "the body".to_string()
+            } else {
+                format!("`{at}`")
+            };
+            Problem::bad_request(format!(
+                "the key {quoted} is given twice in {within}: give each key once"
+            ))
+            .with_error(field, "given twice")
+        }
+        Unfit::InexactWhole {
+            at,
+            literal,
+            read_as,
+        } => Problem::bad_request(format!(
+            "{at} = {literal} is not a whole number, but a double-precision number rounds it to              {read_as}: write the whole number meant"
+        ))
+        .with_error(at, format!("{literal}: not a whole number")),
+    }
 }
 
 /// Query strings: problem+json errors.

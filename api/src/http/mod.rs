@@ -21,7 +21,9 @@ pub mod play;
 pub mod problem;
 pub mod respond;
 pub mod routes;
+pub mod security_headers;
 pub mod state;
+pub mod strict_json;
 pub mod unmatched;
 
 use crate::settings::{AppSettings, SHUTDOWN_GRACE_SECS};
@@ -70,6 +72,7 @@ pub fn server(
     });
     let server = HttpServer::new(move || {
         App::new()
+            .wrap(actix_web::middleware::from_fn(security_headers::html_pages))
             .wrap(actix_web::middleware::from_fn(unmatched::problem_bodies))
             .wrap(actix_web::middleware::from_fn(guard::guard))
             .wrap(actix_web::middleware::from_fn(access::same_origin_writes))

@@ -53,8 +53,9 @@ macro_rules! kinds {
 kinds! {
     BAD_REQUEST = ("bad-request", 400, "Bad Request",
         "The request is malformed: a query parameter of the wrong type or out of range, a path \
-         segment that cannot be read, a body that is not JSON of the expected shape, or a NUL \
-         byte where no text may hold one. `errors` names each parameter or field at fault and \
+         segment that cannot be read, a body that is not JSON of the expected shape (or that \
+         gives a key twice, or a number that double precision rounds to a whole one it is not, \
+         as `16.9999999999999999`), or a NUL byte where no text may hold one. `errors` names each parameter or field at fault and \
          what it may be; correct it and send the request again.");
     UNAUTHORIZED = ("unauthorized", 401, "Unauthorized",
         "This needs an API token, sent as `Authorization: Bearer TOKEN`, and the request had \
@@ -265,8 +266,82 @@ impl ResponseError for Problem {
         if self.status == 401 {
             r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, BEARER_CHALLENGE));
         }
-        r.json(self)
+        r.json(self.bounded())
     }
+}
+
+/// Longest quotation (a `"..."` or `` `...` `` span: the request's input, as the details quote
+/// it) a problem repeats whole; longer ones are cut, saying how long they were.
+pub const MAX_QUOTE: usize = 64;
+/// Longest text of a problem's `detail`, or of a field error's `message` (its `field` is cut at
+/// [`MAX_QUOTE`]).
+pub const MAX_TEXT: usize = 4096;
+
+impl Problem {
+    /// The problem as sent: its texts [`bound`]ed, so an oversized input is never echoed back.
+    fn bounded(&self) -> Problem {
+        let mut p = self.clone();
+        p.detail = bound(&p.detail);
+        for e in &mut p.errors {
+            // A field's name may be the request's own (an unknown parameter's).
+            if e.field.chars().count() > MAX_QUOTE {
+                let cut: String = e.field.chars().take(MAX_QUOTE).collect();
+                e.field = format!("{cut}…");
+            }
+            e.message = bound(&e.message);
+        }
+        p
+    }
+}
+
+/// `text` with every quotation longer than [`MAX_QUOTE`] characters cut (`"xxxx…" (70000
+/// characters)`), then the whole cut at [`MAX_TEXT`] characters.
+pub fn bound(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_TEXT + 64));
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' && c != '`' {
+            continue;
+        }
+        // A quotation: up to the same mark (a `"` may be escaped with a backslash).
+        let mut quoted = String::new();
+        let mut closed = false;
+        while let Some(q) = chars.next() {
+            if q == c {
+                closed = true;
+                break;
+            }
+            quoted.push(q);
+            if q == '\\'
+                && c == '"'
+                && let Some(n) = chars.next()
+            {
+                quoted.push(n);
+            }
+        }
+        let len = quoted.chars().count();
+        if len > MAX_QUOTE {
+            out.extend(quoted.chars().take(MAX_QUOTE));
+            out.push('…');
+            if closed {
+                out.push(c);
+            }
+            out.push_str(&format!(" ({len} characters)"));
+        } else {
+            out.push_str(&quoted);
+            if closed {
+                out.push(c);
+            }
+        }
+    }
+    let total = out.chars().count();
+    if total > MAX_TEXT {
+        let mut cut: String = out.chars().take(MAX_TEXT).collect();
+        cut.push_str(&format!("… (cut at {MAX_TEXT} of {total} characters)"));
+        return cut;
+    }
+    out
 }
 
 impl From<sqlx::Error> for Problem {
@@ -292,6 +367,22 @@ impl From<sqlx::Error> for Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_quotations_are_cut_and_short_ones_kept() {
+        let long = "x".repeat(10_000);
+        let text = format!("unknown ruleset \"{long}\"; known: a, b; field `{long}`, expected `c`");
+        let b = bound(&text);
+        assert!(b.len() < 400, "{b}");
+        assert!(b.contains("(10000 characters)"), "{b}");
+        assert!(b.ends_with("expected `c`"), "{b}");
+        assert!(b.contains("; known: a, b;"), "{b}");
+        assert_eq!(
+            bound(r#"no token "ann \" b": it's `x`"#),
+            r#"no token "ann \" b": it's `x`"#
+        );
+        assert!(bound(&"y".repeat(9000)).contains("cut at 4096 of 9000"));
+    }
 
     #[test]
     fn busy_and_unavailable_say_when_to_retry() {

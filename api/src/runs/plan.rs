@@ -170,8 +170,12 @@ pub fn deserialize_opt_u32<'de, D: serde::Deserializer<'de>>(
 pub fn deserialize_seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     let seed = Seed::deserialize(d)?;
     seed.value().ok_or_else(|| {
+        let given = match &seed {
+            Seed::Text(t) => serde_json::to_string(t).unwrap_or_default(),
+            Seed::Number(n) => n.to_string(),
+        };
         serde::de::Error::custom(format!(
-            "seed {seed:?}: an unsigned 64-bit integer, as a number or a string of decimal digits"
+            "seed {given}: an unsigned 64-bit integer, as a number or a string of decimal digits"
         ))
     })
 }

@@ -194,3 +194,144 @@ async fn a_killed_worker_and_a_restarted_service_still_give_the_records_of_tsoro
     assert!(games_csv == local_csv, "and byte for byte the same file");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The service and its PostgreSQL killed together (SIGKILL) in the middle of a job: started
+/// again, the service resumes the job, and its records are byte for byte those of `tsoro
+/// simulate --csv` with the same inputs. A trigger holds back the storing of every chunk after
+/// the first two, so the kill comes with two chunks stored and one played but not stored,
+/// however fast the games play.
+#[tokio::test]
+async fn a_service_killed_mid_job_resumes_with_the_records_of_tsoro_simulate() {
+    use sqlx::Connection;
+    let dir = data_dir("tsoro-sigkill-");
+    let client = reqwest::Client::new();
+    let flags = [&JOB_FLAGS[..], &["--workers", "1"]].concat();
+    let mut service = serve_with(&dir, &flags);
+    wait_ready(&mut service).await;
+
+    let mut gate = sqlx::PgConnection::connect(&db_url(&dir)).await.unwrap();
+    sqlx::raw_sql(
+        "CREATE FUNCTION test_kill_gate() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN PERFORM pg_advisory_xact_lock_shared(75020002); RETURN NEW; END $$; \
+         CREATE TRIGGER test_kill_gate BEFORE UPDATE ON simulation_chunks \
+         FOR EACH ROW WHEN (NEW.status = 'done' AND NEW.idx >= 2) \
+         EXECUTE FUNCTION test_kill_gate(); \
+         SELECT pg_advisory_lock(75020002);",
+    )
+    .execute(&mut gate)
+    .await
+    .unwrap();
+
+    let created = client
+        .post(format!(
+            "http://127.0.0.1:{}/api/v1/simulations",
+            service.port
+        ))
+        .json(
+            &json!({"ruleset": "tsoro-matthews-basic", "agents": "greedy,random",
+            "games": GAMES, "seed": 5}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 202);
+    let url = created.json::<Value>().await.unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // Wait for chunks 0 and 1 stored, and chunk 2 played and waiting to store.
+    let start = Instant::now();
+    loop {
+        let rows: Vec<(i32, String)> =
+            sqlx::query_as("SELECT idx, status FROM simulation_chunks ORDER BY idx")
+                .fetch_all(&mut gate)
+                .await
+                .unwrap();
+        let waiting: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' \
+             AND objid = 75020002 AND NOT granted)",
+        )
+        .fetch_one(&mut gate)
+        .await
+        .unwrap();
+        let stored = rows.iter().filter(|r| r.1 == "done").count();
+        if stored == 2 && waiting {
+            assert!(rows.iter().all(|r| r.0 < 2 || r.1 != "done"), "{rows:?}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "chunks: {rows:?}, waiting: {waiting}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // SIGKILL the service and its PostgreSQL together: nothing gets to clean up.
+    let postmasters = postgres_processes(&dir);
+    assert!(!postmasters.is_empty());
+    service.child.kill().unwrap();
+    let _ = service.child.wait();
+    for pid in postmasters {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    drop(gate);
+    let start = Instant::now();
+    while !postgres_processes(&dir).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "PostgreSQL lingers"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // Started again, it resumes the job (the trigger stays, but nothing holds its lock).
+    let mut service = serve_with(&dir, &flags);
+    wait_ready(&mut service).await;
+    let start = Instant::now();
+    let finished = loop {
+        let j = job(&client, service.port, &format!("{url}?wait=30")).await;
+        if j["status"] == "done" {
+            break j;
+        }
+        assert!(
+            matches!(j["status"].as_str(), Some("running" | "queued")),
+            "{j}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(240), "not done: {j}");
+    };
+    assert_eq!(finished["progress"]["games_done"], json!(GAMES));
+    let games_csv = client
+        .get(format!("http://127.0.0.1:{}{url}/games.csv", service.port))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    terminate(&mut service);
+
+    let games = GAMES.to_string();
+    let local_csv = simulate_csv(
+        &[
+            "--ruleset",
+            "tsoro-matthews-basic",
+            "--agents",
+            "greedy,random",
+            "--games",
+            &games,
+            "--seed",
+            "5",
+        ],
+        &dir.join("simulate.csv"),
+    );
+    assert_eq!(csv_rows(&games_csv).1.len(), GAMES as usize);
+    assert!(
+        games_csv == local_csv,
+        "the resumed job's records are byte for byte those of tsoro simulate"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
