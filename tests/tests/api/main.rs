@@ -24,3 +24,4 @@ mod jobs_scale;
 mod pages;
 mod robustness;
 mod schemathesis;
+mod strict_input;
