@@ -478,9 +478,10 @@ fn ludii_readings_on_the_kernel() {
         ("njombwa-ludii", true),
         ("njombwa-ludii-one-counter", true),
         ("njombwa-ludii-two-counters", true),
-        // A shared count of takes owed, re-sown captures, Baia's rules: reference only.
+        // Captures sown back from the next hole, ending the turn: on the kernel.
+        ("tsoro-ludii-reentered-captures", true),
+        // A shared count of takes owed, Baia's rules: reference only.
         ("tsoro-ludii-misoro-additional-capture", false),
-        ("tsoro-ludii-reentered-captures", false),
         ("tsoro-ludii-baia", false),
     ] {
         assert_eq!(game(id, &[]).has_kernel(), kernel, "{id}");

@@ -12,8 +12,10 @@
 //! The lanes model the ordinary play of four-row rulesets (any board, at most 255 stones) with
 //! relay sowing, the origin sown, captures of the front hole (with or without the back hole
 //! behind it), singles that move only into an empty hole and only when no hole holds more,
-//! heads where the player chooses to stop or relay, and a fixed number of compulsory
-//! additional takes after each capture ([`LaneRules::of`], the gate). Other rules are played
+//! heads where the player chooses to stop or relay, a fixed number of compulsory additional
+//! takes after each capture, and captures sown back on the capturer's side from the hole after
+//! the capturing one, ending the turn (Ludii's Reentered Captures) ([`LaneRules::of`], the
+//! gate). Other rules are played
 //! by the reference. The loops over the holes are compiled with fixed bounds for boards of 8
 //! and 21 holes a row, and with the board's bound for the others.
 
@@ -63,6 +65,9 @@ pub(super) struct LaneRules {
     require_both: bool,
     single_captures: bool,
     takes: u8,
+    /// A capture's stones are sown on from the hole after the capturing one, and the turn
+    /// ends ([`Resow::EndTurn`]).
+    resow: bool,
     /// Heads give the choice to stop or relay.
     heads: bool,
     endless_draw: bool,
@@ -83,7 +88,7 @@ impl LaneRules {
             && !r.skip_origin
             && !r.after_empty
             && !matches!(r.opening, OpeningRule::LudiiBaia { .. })
-            && r.resow == Resow::Off
+            && matches!(r.resow, Resow::Off | Resow::EndTurn)
             && r.singles.restricted
             && r.singles.into_empty
             && r.schedule.is_empty()
@@ -99,6 +104,7 @@ impl LaneRules {
             require_both: r.back == BackCapture::RequireBoth,
             single_captures: r.singles.capture,
             takes: r.then,
+            resow: r.resow == Resow::EndTurn,
             heads,
             endless_draw: r.endless == Endless::Draw,
             inverse: 65536u32.div_ceil(r.len as u32),
@@ -267,6 +273,9 @@ struct Lanes<V: LaneVec, const H: usize> {
     captured: [V; 2],
     /// The captures made by A and by B (not relative).
     made: [[u16; LANES]; 2],
+    /// Stones A and B captured and sowed back on their side since the game was loaded: the
+    /// tally counts them as taken, though `captured` (the state's) no longer holds them.
+    resown: [[u32; LANES]; 2],
     /// The ordinary moves of side 0 at the start of its turn, hole by hole.
     legal: [V; H],
     /// The player to move (0 for A, 1 for B).
@@ -312,6 +321,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             stones: [z; 2],
             captured: [z; 2],
             made: [[0; LANES]; 2],
+            resown: [[0; LANES]; 2],
             legal: [z; H],
             mover: z,
             phase: V::splat(tok, IDLE),
@@ -353,6 +363,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.stones[rel].as_mut_array()[l] = s.stones[abs] as u8;
             self.captured[rel].as_mut_array()[l] = s.captured[abs] as u8;
             self.made[abs][l] = s.captures_made[abs];
+            self.resown[abs][l] = 0;
         }
         for h in 0..H {
             self.legal[h].as_mut_array()[l] = 0u8.wrapping_sub((s.mask >> h & 1) as u8);
@@ -398,9 +409,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 s.pits[abs][h] = self.v[rel][h].as_array()[l];
             }
             s.stones[abs] = self.stones[rel].as_array()[l] as u16;
-            // The lanes never give stones back (no re-sowing): what was taken grew.
+            // What was taken and kept grew; what was taken and sown back is counted apart.
             let captured = self.captured[rel].as_array()[l] as u16;
-            t.stones_captured[abs] += (captured - s.captured[abs]) as u32;
+            t.stones_captured[abs] += (captured - s.captured[abs]) as u32 + self.resown[abs][l];
             s.captured[abs] = captured;
             t.captures[abs] += (self.made[abs][l] - s.captures_made[abs]) as u32;
             s.captures_made[abs] = self.made[abs][l];
@@ -502,7 +513,6 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         let k8 = |x: u8| V::splat(tok, x);
         let zero = k8(0);
         let one = k8(1);
-        let lenv = k8(lr.len);
         self.since_flush += 1;
         if self.since_flush == FLUSH_EVERY {
             self.flush();
@@ -590,36 +600,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.count = sel(lifting, lifted, self.count);
         self.laps &= !lifting;
         let lapping = lifting | eq(self.phase, RELAY);
-        // 4. A lap in every lapping lane: `q` stones in every hole, one more in the `rem`
-        // holes after the origin (`q` is zero unless a lap goes round the whole track).
-        let mut q = zero;
-        let mut rem = self.count & lapping;
-        let big = !le(rem, lenv);
-        if bits(big) != 0 {
-            let (qa, ra) = (q.as_mut_array(), rem.as_mut_array());
-            for l in bit_lanes(bits(big)) {
-                let c = ra[l] as u32 - 1;
-                let qq = ((c * lr.inverse) >> 16) as u8;
-                qa[l] = qq;
-                ra[l] -= qq * lr.len;
-            }
-        }
-        // `t - len` wraps above `t` where `t < len`, so the minimum is `t` reduced mod `len`.
-        let t = self.from + rem;
-        let last = t.min(t - lenv);
-        // The holes after `from` up to `t`, and those up to `t - len` where the lap goes past
-        // the end of the track (all below 128: compared as signed bytes).
-        let (from, t1, w1) = (self.from, t + one, t + one - lenv);
-        let whole = bits(big) != 0;
-        for h in 0..len {
-            let hv = k8(h as u8);
-            let sown = (hv.gt_signed(from) & t1.gt_signed(hv)) | w1.gt_signed(hv);
-            // `sown` is -1 where a stone falls.
-            self.v[0][h] -= sown;
-            if whole {
-                self.v[0][h] += q;
-            }
-        }
+        // 4. A lap in every lapping lane.
+        let last = self.sow(self.from, self.count & lapping, lr, len);
         let here = self.gather(0, last, 0..len);
         self.moves.count(lapping);
         // This action's laps so far, for the tally's longest sowing.
@@ -680,11 +662,24 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.clear(1, ob, cap_back, 0..n);
         let taken = (front & cap) + (back & cap_back);
         self.stones[1] -= taken;
-        self.captured[0] += taken;
         let mut no_capture = landed_empty & !cap;
+        if lr.resow {
+            // Sown back from the hole after the capturing one, in the same move; no relay or
+            // capture follows, and the turn ends (the opponent emptied still loses).
+            if bits(cap) != 0 {
+                self.sow(last, taken, lr, len);
+                self.stones[0] += taken;
+            }
+        } else {
+            self.captured[0] += taken;
+        }
         if bits(cap) != 0 {
             for l in bit_lanes(bits(cap)) {
-                self.made[self.mover(l)][l] += 1;
+                let m = self.mover(l);
+                self.made[m][l] += 1;
+                if lr.resow {
+                    self.resown[m][l] += taken.as_array()[l] as u32;
+                }
             }
             let won = cap & self.stones[1].simd_eq(zero);
             self.turns.count(won);
@@ -757,6 +752,48 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             Pending::Start
         });
         self.leave(bits(no_moves), |_| Exit::NoMoves);
+    }
+
+    /// Sows `count` stones (zero in the lanes that do not sow) on side 0 from the hole after
+    /// `from`, one a hole round the track, the origin included: `q` stones in every hole, one
+    /// more in the `rem` holes after the origin (`q` is zero unless the lap goes round the
+    /// whole track). Returns the hole the last stone fell into.
+    #[inline(always)]
+    fn sow(&mut self, from: V, count: V, lr: &LaneRules, len: usize) -> V {
+        let tok = self.tok;
+        let k8 = |x: u8| V::splat(tok, x);
+        let zero = k8(0);
+        let one = k8(1);
+        let lenv = k8(lr.len);
+        let mut q = zero;
+        let mut rem = count;
+        let big = !le(rem, lenv);
+        if bits(big) != 0 {
+            let (qa, ra) = (q.as_mut_array(), rem.as_mut_array());
+            for l in bit_lanes(bits(big)) {
+                let c = ra[l] as u32 - 1;
+                let qq = ((c * lr.inverse) >> 16) as u8;
+                qa[l] = qq;
+                ra[l] -= qq * lr.len;
+            }
+        }
+        // `t - len` wraps above `t` where `t < len`, so the minimum is `t` reduced mod `len`.
+        let t = from + rem;
+        let last = t.min(t - lenv);
+        // The holes after `from` up to `t`, and those up to `t - len` where the lap goes past
+        // the end of the track (all below 128: compared as signed bytes).
+        let (t1, w1) = (t + one, t + one - lenv);
+        let whole = bits(big) != 0;
+        for h in 0..len {
+            let hv = k8(h as u8);
+            let sown = (hv.gt_signed(from) & t1.gt_signed(hv)) | w1.gt_signed(hv);
+            // `sown` is -1 where a stone falls.
+            self.v[0][h] -= sown;
+            if whole {
+                self.v[0][h] += q;
+            }
+        }
+        last
     }
 
     /// Draws again, one lane at a time, where Lemire's method rejected the vector draw.
