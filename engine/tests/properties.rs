@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::playout::{Playout, SliceFeed, play_out_reference};
 use tsoro_engine::rng::Rng;
+use tsoro_engine::sowing::config::valid_configs;
 use tsoro_engine::sowing::{SowingConfig, SowingGame, SowingState};
 use tsoro_engine::{ActionList, AnyGame, Game, Player};
 
@@ -167,9 +168,11 @@ proptest! {
     /// the test then checks that the gate let nothing through that the kernel mis-plays.
     #[test]
     fn kernel_equals_reference_for_any_configuration(
-        c in any::<SowingConfig>(), seed in 0u64..1000,
+        c in valid_configs(), seed in 0u64..1000,
     ) {
-        let Ok(rules) = c.compile() else { return Ok(()) };
+        let rules = c.compile();
+        prop_assume!(rules.is_ok(), "not a valid configuration: not counted as run");
+        let Ok(rules) = rules else { unreachable!() };
         let g = SowingGame::new(rules);
         if let Err(e) = kernel_agrees(&g, seed..seed + 40) {
             prop_assert!(false, "{}\n{}", serde_json::to_string(&c).unwrap_or_default(), e);
@@ -187,7 +190,7 @@ proptest! {
     /// tight limits.
     #[test]
     fn kernel_equals_reference_on_the_rules_it_plays(
-        c in any::<SowingConfig>(), seed in 0u64..1000,
+        c in valid_configs(), seed in 0u64..1000,
     ) {
         let mut c = c;
         c.sowing.relay = true;
@@ -210,7 +213,9 @@ proptest! {
         c.heads.immune_to_takes = false;
         c.opening = tsoro_engine::sowing::config::Opening::None;
         c.end.limits = tsoro_engine::sowing::config::Limits::WholeTurns;
-        let Ok(rules) = c.compile() else { return Ok(()) };
+        let rules = c.compile();
+        prop_assume!(rules.is_ok(), "not a valid configuration: not counted as run");
+        let Ok(rules) = rules else { unreachable!() };
         let g = SowingGame::new(rules);
         prop_assert!(g.has_kernel(), "{}", serde_json::to_string(&c).unwrap_or_default());
         if let Err(e) = kernel_agrees(&g, seed..seed + 40) {
@@ -284,4 +289,36 @@ fn ludii_limits_from_positions_near_the_limit() {
         play_out_reference(&g, &mut alone);
         assert_eq!(alone, kernel, "game {i}");
     }
+}
+
+/// The share of drawn configurations that compile, and of those the kernel plays, measured
+/// with a fixed seed: the any-configuration test above runs a game in nearly all of its cases
+/// and reaches the kernel in a good share of them (cases that do not compile are rejected, not
+/// counted as run). Measured: of 2,000 draws all 2,000 compile and 1,020 are on the kernel.
+#[test]
+fn the_configuration_generator_draws_mostly_valid_configurations() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+    );
+    let (mut compiled, mut kernel) = (0u32, 0u32);
+    const DRAWS: u32 = 2000;
+    for _ in 0..DRAWS {
+        let c: SowingConfig = valid_configs()
+            .new_tree(&mut runner)
+            .expect("a draw")
+            .current();
+        if let Ok(rules) = c.compile() {
+            compiled += 1;
+            kernel += SowingGame::new(rules).has_kernel() as u32;
+        }
+    }
+    eprintln!("of {DRAWS} drawn configurations {compiled} compile, {kernel} on the kernel");
+    assert!(compiled * 10 >= DRAWS * 9, "{compiled} of {DRAWS} compile");
+    assert!(
+        kernel * 5 >= compiled,
+        "{kernel} of {compiled} on the kernel"
+    );
 }
