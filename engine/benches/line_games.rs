@@ -1,11 +1,14 @@
 //! Random-vs-random playouts per second on one thread for the line games (tsoro yemutwelve,
-//! Dig Dig, tsoro yemutatu), and nhodo games per second, beside the tsoro figures of
-//! `playouts`. Run: `cargo bench -p tsoro-engine --bench line_games`.
+//! Dig Dig, tsoro yemutatu), on the reference (`ID`) and as `random_playouts` plays them, on
+//! the bitboard kernel where its gate admits the rules (`ID/kernel`, batches of 256 games);
+//! and nhodo games per second, beside the tsoro figures of `playouts`. Run:
+//! `cargo bench -p tsoro-engine --bench line_games`.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tsoro_engine::catalogue::{self, Model, Params};
+use tsoro_engine::playout::{Playout, SliceFeed};
 use tsoro_engine::rng::Rng;
 use tsoro_engine::{AnyGame, Game};
 
@@ -20,6 +23,19 @@ const IDS: &[&str] = &[
     "tsoro-yemutatu-ludii-triangle",
     "nhodo-matthews",
 ];
+
+/// Games per batch of the kernel's benchmark.
+const BATCH: u64 = 256;
+
+/// A batch of fresh random games played out by `random_playouts` (the kernel where the gate
+/// admits the rules); returns the Ludii moves played.
+fn kernel_batch<G: Game>(g: &G, round: u64) -> u64 {
+    let mut batch: Vec<Playout<G::State>> = (0..BATCH)
+        .map(|k| Playout::new(g.initial_state(), Rng::for_game(round, k), k))
+        .collect();
+    g.random_playouts(&mut SliceFeed::new(&mut batch));
+    batch.iter().map(|p| p.tally.moves as u64).sum()
+}
 
 /// Plays uniformly random actions to the end (as the reference does); returns the Ludii moves
 /// played.
@@ -58,11 +74,33 @@ fn bench(c: &mut Criterion) {
                     moves as f64 / e,
                     moves as f64 / n as f64
                 );
+                let t = Instant::now();
+                let rounds = 8;
+                let moves: u64 = (0..rounds).map(|r| kernel_batch(&g, r)).sum();
+                let e = t.elapsed().as_secs_f64();
+                let n = rounds * BATCH;
+                eprintln!(
+                    "{:<30} {:>10.0} playouts/s {:>12.0} moves/s ({:.1} moves/playout; kernel: {})",
+                    format!("{id}/kernel"),
+                    n as f64 / e,
+                    moves as f64 / e,
+                    moves as f64 / n as f64,
+                    g.has_kernel()
+                );
                 let mut rng = Rng::from_seed(7);
+                group.throughput(Throughput::Elements(1));
                 group.bench_function(*id, |b| {
                     b.iter(|| {
                         let mut s = g.initial_state();
                         black_box(random_playout(&g, &mut s, &mut rng))
+                    })
+                });
+                let mut round = 0;
+                group.throughput(Throughput::Elements(BATCH));
+                group.bench_function(format!("{id}/kernel"), |b| {
+                    b.iter(|| {
+                        round += 1;
+                        black_box(kernel_batch(&g, round))
                     })
                 });
             }
@@ -78,6 +116,7 @@ fn bench(c: &mut Criterion) {
                     turns as f64 / n as f64
                 );
                 let mut k = 0;
+                group.throughput(Throughput::Elements(1));
                 group.bench_function(*id, |b| {
                     b.iter(|| {
                         k += 1;
