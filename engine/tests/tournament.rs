@@ -6,7 +6,8 @@ use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue;
 use tsoro_engine::tournament::report::{games_csv, ratings_csv, report};
 use tsoro_engine::tournament::{
-    TournamentError, TournamentOptions, TournamentSpec, ladder, play_any,
+    TournamentError, TournamentGame, TournamentOptions, TournamentSpec, ladder, play_any,
+    play_range_any,
 };
 
 fn tsoro_4x8() -> AnyGame {
@@ -57,6 +58,36 @@ fn the_same_games_and_ratings_on_one_and_two_threads() {
         ..spec.clone()
     };
     assert_ne!(play_any(&g, &other, &threads(2)).unwrap().games, one.games);
+}
+
+#[test]
+fn ranges_cut_anywhere_give_the_tournament_s_games() {
+    let g = tsoro_4x8();
+    let spec = TournamentSpec::round_robin(agents(&["random", "greedy", "mcts:20"]), 3, 5, 1);
+    let whole = play_any(&g, &spec, &threads(2)).unwrap();
+    // Chunks as a job's workers cut them: uneven, across pairs and pairings.
+    let mut cut: Vec<TournamentGame> = vec![];
+    let mut decisions = vec![0u64; spec.agents.len()];
+    let mut start = 0;
+    for len in [5, 1, 7, 2, 100] {
+        let end = (start + len).min(spec.games());
+        let part = play_range_any(&g, &spec, start..end, &threads(1)).unwrap();
+        assert_eq!(part.games.len() as u64, end - start);
+        for (d, t) in decisions.iter_mut().zip(&part.time) {
+            *d += t.decisions;
+        }
+        cut.extend(part.games);
+        start = end;
+    }
+    assert_eq!(cut, whole.games);
+    let whole_decisions: Vec<u64> = whole.time.iter().map(|t| t.decisions).collect();
+    assert_eq!(decisions, whole_decisions);
+    // A game reads back from its JSON (as a job stores it).
+    let line = serde_json::to_string(&cut[3]).unwrap();
+    assert_eq!(
+        serde_json::from_str::<TournamentGame>(&line).unwrap(),
+        cut[3]
+    );
 }
 
 #[test]

@@ -20,7 +20,8 @@ use crate::outcome::EndReason;
 use crate::player::Player;
 use crate::rng::Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use thiserror::Error;
@@ -153,7 +154,7 @@ pub enum TournamentError {
 }
 
 /// The result of a game, by seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Won {
     /// The player who moved first at the start won.
@@ -176,7 +177,7 @@ impl Won {
 }
 
 /// One game of a tournament.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentGame {
     /// Index of its pairing.
     pub pairing: usize,
@@ -208,7 +209,7 @@ pub struct TournamentGame {
 /// played, [`crate::clock::thread_cpu`]): measured, so it varies from run to run, unlike the
 /// games. Alpha-beta's analysis spreads over the pool; its `choose`, which games use, runs on
 /// one thread, as MCTS does.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AgentTime {
     /// The agent.
     pub agent: String,
@@ -311,12 +312,37 @@ pub fn play<G: Game + 'static>(
     spec: &TournamentSpec,
     opts: &TournamentOptions,
 ) -> Result<TournamentRun, TournamentError> {
+    play_range(g, spec, 0..spec.games(), opts)
+}
+
+/// Where game `t` of a tournament is: its pairing, its pair and which game of the pair.
+/// Games are numbered pairing by pairing, pair by pair, game 0 then game 1.
+pub fn game_at(spec: &TournamentSpec, t: u64) -> (usize, u64, u8) {
+    let per_pairing = 2 * spec.pairs.max(1);
+    (
+        (t / per_pairing) as usize,
+        (t / 2) % spec.pairs.max(1),
+        (t % 2) as u8,
+    )
+}
+
+/// Plays games `range` of the tournament (numbered as [`game_at`] says; the progress callback
+/// counts within the range). Each game depends only on the spec and its number, so the
+/// ranges of a tournament cut any way give together the games of [`play`], and the agents'
+/// times add up over them.
+pub fn play_range<G: Game + 'static>(
+    g: &G,
+    spec: &TournamentSpec,
+    range: Range<u64>,
+    opts: &TournamentOptions,
+) -> Result<TournamentRun, TournamentError> {
     spec.check()?;
+    let range = range.start.min(spec.games())..range.end.min(spec.games());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
         .map_err(|e| TournamentError::Threads(e.to_string()))?;
-    let total = spec.games();
+    let total = range.end - range.start;
     let done = AtomicU64::new(0);
     let cancelled = || {
         opts.cancel
@@ -327,14 +353,12 @@ pub fn play<G: Game + 'static>(
         (0..total as usize)
             .into_par_iter()
             .with_max_len(1)
-            .map(|t| {
-                let t = t as u64;
+            .map(|i| {
+                let t = range.start + i as u64;
                 if cancelled() {
                     return None;
                 }
-                let p = (t / (2 * spec.pairs)) as usize;
-                let k = (t / 2) % spec.pairs;
-                let which = (t % 2) as u8;
+                let (p, k, which) = game_at(spec, t);
                 let r = crate::agents::stop::scoped(opts.cancel.as_ref(), || {
                     play_one(g, spec, p, k, which)
                 });
@@ -386,4 +410,14 @@ pub fn play_any(
     opts: &TournamentOptions,
 ) -> Result<TournamentRun, TournamentError> {
     crate::with_game!(game, g => play(g, spec, opts))
+}
+
+/// [`play_range`] on a game chosen at run time.
+pub fn play_range_any(
+    game: &AnyGame,
+    spec: &TournamentSpec,
+    range: Range<u64>,
+    opts: &TournamentOptions,
+) -> Result<TournamentRun, TournamentError> {
+    crate::with_game!(game, g => play_range(g, spec, range.clone(), opts))
 }
