@@ -8,6 +8,7 @@ use crate::jobs::game::JobGameError;
 use crate::jobs::request::JobRequestError;
 use crate::play::MoveError;
 use crate::runs::plan::RunError;
+use crate::runs::tournament::TournamentRequestError;
 use serde_json::json;
 use tsoro_engine::catalogue::ParamError;
 use tsoro_engine::replay::ReplayError;
@@ -114,6 +115,28 @@ impl From<JobRequestError> for Problem {
                 p
             }
             JobRequestError::Pricing(_) => Problem::internal(e),
+        }
+    }
+}
+
+impl From<TournamentRequestError> for Problem {
+    fn from(e: TournamentRequestError) -> Problem {
+        match e {
+            TournamentRequestError::Run(e) => e.into(),
+            TournamentRequestError::OverBudget(over) => {
+                let mut p = Problem::of(&super::problem::OVER_BUDGET, over.to_string()).with_error(
+                    "pairs",
+                    format!(
+                        "estimated {:.0} core-seconds, over {:.0}",
+                        over.cost, over.max_job_cost
+                    ),
+                );
+                p.extra.insert("estimated_cost".into(), over.cost.into());
+                p.extra
+                    .insert("max_job_cost".into(), over.max_job_cost.into());
+                p
+            }
+            TournamentRequestError::Pricing(_) => Problem::internal(e),
         }
     }
 }

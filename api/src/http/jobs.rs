@@ -17,7 +17,7 @@ use serde_json::json;
 use std::time::Duration;
 use uuid::Uuid;
 
-fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
+pub(super) fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
     raw.parse::<Uuid>()
         .map_err(|_| Problem::not_found(format!("no {what} {raw:?}: ids are UUIDs")).at(path))
 }
@@ -26,6 +26,7 @@ async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem
     let id = parse_id(raw, "simulation", path)?;
     store::get_job(&state.pool, id)
         .await?
+        .filter(|j| !j.is_tournament())
         .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
 }
 
@@ -34,7 +35,7 @@ const ADMISSION_RETRY_SECS: u64 = 5;
 
 /// Admits `new` jobs inside the transaction that will insert them (holding the admission lock
 /// until it ends), or 429 with `Retry-After`.
-async fn admit(
+pub(super) async fn admit(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     limits: &JobSettings,
     new: i64,
@@ -178,6 +179,7 @@ pub async fn list(
         status,
         q.ruleset.as_deref(),
         limit,
+        false,
     )
     .await?;
     Ok(HttpResponse::Ok().json(JobList {
@@ -199,7 +201,7 @@ pub const MAX_WAIT_SECS: u64 = 60;
 impl WaitQuery {
     /// How long to wait: 0 when not asked; over [`MAX_WAIT_SECS`], 400 naming `wait` (for
     /// simulations and comparisons alike).
-    fn duration(&self, path: &str) -> Result<Duration, Problem> {
+    pub(super) fn duration(&self, path: &str) -> Result<Duration, Problem> {
         let wait = self.wait.unwrap_or(0);
         if wait > MAX_WAIT_SECS {
             return Err(Problem::bad_request(format!(
@@ -249,7 +251,7 @@ pub async fn show(
 /// `?purge=true`: delete rather than cancel.
 pub struct DeleteQuery {
     #[serde(default)]
-    purge: bool,
+    pub(super) purge: bool,
 }
 
 #[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id"), ("purge" = Option<bool>, Query, description = "Delete the job and everything it stored (whatever its status; a running job stops), answering its id and `freed_bytes`")),

@@ -24,6 +24,7 @@ pub mod routes;
 pub mod security_headers;
 pub mod state;
 pub mod strict_json;
+pub mod tournaments;
 pub mod unmatched;
 
 use crate::settings::{AppSettings, SHUTDOWN_GRACE_SECS};

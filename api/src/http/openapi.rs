@@ -49,12 +49,15 @@ use utoipa::{Modify, OpenApi};
         crate::jobs::view::ComparisonView,
         crate::jobs::view::SummaryView,
         crate::jobs::view::JobGame,
+        crate::jobs::tournament_view::TournamentView,
+        crate::runs::tournament::TournamentRequest,
         crate::http::play::AgentMoveRequest,
         crate::http::play::AgentMoveResponse,
     )),
     tags(
         (name = "archive", description = "Games, sources, evidence and rulesets, each rule cited"),
         (name = "simulations", description = "Simulations and comparisons as durable jobs, and their exports"),
+        (name = "tournaments", description = "Tournaments as durable jobs: agents rated against each other with intervals, the first-move advantage, and their exports"),
         (name = "play", description = "Replaying a recorded game, the legal actions at a point of it, and an agent's move there"),
     )
 )]

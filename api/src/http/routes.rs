@@ -3,7 +3,7 @@
 //! documentation, and the OpenAPI document is built from the same table, so the routes and
 //! the document cannot disagree.
 
-use super::{archive, jobs, package, play, unmatched};
+use super::{archive, jobs, package, play, tournaments, unmatched};
 use actix_web::http::Method;
 use actix_web::{FromRequest, Handler, Responder, Route, web};
 use utoipa::OpenApi;
@@ -107,6 +107,12 @@ endpoints! {
     jobs::create_comparison,
     jobs::show_comparison,
     jobs::comparison_csv,
+    tournaments::create,
+    tournaments::show,
+    tournaments::cancel,
+    tournaments::games_csv,
+    tournaments::ratings_csv,
+    tournaments::datapackage,
     play::replay_game,
     play::legal,
     play::agent_move,

@@ -17,5 +17,7 @@ pub mod records;
 pub mod request;
 pub mod status;
 pub mod store;
+pub mod tournament;
+pub mod tournament_view;
 pub mod view;
 pub mod worker;

@@ -58,13 +58,23 @@ pub struct JobRow {
     pub finished_at: Option<DateTime<Utc>>,
     /// The name of the API token that created it (None: created anonymously).
     pub owner: Option<String>,
+    /// A simulation's, or a tournament's: what else it plays
+    /// ([`super::tournament::Stored`]).
+    pub tournament: Option<Value>,
+}
+
+impl JobRow {
+    /// Whether it is a tournament (else a simulation, of a comparison or not).
+    pub fn is_tournament(&self) -> bool {
+        self.tournament.is_some()
+    }
 }
 
 /// A job's columns: only its own row (what its chunks add up to is [`usage`]'s, read by the
 /// views that show it, not by every read such as a worker's claim).
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
-     next_game, summary, created_at, started_at, finished_at, owner";
+     next_game, summary, created_at, started_at, finished_at, owner, tournament";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -93,6 +103,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         started_at: r.try_get("started_at")?,
         finished_at: r.try_get("finished_at")?,
         owner: r.try_get("owner")?,
+        tournament: r.try_get("tournament")?,
     })
 }
 
@@ -179,6 +190,39 @@ pub async fn create_job(
     job_from(&row)
 }
 
+/// Stores a tournament of `owner` as a job of `games` games, `chunk_games` to a chunk, its
+/// agents and what else it plays (`tournament`) beside the run's ruleset and seed; queued.
+pub async fn create_tournament(
+    tx: &mut Transaction<'_, Postgres>,
+    run: &crate::runs::plan::RunPlan,
+    agents: &[String],
+    tournament: &Value,
+    chunk_games: u64,
+    owner: Option<&str>,
+) -> Result<JobRow, sqlx::Error> {
+    let sql = format!(
+        "INSERT INTO simulation_jobs (id, ruleset, ruleset_hash, config, params, agents, games, \
+         seed, swap_seats, chunk_games, reference, owner, kind, tournament) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::numeric, true, $9, false, $10, \
+         'tournament', $11) RETURNING {JOB_COLUMNS}"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(Uuid::new_v4())
+        .bind(&run.def.id)
+        .bind(&run.hash)
+        .bind(&run.config)
+        .bind(serde_json::to_value(&run.params).unwrap_or_default())
+        .bind(agents)
+        .bind(run.games as i64)
+        .bind(run.seed.to_string())
+        .bind(chunk_games as i64)
+        .bind(owner)
+        .bind(tournament)
+        .fetch_one(&mut **tx)
+        .await?;
+    job_from(&row)
+}
+
 /// One job by id.
 pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Error> {
     let sql = format!("SELECT {JOB_COLUMNS} FROM simulation_jobs WHERE id = $1");
@@ -189,18 +233,20 @@ pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Er
     row.as_ref().map(job_from).transpose()
 }
 
-/// Jobs, newest first, filtered by owner (None: everyone's), status and ruleset.
+/// Jobs, newest first, filtered by owner (None: everyone's), status and ruleset: the
+/// tournaments, or the simulations.
 pub async fn list_jobs(
     pool: &PgPool,
     owner: Option<&str>,
     status: Option<JobStatus>,
     ruleset: Option<&str>,
     limit: i64,
+    tournaments: bool,
 ) -> Result<Vec<JobRow>, sqlx::Error> {
     let sql = format!(
         "SELECT {JOB_COLUMNS} FROM simulation_jobs \
          WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR ruleset = $2) \
-         AND ($4::text IS NULL OR owner = $4) \
+         AND ($4::text IS NULL OR owner = $4) AND ($5 = (kind = 'tournament')) \
          ORDER BY created_at DESC, id LIMIT $3"
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -208,6 +254,7 @@ pub async fn list_jobs(
         .bind(ruleset)
         .bind(limit)
         .bind(owner)
+        .bind(tournaments)
         .fetch_all(pool)
         .await?;
     rows.iter().map(job_from).collect()
@@ -475,8 +522,8 @@ pub struct Played {
     pub claim: Claim,
     /// The records in game order, encoded ([`records::Encoder`]).
     pub lines: Vec<u8>,
-    /// Their aggregates.
-    pub summary: Summary,
+    /// Their aggregates (a simulation's [`Summary`]; a tournament's agents' time).
+    pub summary: Value,
     /// How many games.
     pub games: u64,
 }
@@ -490,8 +537,6 @@ pub async fn complete(pool: &PgPool, owner: &str, played: Played) -> Result<bool
         summary,
         games,
     } = played;
-    let summary =
-        serde_json::to_value(&summary).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
     let mut tx = pool.begin().await?;
     let stored = sqlx::query(
         "UPDATE simulation_chunks c \
@@ -555,6 +600,9 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
     .await?;
     if open > 0 {
         return Ok(());
+    }
+    if job.is_tournament() {
+        return super::tournament::finish(pool, &job).await;
     }
     let mut summary = empty_summary(&job);
     let parts: Vec<(i32, Option<Value>)> =

@@ -106,6 +106,19 @@ async fn store_played(pool: PgPool, name: String, played: Played) {
     }
 }
 
+/// A chunk's play, to run on a blocking thread.
+pub(super) type Work = Box<dyn FnOnce() -> Outcome + Send + 'static>;
+
+/// How playing a chunk ended.
+pub(super) enum Outcome {
+    /// Every game played: the records encoded, their aggregates, how many games.
+    Played(Vec<u8>, serde_json::Value, u64),
+    /// Stopped: cancelled, the lease lost, or the worker stopping.
+    Cancelled,
+    /// The job cannot run.
+    Failed(String),
+}
+
 /// Plays one chunk, renewing its lease meanwhile; gives it back unless the lease was lost, the
 /// job cancelled, or we stop (then the chunk is released), or the job cannot run (then the
 /// job is marked failed).
@@ -117,34 +130,22 @@ async fn play(
     stop: &mut watch::Receiver<bool>,
 ) -> Result<Option<Played>, sqlx::Error> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let (game, spec) = match prepare(&c) {
-        Ok(x) => x,
+    // Games finished, counted as each ends (on the threads that play them), so that the
+    // job's progress moves even when a chunk takes minutes.
+    let played = Arc::new(Finished::new(settings.threads));
+    let work = if c.job.is_tournament() {
+        super::tournament::playing(&c, settings.threads, cancel.clone(), played.clone())
+    } else {
+        simulating(&c, settings.threads, cancel.clone(), played.clone())
+    };
+    let work = match work {
+        Ok(w) => w,
         Err(e) => {
             store::fail(pool, c.job.id, &e).await?;
             return Ok(None);
         }
     };
-    let opts = SimOptions {
-        threads: settings.threads,
-        cancel: Some(cancel.clone()),
-        progress: None,
-        reference: c.job.reference,
-    };
-    // Games finished, counted as each ends (on the threads that play them), so that the
-    // job's progress moves even when a chunk takes minutes.
-    let played = Arc::new(Finished::new(settings.threads));
-    let counter = played.clone();
-    let mut play = tokio::task::spawn_blocking(move || {
-        let games = spec.games.end - spec.games.start;
-        let mut lines = Vec::with_capacity(games as usize * records::BYTES_PER_RECORD);
-        let count = |_: &tsoro_engine::stats::GameRecord| counter.add();
-        // Each record is encoded as it comes back.
-        let mut encoder = records::Encoder::new(spec.seed);
-        let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
-            encoder.encode(r, &mut lines)
-        });
-        (summary, lines, games)
-    });
+    let mut play = tokio::task::spawn_blocking(work);
     let mut reported = 0;
     let mut beat = tokio::time::interval(settings.lease / 3);
     beat.tick().await;
@@ -179,7 +180,7 @@ async fn play(
         }
     };
     match outcome {
-        Ok((Ok(summary), lines, games)) => {
+        Ok(Outcome::Played(lines, summary, games)) => {
             return Ok(Some(Played {
                 claim: c,
                 lines,
@@ -187,19 +188,53 @@ async fn play(
                 games,
             }));
         }
-        Ok((Err(SimError::Cancelled { .. }), _, _)) => {
+        Ok(Outcome::Cancelled) => {
             store::release(pool, &c, name).await?;
             tracing::info!(job = %c.job.id, chunk = c.idx, "chunk abandoned (cancelled, lease lost or stopping)");
         }
-        Ok((Err(e), _, _)) => store::fail(pool, c.job.id, &e.to_string()).await?,
+        Ok(Outcome::Failed(e)) => store::fail(pool, c.job.id, &e).await?,
         Err(e) => store::fail(pool, c.job.id, &format!("the worker panicked: {e}")).await?,
     }
     Ok(None)
 }
 
+/// The play of a simulation's chunk, to run on a blocking thread.
+fn simulating(
+    c: &Claim,
+    threads: usize,
+    cancel: Arc<AtomicBool>,
+    counter: Arc<Finished>,
+) -> Result<Work, String> {
+    let (game, spec) = prepare(c)?;
+    let opts = SimOptions {
+        threads,
+        cancel: Some(cancel),
+        progress: None,
+        reference: c.job.reference,
+    };
+    Ok(Box::new(move || {
+        let games = spec.games.end - spec.games.start;
+        let mut lines = Vec::with_capacity(games as usize * records::BYTES_PER_RECORD);
+        let count = |_: &tsoro_engine::stats::GameRecord| counter.add();
+        // Each record is encoded as it comes back.
+        let mut encoder = records::Encoder::new(spec.seed);
+        let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
+            encoder.encode(r, &mut lines)
+        });
+        match summary {
+            Ok(s) => match serde_json::to_value(&s) {
+                Ok(v) => Outcome::Played(lines, v, games),
+                Err(e) => Outcome::Failed(e.to_string()),
+            },
+            Err(SimError::Cancelled { .. }) => Outcome::Cancelled,
+            Err(e) => Outcome::Failed(e.to_string()),
+        }
+    }))
+}
+
 /// Games finished, counted by the threads that play them, each thread in its own cache line
 /// (one counter shared by every game of a fast chunk cost the playing threads 2-3%).
-struct Finished {
+pub(super) struct Finished {
     /// One slot per thread of the pool playing the chunk (`rayon::current_thread_index`), and
     /// a last one for any other thread.
     slots: Vec<Slot>,
@@ -223,7 +258,7 @@ impl Finished {
     }
 
     /// One more game finished on this thread.
-    fn add(&self) {
+    pub(super) fn add(&self) {
         let last = self.slots.len() - 1;
         let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
         self.slots[slot].0.fetch_add(1, Ordering::Relaxed);

@@ -122,7 +122,7 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
     // Listed only where anyone may list them: elsewhere a job's id is its share link.
     let jobs_listed = crate::http::access::anonymous_writes_open(&req, pool).await;
     let listed = if jobs_listed {
-        crate::jobs::store::list_jobs(pool, None, None, None, 10).await?
+        crate::jobs::store::list_jobs(pool, None, None, None, 10, false).await?
     } else {
         Vec::new()
     };

@@ -4,3 +4,4 @@
 pub mod cost;
 pub mod csv;
 pub mod plan;
+pub mod tournament;

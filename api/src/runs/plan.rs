@@ -317,7 +317,8 @@ pub struct RunError {
 }
 
 impl RunError {
-    fn new(
+    /// The fault of `field`: one line `detail`, and what is allowed there.
+    pub fn new(
         field: impl Into<String>,
         detail: impl Into<String>,
         message: impl Into<String>,
@@ -375,21 +376,29 @@ pub fn config_hash(config: &Value) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// One agent by name, named `field` in faults: a known agent (see [`KNOWN_AGENTS`]), and
+/// reproducible from its seed (a time budget is refused: its play depends on the machine).
+pub fn parse_agent(name: &str, field: &str) -> Result<AgentSpec, RunError> {
+    let a = name
+        .parse::<AgentSpec>()
+        .map_err(|e| RunError::new(field, e.to_string(), format!("known: {KNOWN_AGENTS}")))?;
+    if !a.reproducible() {
+        return Err(RunError::new(
+            field,
+            format!("{a} has a time budget: its games are not reproducible from their seed"),
+            "give MCTS iterations (mcts:N) or an alpha-beta depth (alphabeta:D)".to_string(),
+        ));
+    }
+    Ok(a)
+}
+
 /// The two agents of a run, from one or two names.
 pub fn parse_agents(agents: &Agents) -> Result<[AgentSpec; 2], RunError> {
     let parsed = agents
         .names()
         .iter()
-        .map(|n| n.parse::<AgentSpec>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| RunError::new("agents", e.to_string(), format!("known: {KNOWN_AGENTS}")))?;
-    if let Some(a) = parsed.iter().find(|a| !a.reproducible()) {
-        return Err(RunError::new(
-            "agents",
-            format!("{a} has a time budget: its games are not reproducible from their seed"),
-            "give MCTS iterations (mcts:N) or an alpha-beta depth (alphabeta:D)".to_string(),
-        ));
-    }
+        .map(|n| parse_agent(n, "agents"))
+        .collect::<Result<Vec<_>, _>>()?;
     match parsed.as_slice() {
         [a] => Ok([*a, *a]),
         [a, b] => Ok([*a, *b]),

@@ -1,0 +1,212 @@
+//! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
+//! durable machinery as simulations ([`crate::jobs`]).
+
+use super::jobs::{DeleteQuery, WaitQuery, admit, parse_id};
+use crate::http::access::Access;
+use crate::http::problem::Problem;
+use crate::http::state::AppState;
+use crate::jobs::status::JobStatus;
+use crate::jobs::store::{self, JobRow};
+use crate::jobs::tournament::{self, Stored};
+use crate::jobs::tournament_view::{TournamentView, tournament_url};
+use crate::runs::tournament::{TournamentRequest, check};
+use crate::settings::JobSettings;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::json;
+
+/// A stored tournament, or 404.
+async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
+    let id = parse_id(raw, "tournament", path)?;
+    store::get_job(&state.pool, id)
+        .await?
+        .filter(JobRow::is_tournament)
+        .ok_or_else(|| Problem::not_found(format!("no tournament {id}")).at(path))
+}
+
+/// A finished tournament, or 409 naming its progress.
+async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
+    let job = load(state, raw, path).await?;
+    if job.status != JobStatus::Done {
+        return Err(Problem::of(
+            &crate::http::problem::JOB_NOT_DONE,
+            format!(
+                "the tournament is {} ({} of {} games); its data is exported when it is done",
+                job.status, job.games_done, job.games
+            ),
+        )
+        .at(path));
+    }
+    Ok(job)
+}
+
+/// The view of one stored tournament.
+async fn view_of(state: &AppState, job: &JobRow) -> Result<TournamentView, Problem> {
+    let usage = store::usage(&state.pool, &[job.id]).await?;
+    Ok(TournamentView::of(
+        job,
+        &usage.get(&job.id).copied().unwrap_or_default(),
+    ))
+}
+
+#[utoipa::path(post, path = "/api/v1/tournaments", tag = "tournaments", operation_id = "create_tournament",
+    request_body = TournamentRequest,
+    responses(
+        (status = 202, description = "Queued; the tournament (its `url` also in `Location`)", body = TournamentView),
+        (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown ruleset or agent, an agent with a time budget (not reproducible), a parameter out of range, too many pairs or agents, or an estimated cost over the budget (`--max-job-cost`; the problem names `pairs` and gives `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Starting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))),
+        (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+    ),
+    security((), ("bearer" = [])))]
+/// Queues a tournament (202 with its URL; owned by the token's holder): every pair of agents
+/// plays `pairs` seat-swapped pairs of games, and each agent plays itself.
+pub async fn create(
+    req: HttpRequest,
+    access: Access,
+    state: web::Data<AppState>,
+    limits: web::Data<JobSettings>,
+    body: crate::http::extract::JsonObject<TournamentRequest>,
+) -> Result<HttpResponse, Problem> {
+    let owner = access.may_create()?;
+    // Pricing may play sample games: off the async executor.
+    let (b, l) = (body.into_inner(), limits.clone());
+    let (plan, chunk) = web::block(move || check(&b, &l))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let agents: Vec<String> = plan.spec.agents.iter().map(|a| a.to_string()).collect();
+    let stored = serde_json::to_value(Stored::of(&plan.spec)).map_err(Problem::internal)?;
+    let mut tx = state.pool.begin().await?;
+    admit(&mut tx, &limits, 1)
+        .await
+        .map_err(|p| p.at(req.path()))?;
+    let job = store::create_tournament(
+        &mut tx,
+        &plan.run,
+        &agents,
+        &stored,
+        chunk,
+        owner.as_deref(),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(HttpResponse::Accepted()
+        .insert_header(("Location", tournament_url(job.id)))
+        .json(TournamentView::of(&job, &store::JobUsage::default())))
+}
+
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "show_tournament",
+    params(("id" = String, Path, description = "Tournament id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the tournament to end", maximum = 60)),
+    responses((status = 200, description = "Status and progress and, when done, the results: ratings with 95% intervals, the first-move advantage in Elo with its interval, each pairing's score by seat with Wilson intervals", body = TournamentView), (status = 400, description = "A bad `wait`", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// A tournament's status, progress and, when done, its results (`?wait=` to await it).
+pub async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    events: web::Data<crate::jobs::events::JobEvents>,
+    path: web::Path<String>,
+    q: web::Query<WaitQuery>,
+) -> Result<HttpResponse, Problem> {
+    let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
+    let mut changes = events.subscribe();
+    loop {
+        let job = load(&state, &path, req.path()).await?;
+        if job.status.is_ended() || tokio::time::Instant::now() >= deadline {
+            return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
+        }
+        let look_again =
+            (tokio::time::Instant::now() + crate::jobs::events::FALLBACK).min(deadline);
+        loop {
+            match tokio::time::timeout_at(look_again, changes.recv()).await {
+                Ok(Ok(id)) if id != job.id => continue,
+                _ => break,
+            }
+        }
+    }
+}
+
+#[utoipa::path(delete, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "cancel_tournament", params(("id" = String, Path, description = "Tournament id"), ("purge" = Option<bool>, Query, description = "Delete the tournament and everything it stored (whatever its status; a running one stops), answering its id and `freed_bytes`")),
+    responses((status = 200, description = "Cancelled: the tournament (a `TournamentView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's tournament (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    security((), ("bearer" = [])))]
+/// Cancels a tournament; with `?purge=true`, deletes it and everything it stored (its owner
+/// or an admin).
+pub async fn cancel(
+    req: HttpRequest,
+    access: Access,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    q: web::Query<DeleteQuery>,
+) -> Result<HttpResponse, Problem> {
+    let job = load(&state, &path, req.path()).await?;
+    access.may_manage(job.owner.as_deref())?;
+    if q.purge {
+        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
+        return Ok(HttpResponse::Ok().json(json!({
+            "id": job.id,
+            "deleted": true,
+            "status_before": job.status,
+            "freed_bytes": freed,
+        })));
+    }
+    if !store::cancel(&state.pool, job.id).await? {
+        return Err(Problem::of(
+            &crate::http::problem::JOB_FINISHED,
+            format!("the tournament is already {}", job.status),
+        )
+        .at(req.path()));
+    }
+    let job = load(&state, &path, req.path()).await?;
+    Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
+}
+
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/games.csv", tag = "tournaments", operation_id = "tournament_games_csv", params(("id" = String, Path, description = "Tournament id")),
+    responses((status = 200, description = "Every game, in order (pairing, pair, game): the columns of `tsoro tournament --csv`'s games.csv", body = String, content_type = "text/csv"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The tournament is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// Every game of a finished tournament, as CSV.
+pub async fn games_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done(&state, &path, req.path()).await?;
+    let body = tournament::games_csv_of(&state.pool, &job).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{}-games.csv\"", job.id),
+        ))
+        .body(body))
+}
+
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/ratings.csv", tag = "tournaments", operation_id = "tournament_ratings_csv", params(("id" = String, Path, description = "Tournament id")),
+    responses((status = 200, description = "The ratings with their 95% intervals, and the first-move term: `tsoro tournament --csv`'s ratings.csv", body = String, content_type = "text/csv"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The tournament is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// A finished tournament's ratings, as CSV.
+pub async fn ratings_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done(&state, &path, req.path()).await?;
+    let body = job
+        .summary
+        .as_ref()
+        .and_then(|s| s["ratings_csv"].as_str())
+        .ok_or_else(|| Problem::internal("a done tournament without its ratings"))?
+        .to_string();
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .body(body))
+}
+
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/datapackage.json", tag = "tournaments", operation_id = "tournament_datapackage", params(("id" = String, Path, description = "Tournament id")),
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and ratings.csv", body = Object), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// The Frictionless data package describing a tournament's exports.
+pub async fn datapackage(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load(&state, &path, req.path()).await?;
+    Ok(HttpResponse::Ok().json(tournament::datapackage(&job)))
+}

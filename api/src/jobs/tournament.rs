@@ -1,0 +1,262 @@
+//! Tournaments as jobs: what a tournament job stores beside a run's columns, how a worker
+//! plays a chunk of its games ([`playing`]), how its finished games are rated ([`finish`]),
+//! and its exports. A chunk stores its games as JSON lines (one
+//! [`TournamentGame`] each, in game order) and its agents' CPU time; game `t` depends only on
+//! the tournament and `t`, so the games and ratings are the same whichever workers played.
+
+use super::store::{self, Claim, JobRow};
+use super::worker::{Finished, Outcome, Work};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::catalogue::{self, Model};
+use tsoro_engine::tournament::ratings::DEFAULT_BOOTSTRAP;
+use tsoro_engine::tournament::report::{games_csv, ratings_csv, report};
+use tsoro_engine::tournament::{
+    AgentTime, TournamentError, TournamentGame, TournamentOptions, TournamentSpec, play_range_any,
+};
+
+/// What a tournament job plays beside its ruleset, agents and seed (the job's `tournament`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stored {
+    /// Seat-swapped pairs per pairing.
+    pub pairs: u64,
+    /// Random opening plies.
+    pub opening_plies: u32,
+    /// The pairings, as agent indices.
+    pub pairings: Vec<[usize; 2]>,
+}
+
+impl Stored {
+    /// What `spec` plays beside its agents and seed.
+    pub fn of(spec: &TournamentSpec) -> Stored {
+        Stored {
+            pairs: spec.pairs,
+            opening_plies: spec.opening_plies,
+            pairings: spec.pairings.clone(),
+        }
+    }
+}
+
+/// The tournament a job plays.
+pub fn spec_of(job: &JobRow) -> Result<TournamentSpec, String> {
+    let stored: Stored = job
+        .tournament
+        .clone()
+        .ok_or("not a tournament")
+        .and_then(|v| serde_json::from_value(v).map_err(|_| "a tournament's spec does not read"))
+        .map_err(str::to_string)?;
+    let agents = job
+        .agents
+        .iter()
+        .map(|a| a.parse::<AgentSpec>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TournamentSpec {
+        agents,
+        pairings: stored.pairings,
+        pairs: stored.pairs,
+        seed: job.seed,
+        opening_plies: stored.opening_plies,
+    })
+}
+
+/// The play of a tournament's chunk (its games `first_game..end_game`), to run on a blocking
+/// thread.
+pub(super) fn playing(
+    c: &Claim,
+    threads: usize,
+    cancel: Arc<AtomicBool>,
+    counter: Arc<Finished>,
+) -> Result<Work, String> {
+    let spec = spec_of(&c.job)?;
+    let def = catalogue::get(&c.job.ruleset).map_err(|e| e.to_string())?;
+    let game =
+        match catalogue::build_config(def.kind, c.job.config.clone()).map_err(|e| e.to_string())? {
+            Model::Game(g) => g,
+            Model::Nhodo(_) => return Err("nhodo runs no agents".into()),
+        };
+    let range = c.first_game..c.end_game;
+    let opts = TournamentOptions {
+        threads,
+        cancel: Some(cancel),
+        progress: Some(Arc::new(move |_, _| counter.add())),
+    };
+    Ok(Box::new(move || {
+        match play_range_any(&game, &spec, range.clone(), &opts) {
+            Ok(run) => {
+                let mut lines = Vec::with_capacity(run.games.len() * 256);
+                for g in &run.games {
+                    if let Err(e) = serde_json::to_writer(&mut lines, g) {
+                        return Outcome::Failed(e.to_string());
+                    }
+                    lines.push(b'\n');
+                }
+                Outcome::Played(lines, json!({ "time": run.time }), range.end - range.start)
+            }
+            Err(TournamentError::Cancelled { .. }) => Outcome::Cancelled,
+            Err(e) => Outcome::Failed(e.to_string()),
+        }
+    }))
+}
+
+/// A stored chunk's games.
+fn decode(stored: &[u8]) -> Result<Vec<TournamentGame>, sqlx::Error> {
+    stored
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).map_err(|e| sqlx::Error::Protocol(e.to_string())))
+        .collect()
+}
+
+/// Every stored game of a tournament job, in game order.
+pub async fn games(pool: &PgPool, job: &JobRow) -> Result<Vec<TournamentGame>, sqlx::Error> {
+    let mut out = Vec::with_capacity(job.games_done.max(0) as usize);
+    for (idx, _) in store::stored_chunks(pool, job.id).await? {
+        let stored = store::chunk_records(pool, job.id, idx)
+            .await?
+            .unwrap_or_default();
+        out.extend(decode(&stored)?);
+    }
+    Ok(out)
+}
+
+/// What a finished tournament says (the job's `summary`): the report, the agents' time per
+/// decision over all chunks, and the ratings as CSV.
+pub async fn finish(pool: &PgPool, job: &JobRow) -> Result<(), sqlx::Error> {
+    let spec = match spec_of(job) {
+        Ok(s) => s,
+        Err(e) => return store::fail(pool, job.id, &e).await,
+    };
+    let games = games(pool, job).await?;
+    let parts: Vec<Option<Value>> =
+        sqlx::query_scalar("SELECT summary FROM simulation_chunks WHERE job_id = $1 ORDER BY idx")
+            .bind(job.id)
+            .fetch_all(pool)
+            .await?;
+    let mut time: Vec<AgentTime> = spec
+        .agents
+        .iter()
+        .map(|a| AgentTime {
+            agent: a.to_string(),
+            ..AgentTime::default()
+        })
+        .collect();
+    for part in parts.into_iter().flatten() {
+        let chunk: Vec<AgentTime> =
+            serde_json::from_value(part["time"].clone()).unwrap_or_default();
+        for (t, c) in time.iter_mut().zip(chunk) {
+            t.decisions += c.decisions;
+            t.seconds += c.seconds;
+        }
+    }
+    for t in &mut time {
+        t.ms_per_decision = if t.decisions == 0 {
+            0.0
+        } else {
+            1000.0 * t.seconds / t.decisions as f64
+        };
+    }
+    if games.len() as u64 != spec.games() {
+        let e = format!("{} games stored of {}", games.len(), spec.games());
+        return store::fail(pool, job.id, &e).await;
+    }
+    // The bootstrap takes a moment: off the async executor.
+    let summary = tokio::task::spawn_blocking(move || {
+        let r = report(&spec, &games, DEFAULT_BOOTSTRAP);
+        json!({ "report": r, "time": time, "ratings_csv": ratings_csv(&r) })
+    })
+    .await
+    .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+    sqlx::query(
+        "UPDATE simulation_jobs SET status = 'done', summary = $2, finished_at = now() \
+         WHERE id = $1 AND status = 'running'",
+    )
+    .bind(job.id)
+    .bind(summary)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// A finished tournament's games as CSV (the columns of `tsoro tournament --csv`).
+pub async fn games_csv_of(pool: &PgPool, job: &JobRow) -> Result<String, sqlx::Error> {
+    let spec = spec_of(job).map_err(sqlx::Error::Protocol)?;
+    Ok(games_csv(&spec, &games(pool, job).await?))
+}
+
+/// The Frictionless data package describing a tournament's `games.csv` and `ratings.csv`.
+pub fn datapackage(job: &JobRow) -> Value {
+    let text = |name: &str, description: &str| json!({"name": name, "type": "string", "description": description});
+    let int = |name: &str, description: &str| json!({"name": name, "type": "integer", "description": description, "constraints": {"minimum": 0}});
+    let num = |name: &str, description: &str| json!({"name": name, "type": "number", "description": description});
+    json!({
+        "profile": "tabular-data-package",
+        "name": format!("tsoro-tournament-{}", job.id),
+        "title": format!("Tournament of {} on {}, seed {}", job.agents.join(", "), job.ruleset, job.seed),
+        "description": "The games and ratings of a seeded round-robin tournament played by the tsoro engine: every pair of agents (and each against itself) plays seat-swapped pairs of games from shared random openings; ratings on the Elo scale from a Bradley-Terry model with a first-move term (Hunter's MM), with 95% bootstrap intervals over the pairs. The games depend only on the inputs and the seed, on any machine and any number of workers.",
+        "created": job.finished_at.unwrap_or(job.created_at).to_rfc3339(),
+        "version": env!("CARGO_PKG_VERSION"),
+        "tsoro": {
+            "job": job.id,
+            "ruleset": job.ruleset,
+            "ruleset_version": job.ruleset_hash,
+            "config": job.config,
+            "params": job.params,
+            "agents": job.agents,
+            "tournament": job.tournament,
+            "games": job.games,
+            "seed": job.seed.to_string(),
+            "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
+        },
+        "resources": [
+            {
+                "name": "games",
+                "path": "games.csv",
+                "profile": "tabular-data-resource",
+                "format": "csv",
+                "mediatype": "text/csv",
+                "encoding": "utf-8",
+                "schema": {
+                    "fields": [
+                        int("pairing", "The pairing's index"),
+                        int("pair", "The pair within the pairing"),
+                        int("game", "0: the pairing's first agent moved first; 1: its second"),
+                        json!({"name": "seed", "type": "string", "description": "The pair's seed (an unsigned 64-bit integer)", "constraints": {"pattern": "[0-9]+"}}),
+                        text("first", "The agent that moved first"),
+                        text("second", "The other agent"),
+                        json!({"name": "result", "type": "string", "description": "Who won, by seat", "constraints": {"enum": ["first", "second", "draw"]}}),
+                        text("reason", "Why the game ended"),
+                        int("opening_plies", "Random opening plies played"),
+                        int("turns", "Turns played (the opening's too)"),
+                        int("moves", "Moves as Ludii counts them"),
+                        int("decisions", "Decisions the agents made"),
+                    ],
+                    "primaryKey": ["pairing", "pair", "game"],
+                },
+            },
+            {
+                "name": "ratings",
+                "path": "ratings.csv",
+                "profile": "tabular-data-resource",
+                "format": "csv",
+                "mediatype": "text/csv",
+                "encoding": "utf-8",
+                "schema": {
+                    "fields": [
+                        json!({"name": "term", "type": "string", "description": "rating (an agent's) or first_move (the first mover's advantage)", "constraints": {"enum": ["rating", "first_move"]}}),
+                        text("agent", "The agent (empty for the first-move term)"),
+                        num("elo", "Elo points (the agents' mean is 0)"),
+                        num("elo_low", "95% bootstrap interval, low end"),
+                        num("elo_high", "95% bootstrap interval, high end"),
+                        json!({"name": "games", "type": "integer", "description": "Games against other agents"}),
+                        json!({"name": "score", "type": "number", "description": "Mean score in them (draws as half wins)"}),
+                    ],
+                    "missingValues": [""],
+                },
+            },
+        ],
+    })
+}

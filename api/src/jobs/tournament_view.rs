@@ -1,0 +1,152 @@
+//! What the tournaments API answers: a tournament job, its progress and, when done, its
+//! results (the report `tsoro tournament --json` prints, and the agents' time per decision).
+
+use super::status::JobStatus;
+use super::store::{JobRow, JobUsage};
+use super::tournament::Stored;
+use super::view::Progress;
+use crate::runs::tournament::command;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The URL of a tournament.
+pub fn tournament_url(id: Uuid) -> String {
+    format!("/api/v1/tournaments/{id}")
+}
+
+/// The page of a tournament.
+pub fn tournament_page(id: Uuid) -> String {
+    format!("/tournaments/{id}")
+}
+
+/// Where a tournament's exports are (each answers 409 until it is done).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentLinks {
+    /// Every game as CSV.
+    pub games_csv: String,
+    /// The ratings (and the first-move term) as CSV.
+    pub ratings_csv: String,
+    /// The Frictionless data package describing the CSV files.
+    pub datapackage: String,
+    /// Its page.
+    pub page: String,
+}
+
+/// A tournament job: what it plays, its progress and, when done, its results.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentView {
+    /// The tournament's id.
+    pub id: Uuid,
+    /// Its URL.
+    pub url: String,
+    /// Where it is in its life.
+    pub status: JobStatus,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The version played: sha256 of the resolved configuration.
+    pub ruleset_version: String,
+    /// Every parameter in force.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Value,
+    /// The agents, by index.
+    pub agents: Vec<String>,
+    /// The pairings, as agent indices (`[i, i]`: agent i against itself).
+    pub pairings: Vec<[usize; 2]>,
+    /// Seat-swapped pairs of games per pairing.
+    pub pairs: u64,
+    /// The seed, an unsigned 64-bit integer as a decimal string.
+    #[schema(example = "7")]
+    pub seed: String,
+    /// Random opening plies.
+    pub opening_plies: u32,
+    /// Games in all.
+    pub games: i64,
+    /// The command line that plays the same tournament.
+    pub command: String,
+    /// How far it has got.
+    pub progress: Progress,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The name of the token that created it.
+    pub owner: Option<String>,
+    /// When it was queued.
+    pub created_at: DateTime<Utc>,
+    /// When its first chunk was claimed.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it ended.
+    pub finished_at: Option<DateTime<Utc>>,
+    /// When done: `report` (as `tsoro tournament --json` prints it: `ratings`, each agent's
+    /// Elo with its 95% bootstrap interval `ci`, games and score against the others;
+    /// `first_move_elo`, the first mover's advantage in Elo with its interval; `pairings`,
+    /// each pairing's score by seat with Wilson intervals, the first player's, draws and
+    /// turns; `method` and `bootstrap`) and `time` (each agent's decisions and CPU time per
+    /// decision: measured, so not reproducible).
+    #[schema(value_type = Option<Object>)]
+    pub results: Option<Value>,
+    /// Its exports.
+    pub links: TournamentLinks,
+}
+
+impl TournamentView {
+    /// The view of a stored tournament job with what its chunks add up to.
+    pub fn of(job: &JobRow, usage: &JobUsage) -> TournamentView {
+        let url = tournament_url(job.id);
+        let stored: Option<Stored> = job
+            .tournament
+            .clone()
+            .and_then(|v| serde_json::from_value(v).ok());
+        let (pairs, opening_plies, pairings) = stored
+            .map(|s| (s.pairs, s.opening_plies, s.pairings))
+            .unwrap_or_default();
+        let results = job
+            .summary
+            .as_ref()
+            .filter(|_| job.status == JobStatus::Done)
+            .map(|s| serde_json::json!({"report": s["report"], "time": s["time"]}));
+        TournamentView {
+            id: job.id,
+            status: job.status,
+            ruleset: job.ruleset.clone(),
+            ruleset_version: job.ruleset_hash.clone(),
+            command: command(
+                &job.ruleset,
+                &job.params,
+                &job.agents,
+                pairs,
+                job.seed,
+                opening_plies,
+            ),
+            params: job.params.clone(),
+            agents: job.agents.clone(),
+            pairings,
+            pairs,
+            seed: job.seed.to_string(),
+            opening_plies,
+            games: job.games,
+            progress: Progress::of(job, usage, Utc::now()),
+            error: job.error.clone(),
+            owner: job.owner.clone(),
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
+            results,
+            links: TournamentLinks {
+                games_csv: format!("{url}/games.csv"),
+                ratings_csv: format!("{url}/ratings.csv"),
+                datapackage: format!("{url}/datapackage.json"),
+                page: tournament_page(job.id),
+            },
+            url,
+        }
+    }
+}
+
+/// Tournaments, newest first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentList {
+    /// The tournaments.
+    pub items: Vec<TournamentView>,
+}

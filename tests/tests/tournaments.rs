@@ -1,0 +1,289 @@
+//! Tournaments as jobs over HTTP against the real database: the results, games and ratings
+//! equal the engine's own tournament (what `tsoro tournament --json` prints) on one worker and
+//! on two, cut into chunks across pairs and pairings; bad input, the cost budget, cancel,
+//! delete and who may do them.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use std::time::Duration;
+use tsoro_api::access::{Role, store};
+use tsoro_api::settings::JobSettings;
+use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::tournament::ratings::DEFAULT_BOOTSTRAP;
+use tsoro_engine::tournament::report::{games_csv, ratings_csv, report};
+use tsoro_engine::tournament::{TournamentOptions, TournamentSpec, play_any};
+use tsoro_tests::{TestApp, spawn_app_with_jobs};
+
+const T: &str = "/api/v1/tournaments";
+
+fn settings(workers: usize, chunk: u64) -> JobSettings {
+    JobSettings {
+        workers,
+        chunk_games: chunk,
+        lease: Duration::from_secs(2),
+        poll: Duration::from_millis(50),
+        threads: 2,
+        ..JobSettings::default()
+    }
+}
+
+async fn wait_done(app: &TestApp, url: &str) -> Value {
+    for _ in 0..18 {
+        let r = app.get(&format!("{url}?wait=10")).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let v: Value = r.json().await.unwrap();
+        if ["done", "failed", "cancelled"].contains(&v["status"].as_str().unwrap()) {
+            return v;
+        }
+    }
+    panic!("{url} did not finish");
+}
+
+async fn submit(app: &TestApp, body: &Value) -> String {
+    let r = app.post(T, body).await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["url"], location.as_str());
+    assert_eq!(v["status"], "queued");
+    location
+}
+
+async fn text(app: &TestApp, path: &str) -> String {
+    let r = app.get(path).await;
+    assert_eq!(r.status(), StatusCode::OK, "{path}");
+    r.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_tournament_job_gives_the_engine_s_results_on_one_and_two_workers() {
+    let agents = ["random", "greedy", "mcts:24"];
+    let body = json!({"ruleset": "tsoro-ludii", "agents": agents, "pairs": 3,
+        "seed": "11", "opening_plies": 2});
+    // Chunks of 5 games cut pairs and pairings in two.
+    let one = spawn_app_with_jobs(settings(1, 5)).await;
+    let two = spawn_app_with_jobs(settings(2, 5)).await;
+    let u1 = submit(&one, &body).await;
+    let u2 = submit(&two, &body).await;
+    let v1 = wait_done(&one, &u1).await;
+    let v2 = wait_done(&two, &u2).await;
+    assert_eq!(v1["status"], "done", "{v1}");
+    assert_eq!(v2["status"], "done", "{v2}");
+
+    // The engine's own tournament, as `tsoro tournament --json` plays and reports it.
+    let g = catalogue::get("tsoro-ludii")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let spec = TournamentSpec::round_robin(
+        agents
+            .iter()
+            .map(|a| a.parse::<AgentSpec>().unwrap())
+            .collect(),
+        3,
+        11,
+        2,
+    );
+    let run = play_any(&g, &spec, &TournamentOptions::default()).unwrap();
+    let r = report(&spec, &run.games, DEFAULT_BOOTSTRAP);
+    let expected = serde_json::to_value(&r).unwrap();
+    assert_eq!(v1["results"]["report"], expected);
+    assert_eq!(v2["results"]["report"], expected);
+    assert_eq!(v1["games"], spec.games());
+    assert_eq!(v1["pairings"], json!(spec.pairings));
+    // The time per decision is measured, for every agent.
+    for t in v1["results"]["time"].as_array().unwrap() {
+        assert!(t["decisions"].as_u64().unwrap() > 0, "{t}");
+    }
+    assert_eq!(
+        v1["command"],
+        "tsoro tournament --ruleset tsoro-ludii --agents random,greedy,mcts:24 --pairs 3 \
+         --seed 11 --opening-plies 2"
+    );
+    // Every chunk was played and stored, more than one (the games were cut).
+    let chunks: i64 = sqlx::query_scalar("SELECT count(*) FROM simulation_chunks")
+        .fetch_one(&two.pool)
+        .await
+        .unwrap();
+    assert_eq!(chunks as u64, spec.games().div_ceil(5));
+
+    // The exports, byte for byte.
+    for (app, url) in [(&one, &u1), (&two, &u2)] {
+        assert_eq!(
+            text(app, &format!("{url}/games.csv")).await,
+            games_csv(&spec, &run.games)
+        );
+        assert_eq!(
+            text(app, &format!("{url}/ratings.csv")).await,
+            ratings_csv(&r)
+        );
+    }
+    let dp: Value =
+        serde_json::from_str(&text(&one, &format!("{u1}/datapackage.json")).await).unwrap();
+    let names: Vec<&str> = dp["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["games", "ratings"]);
+    let header = games_csv(&spec, &[]);
+    let fields: Vec<&str> = dp["resources"][0]["schema"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields.join(",") + "\n", header);
+
+    // A tournament is not a simulation, nor listed with them.
+    let id = v1["id"].as_str().unwrap();
+    assert_eq!(
+        one.get(&format!("/api/v1/simulations/{id}")).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    let list: Value = one.get("/api/v1/simulations").await.json().await.unwrap();
+    assert_eq!(list["items"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn bad_tournaments_get_problems_naming_the_field() {
+    let app = spawn_app_with_jobs(settings(0, 100)).await;
+    for (body, field) in [
+        (
+            json!({"ruleset": "tsoro-ludii", "agents": "random,wizard", "pairs": 2}),
+            "agents[1]",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "agents": ["random", "mcts:1s"], "pairs": 2}),
+            "agents[1]",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "agents": "random", "pairs": 0}),
+            "pairs",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "agents": "random", "pairs": 2, "opening_plies": 99}),
+            "opening_plies",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "params": {"holes": 99}, "agents": "random", "pairs": 2}),
+            "params.holes",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"], "pairs": 5000}),
+            "pairs",
+        ),
+    ] {
+        let r = app.post(T, &body).await;
+        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(r.headers()["content-type"], "application/problem+json");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["errors"][0]["field"], field, "{body}: {v}");
+    }
+    // Over the budget: the estimate and the bound.
+    let r = app
+        .post(
+            T,
+            &json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"], "pairs": 5000}),
+        )
+        .await;
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["type"], "/problems/over-budget");
+    assert!(v["estimated_cost"].as_f64().unwrap() > v["max_job_cost"].as_f64().unwrap());
+    let r = app
+        .post(
+            T,
+            &json!({"ruleset": "tsoro-ludii", "agents": "random", "pairs": 2, "extra": 1}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        app.get(&format!("{T}/00000000-0000-0000-0000-000000000000"))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    // No worker: the tournament waits, and its exports are not ready.
+    let url = submit(
+        &app,
+        &json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 2}),
+    )
+    .await;
+    for export in ["games.csv", "ratings.csv"] {
+        assert_eq!(
+            app.get(&format!("{url}/{export}")).await.status(),
+            StatusCode::CONFLICT
+        );
+    }
+    let r = app.get(&format!("{url}?wait=61")).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+}
+
+async fn send(app: &TestApp, method: Method, path: &str, token: Option<&str>) -> StatusCode {
+    let mut r = app.client.request(method, format!("{}{path}", app.address));
+    if let Some(t) = token {
+        r = r.bearer_auth(t);
+    }
+    if path == T {
+        r = r.json(&json!({"ruleset": "tsoro-ludii", "agents": "random", "pairs": 1}));
+    }
+    r.send().await.expect("request").status()
+}
+
+#[tokio::test]
+async fn runners_start_tournaments_and_owners_or_admins_stop_and_delete_them() {
+    let app = spawn_app_with_jobs(settings(0, 100)).await;
+    let admin = store::add(&app.pool, "root", Role::Admin).await.unwrap();
+    let ann = store::add(&app.pool, "ann", Role::Runner).await.unwrap();
+    let bob = store::add(&app.pool, "bob", Role::Runner).await.unwrap();
+    let reader = store::add(&app.pool, "rita", Role::Reader).await.unwrap();
+    assert_eq!(
+        send(&app, Method::POST, T, None).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        send(&app, Method::POST, T, Some(&reader)).await,
+        StatusCode::FORBIDDEN
+    );
+    let r = app
+        .client
+        .post(format!("{}{T}", app.address))
+        .bearer_auth(&ann)
+        .json(&json!({"ruleset": "tsoro-ludii", "agents": "random", "pairs": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["owner"], "ann");
+    let url = v["url"].as_str().unwrap().to_string();
+    // Anyone reads it by its link.
+    assert_eq!(app.get(&url).await.status(), StatusCode::OK);
+    assert_eq!(
+        send(&app, Method::DELETE, &url, Some(&bob)).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        send(&app, Method::DELETE, &url, Some(&ann)).await,
+        StatusCode::OK
+    );
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert_eq!(v["status"], "cancelled");
+    assert_eq!(
+        send(&app, Method::DELETE, &url, Some(&ann)).await,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        send(
+            &app,
+            Method::DELETE,
+            &format!("{url}?purge=true"),
+            Some(&admin)
+        )
+        .await,
+        StatusCode::OK
+    );
+    assert_eq!(app.get(&url).await.status(), StatusCode::NOT_FOUND);
+}
