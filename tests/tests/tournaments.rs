@@ -172,7 +172,7 @@ async fn bad_tournaments_get_problems_naming_the_field() {
             "params.holes",
         ),
         (
-            json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"], "pairs": 5000}),
+            json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"], "pairs": 50000}),
             "pairs",
         ),
     ] {
@@ -186,7 +186,7 @@ async fn bad_tournaments_get_problems_naming_the_field() {
     let r = app
         .post(
             T,
-            &json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"], "pairs": 5000}),
+            &json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"], "pairs": 50000}),
         )
         .await;
     let v: Value = r.json().await.unwrap();

@@ -2,7 +2,7 @@
 //! [`TournamentPlan`] by the same validation as a run's ([`super::plan`]) and priced by the
 //! same cost model ([`super::cost`]); and the command line that plays the same tournament.
 
-use super::cost::{self, Shape};
+use super::cost;
 use super::plan::{self, Agents, RunError, RunPlan, RunRequest, deserialize_seed, deserialize_u64};
 use crate::settings::JobSettings;
 use serde::{Deserialize, Serialize};
@@ -77,6 +77,8 @@ pub enum TournamentRequestError {
 pub struct TournamentOverBudget {
     /// The estimate, in core-seconds.
     pub cost: f64,
+    /// The estimate is a lower bound (a timed search ran out of its sample's time).
+    pub at_least: bool,
     /// Its games.
     pub games: u64,
     /// Its pairs per pairing.
@@ -90,9 +92,11 @@ impl std::fmt::Display for TournamentOverBudget {
         let per_pair = self.cost / self.pairs.max(1) as f64;
         write!(
             f,
-            "this tournament is estimated at {:.0} core-seconds ({} games), over the service's \
-             budget of {:.0} core-seconds a job (--max-job-cost): ask for at most {} pairs, or \
-             weaker agents",
+            "this tournament is estimated at {}{:.0} core-seconds ({} games, each pairing's \
+             priced from its agents' decisions timed on this ruleset), over the service's budget \
+             of {:.0} core-seconds a job (--max-job-cost): ask for at most {} pairs, or weaker \
+             agents",
+            if self.at_least { "at least " } else { "" },
             self.cost,
             self.games,
             self.max_job_cost,
@@ -163,19 +167,20 @@ pub fn plan(req: &TournamentRequest, max_games: u64) -> Result<TournamentPlan, R
 }
 
 /// Core-seconds the tournament's games are estimated to take: each pairing's games priced
-/// as a run of its two agents.
-pub fn estimate(p: &TournamentPlan, shape: Shape) -> f64 {
-    p.spec
-        .pairings
-        .iter()
-        .map(|&[a, b]| {
-            let run = RunPlan {
-                agents: [p.spec.agents[a], p.spec.agents[b]],
-                ..p.run.clone()
-            };
-            2.0 * p.spec.pairs as f64 * cost::game_cost(&run, shape)
-        })
-        .sum()
+/// as the cost model prices a game between its two agents ([`cost::game_price`]). Plays and
+/// times games: call it off the async executor.
+pub fn estimate(p: &TournamentPlan) -> Result<cost::Price, String> {
+    let mut total = cost::Price {
+        per_game: 0.0,
+        at_least: false,
+    };
+    for &[a, b] in &p.spec.pairings {
+        let agents = [p.spec.agents[a], p.spec.agents[b]];
+        let price = cost::game_price(&p.run.hash, &p.run.game, &agents, false)?;
+        total.per_game += 2.0 * p.spec.pairs as f64 * price.per_game;
+        total.at_least |= price.at_least;
+    }
+    Ok(total)
 }
 
 /// A checked tournament within the cost budget, and the games a chunk of it holds.
@@ -184,18 +189,18 @@ pub fn check(
     limits: &JobSettings,
 ) -> Result<(TournamentPlan, u64), TournamentRequestError> {
     let p = plan(req, limits.max_games)?;
-    let shape = cost::shape(&p.run).map_err(TournamentRequestError::Pricing)?;
-    let total = estimate(&p, shape);
+    let total = estimate(&p).map_err(TournamentRequestError::Pricing)?;
     let games = p.spec.games();
-    if total > limits.max_job_cost {
+    if total.per_game > limits.max_job_cost {
         return Err(TournamentRequestError::OverBudget(TournamentOverBudget {
-            cost: total,
+            cost: total.per_game,
+            at_least: total.at_least,
             games,
             pairs: p.spec.pairs,
             max_job_cost: limits.max_job_cost,
         }));
     }
-    let chunk = cost::chunk_games(total / games.max(1) as f64, limits);
+    let chunk = cost::chunk_games(total.per_game / games.max(1) as f64, limits);
     Ok((p, chunk))
 }
 
@@ -307,15 +312,16 @@ mod tests {
         let (p, chunk) = check(&req(weak), &limits).unwrap();
         assert_eq!(p.spec.games(), 60);
         assert!(chunk >= 1);
-        let shape = cost::shape(&p.run).unwrap();
-        let strong = plan(
-            &req(json!({"ruleset": "tsoro-ludii", "agents": ["random", "mcts:1000"], "pairs": 10})),
-            u64::MAX,
-        )
-        .unwrap();
-        assert!(estimate(&strong, shape) > 10.0 * estimate(&p, shape));
+        // The sum of its pairings' games, each priced as a run of its two agents is.
+        let mut sum = 0.0;
+        for &[a, b] in &p.spec.pairings {
+            let agents = [p.spec.agents[a], p.spec.agents[b]];
+            let price = cost::game_price(&p.run.hash, &p.run.game, &agents, false).unwrap();
+            sum += 20.0 * price.per_game;
+        }
+        assert_eq!(estimate(&p).unwrap().per_game, sum);
         let dear = json!({"ruleset": "tsoro-ludii", "agents": ["mcts:1000000", "alphabeta:8"],
-            "pairs": 1000});
+            "pairs": 50000});
         match check(&req(dear), &limits) {
             Err(TournamentRequestError::OverBudget(o)) => {
                 assert!(o.cost > limits.max_job_cost);
