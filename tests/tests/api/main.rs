@@ -25,3 +25,4 @@ mod pages;
 mod robustness;
 mod schemathesis;
 mod strict_input;
+mod tournaments;

@@ -3,6 +3,7 @@
 //! on two, cut into chunks across pairs and pairings; bad input, the cost budget, cancel,
 //! delete and who may do them.
 
+use crate::helpers::problem;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -176,10 +177,7 @@ async fn bad_tournaments_get_problems_naming_the_field() {
             "pairs",
         ),
     ] {
-        let r = app.post(T, &body).await;
-        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        assert_eq!(r.headers()["content-type"], "application/problem+json");
-        let v: Value = r.json().await.unwrap();
+        let v = problem(app.post(T, &body).await, 422).await;
         assert_eq!(v["errors"][0]["field"], field, "{body}: {v}");
     }
     // Over the budget: the estimate and the bound.
