@@ -59,6 +59,24 @@ pub enum Command {
     /// Manage the API tokens of a service (run against its data directory or DATABASE_URL):
     /// once one exists, starting jobs needs a `runner` token.
     Token(TokenArgs),
+    /// Write a backup of the service's database to FILE (pg_dump's custom format, as the
+    /// service's role): of a running service's embedded server, of the data directory's, or of
+    /// DATABASE_URL.
+    Backup {
+        /// The file to write.
+        file: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Restore a backup made by `tsoro backup` into the data directory's embedded server (made
+    /// if need be; no service may be running on it) or DATABASE_URL, replacing what its
+    /// database holds, then apply the migrations newer than the backup.
+    Restore {
+        /// The backup.
+        file: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
+    },
     /// List the compiled-in rulesets and their parameters.
     Rulesets {
         /// Print JSON.

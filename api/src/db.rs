@@ -64,3 +64,73 @@ pub async fn connect(url: &str) -> Result<PgPool, sqlx::Error> {
 pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::migrate::MigrateError> {
     MIGRATOR.run(pool).await
 }
+
+#[cfg(test)]
+mod immutable_migrations {
+    use super::MIGRATOR;
+    use sha2::{Digest, Sha384};
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// The committed list: `migrations/SHA384SUMS`, as `sha384sum *.sql` writes it.
+    fn committed() -> BTreeMap<String, String> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations/SHA384SUMS");
+        let text = std::fs::read_to_string(&path).expect("migrations/SHA384SUMS");
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let (sum, file) = l.split_once("  ").expect("`SUM  FILE` lines");
+                (file.to_string(), sum.to_string())
+            })
+            .collect()
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// A migration that shipped is never edited, renumbered or removed: a database made by an
+    /// earlier commit would be refused ("previously applied but has been modified"). Each file
+    /// matches its committed SHA-384, which is also the checksum sqlx records when it applies
+    /// it; a new migration adds its line (`cd migrations && sha384sum NEW.sql >> SHA384SUMS`).
+    #[test]
+    fn every_migration_matches_its_committed_checksum() {
+        let committed = committed();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+        let mut on_disk = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).expect("migrations/") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_some_and(|e| e == "sql") {
+                let name = path.file_name().unwrap().to_string_lossy().to_string();
+                let sum = hex(&Sha384::digest(std::fs::read(&path).expect("a migration")));
+                on_disk.insert(name, sum);
+            }
+        }
+        for (file, sum) in &committed {
+            match on_disk.get(file) {
+                None => panic!("migration {file} shipped and is gone (renamed or renumbered?)"),
+                Some(s) => assert_eq!(
+                    s, sum,
+                    "migration {file} shipped and has been modified: write a new migration instead"
+                ),
+            }
+        }
+        for file in on_disk.keys() {
+            assert!(
+                committed.contains_key(file),
+                "{file} is not in migrations/SHA384SUMS: a new migration? add its line with \
+                 `cd migrations && sha384sum {file} >> SHA384SUMS`"
+            );
+        }
+        // sqlx's own checksum of each (what a database records) is the same SHA-384.
+        assert_eq!(MIGRATOR.iter().count(), committed.len());
+        for m in MIGRATOR.iter() {
+            let file = format!("{:04}_{}.sql", m.version, m.description.replace(' ', "_"));
+            assert_eq!(
+                committed.get(&file).map(String::as_str),
+                Some(hex(&m.checksum).as_str()),
+                "{file}"
+            );
+        }
+    }
+}

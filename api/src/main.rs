@@ -34,6 +34,8 @@ fn main() -> ExitCode {
         Command::Migrate(args) => block_on(tsoro_api::startup::migrate(args)),
         Command::Worker(args) => block_on(tsoro_api::startup::worker(args)),
         Command::Token(args) => block_on(commands::token::run(args)),
+        Command::Backup { file, db } => block_on(commands::backup::backup(file, db)),
+        Command::Restore { file, db } => block_on(commands::backup::restore(file, db)),
     }
 }
 

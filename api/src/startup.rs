@@ -69,6 +69,27 @@ impl Database {
         }
     }
 
+    /// The database of a running `tsoro serve` (its embedded server, found by the data
+    /// directory's lock it holds: joined and left running), or, when none runs, opened as
+    /// [`open`](Self::open) opens it (and stopped on [`close`](Self::close)).
+    pub async fn open_or_join(args: &DbArgs, holder: &str) -> anyhow::Result<Database> {
+        if args.database_url.is_some() {
+            return Database::open(args, holder).await;
+        }
+        match DataDirLock::acquire(&args.data_dir, holder) {
+            Ok(lock) => Database::open_locked(args, Some(lock)).await,
+            Err(crate::data_lock::LockError::Held { holder, .. }) => {
+                tracing::info!(%holder, "joining the database of the running service");
+                Ok(Database {
+                    url: tsoro_pg::service_url_of(&args.data_dir.join("postgres"))?,
+                    embedded: None,
+                    lock: None,
+                })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// [`open`](Self::open) with the data directory's lock already held (when embedded).
     pub async fn open_locked(args: &DbArgs, lock: Option<DataDirLock>) -> anyhow::Result<Database> {
         match &args.database_url {

@@ -126,6 +126,15 @@ impl PgBinaries {
     }
 }
 
+/// A client program of PostgreSQL (`pg_dump`, `pg_restore`): beside the server binaries
+/// [`PgBinaries::find`] finds (the same major version as the embedded server), else on `PATH`.
+pub fn client_program(name: &str) -> PathBuf {
+    match PgBinaries::find() {
+        Ok(b) if b.path(name).is_file() => b.path(name),
+        _ => PathBuf::from(name),
+    }
+}
+
 /// The unprivileged user the server runs as when we are root.
 #[derive(Clone, Copy, Debug)]
 struct RunAs {

@@ -1,6 +1,8 @@
 //! The command-line subcommands: those that need no database (replay, simulate, compare,
-//! search, rulesets, export, tournament, ladder), and `token`, over the service's database.
+//! search, rulesets, export, tournament, ladder), and `token`, `backup` and `restore`, over the
+//! service's database.
 
+pub mod backup;
 pub mod export;
 pub mod nhodo;
 pub mod replay;

@@ -2,34 +2,12 @@
 //! server of its data directory, joined while the service runs, or `DATABASE_URL`).
 
 use crate::access::store::{self, TokenInfo};
-use crate::cli::{DbArgs, TokenAction, TokenArgs};
-use crate::data_lock::{DataDirLock, LockError};
+use crate::cli::{TokenAction, TokenArgs};
 use crate::startup::Database;
-
-/// The service's database: the embedded server of a running `tsoro serve` (found by the data
-/// directory's lock it holds; joined, left running), or, when none runs, started as `tsoro
-/// migrate` starts it (and stopped after).
-async fn open(args: &DbArgs) -> anyhow::Result<Database> {
-    if args.database_url.is_some() {
-        return Database::open(args, "tsoro token").await;
-    }
-    match DataDirLock::acquire(&args.data_dir, "tsoro token") {
-        Ok(lock) => Database::open_locked(args, Some(lock)).await,
-        Err(LockError::Held { holder, .. }) => {
-            tracing::info!(%holder, "joining the database of the running service");
-            Ok(Database {
-                url: tsoro_pg::service_url_of(&args.data_dir.join("postgres"))?,
-                embedded: None,
-                lock: None,
-            })
-        }
-        Err(e) => Err(e.into()),
-    }
-}
 
 /// Runs `tsoro token`.
 pub async fn run(args: TokenArgs) -> anyhow::Result<()> {
-    let db = open(&args.db).await?;
+    let db = Database::open_or_join(&args.db, "tsoro token").await?;
     let result = async {
         let pool = crate::startup::open_pool(&db.url).await?;
         let done = act(&pool, args.action).await;

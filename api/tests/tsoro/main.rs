@@ -5,6 +5,7 @@
 //! of its own, so they share nothing but the machine and run in parallel as any tests do.
 //! Run one subject with `cargo test -p tsoro-api --test tsoro -- serve::`.
 
+mod backup;
 mod cli;
 mod embedded_pg;
 mod helpers;
