@@ -5,6 +5,12 @@ use tsoro_api::commands;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(
+        cli.command,
+        Command::Serve(_) | Command::Migrate(_) | Command::Worker(_)
+    ) {
+        quiet_on_closed_pipe();
+    }
     tsoro_api::telemetry::init();
     match cli.command {
         Command::Replay(args) => commands::replay::run(&args),
@@ -57,4 +63,14 @@ fn block_on(f: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCod
             ExitCode::FAILURE
         }
     }
+}
+
+/// A command whose reader goes away (`tsoro rulesets | head`) ends at once and quietly, as
+/// Unix tools do: the default action of SIGPIPE, which Rust's runtime sets to ignore (so that
+/// every `println!` would panic instead). Not for the long-running commands, whose sockets and
+/// child processes report a closed pipe as an error to handle.
+fn quiet_on_closed_pipe() {
+    use nix::sys::signal::{SigHandler, Signal, signal};
+    // SAFETY: restoring the default action before any thread starts; no handler runs.
+    let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
 }

@@ -216,10 +216,15 @@ fn creators(s: &Source) -> String {
         .unwrap_or_else(|| s.title.clone())
 }
 
-/// A short in-text citation: `Matthews 1964`, `Ludii Portal n.d.`.
+/// A short in-text citation: `Matthews 1964`, `Ludii Portal n.d.`. A work without personal
+/// authors whose title has a subtitle is cited by its short title (the words before the
+/// colon), not by its publisher: a corporate author can be a line long.
 pub fn author_date_short(s: &Source) -> String {
     let who = match s.authors.as_slice() {
-        [] => creators(s),
+        [] => match s.title.split_once(':') {
+            Some((short, _)) if !short.trim().is_empty() => short.trim().to_string(),
+            _ => creators(s),
+        },
         [one] => one.family.clone(),
         [one, two] => format!("{} and {}", one.family, two.family),
         [one, ..] => format!("{} et al.", one.family),

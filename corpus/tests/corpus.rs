@@ -445,6 +445,9 @@ fn citations_out() {
          Rhodesia Native Affairs Department Annual, 9(1), 64-66."
     );
     assert_eq!(cite::author_date_short(s), "Matthews 1964");
+    // The portal's corporate author is a line long; its short title cites it.
+    let ludii = &c.sources["ludii-portal"];
+    assert_eq!(cite::author_date_short(ludii), "Ludii Portal n.d.");
     assert_eq!(
         cite::author_date(&c.sources["russ-2000"]),
         "Russ, L. (2000). The Complete Mancala Games Book: How to Play the World's Oldest \

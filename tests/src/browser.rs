@@ -32,6 +32,10 @@ fn find(names: &[&str]) -> Option<PathBuf> {
     })
 }
 
+/// Windows narrower than this are a phone's, emulated (a headless window is at least 500
+/// pixels wide).
+pub const PHONE_WIDTH: u32 = 500;
+
 /// Starts chromedriver and a headless Chromium with a window of `width` x `height`; `None`
 /// (after a notice) when they are not installed and `CI` is not set.
 pub async fn start(width: u32, height: u32) -> Option<Browser> {
@@ -62,15 +66,19 @@ pub async fn start(width: u32, height: u32) -> Option<Browser> {
         .spawn()
         .expect("start chromedriver");
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--no-first-run", "--disable-extensions",
-                     format!("--window-size={width},{height}")],
-        }),
-    );
+    let mut options = json!({
+        "binary": chromium,
+        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--disable-extensions",
+                 format!("--window-size={width},{height}")],
+    });
+    if width < PHONE_WIDTH {
+        // Headless windows are at least 500 pixels wide: a phone's width is emulated.
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true}
+        });
+    }
+    caps.insert("goog:chromeOptions".into(), options);
     let url = format!("http://127.0.0.1:{port}");
     let deadline = Instant::now() + Duration::from_secs(20);
     let client = loop {

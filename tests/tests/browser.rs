@@ -667,3 +667,57 @@ async fn balance_figures_are_the_game_s_only_when_one_agent_plays_both_seats() {
     assert!(!page.contains("they describe the game only when"), "{page}");
     b.close().await;
 }
+
+/// At a phone's width (360 px) the archive's pages do not scroll sideways (long source URLs
+/// wrap); every page names its icon, which is served; and the Ludii portal is cited by its
+/// short title, not by its long corporate author in every row of the rulesets table.
+#[tokio::test]
+async fn pages_fit_a_phone_and_name_their_icon() {
+    let Some(b) = browser::start(360, 800).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let sources: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/sources"))
+            .unwrap()
+            .filter_map(|e| Some(e.ok()?.path().file_stem()?.to_str()?.to_string()))
+            .map(|id| format!("/sources/{id}"))
+            .collect();
+    assert!(sources.len() >= 10, "{sources:?}");
+    let pages = ["/", "/rulesets/tsoro-ludii", "/games/tsoro"];
+    for path in pages.iter().map(|p| p.to_string()).chain(sources) {
+        check_page(&b, &format!("{}{path}", app.address)).await;
+        let icon = b
+            .js("const l = document.querySelector('link[rel=icon]'); return l ? l.href : ''")
+            .await;
+        let icon = icon.as_str().unwrap().to_string();
+        assert!(!icon.is_empty(), "{path} names no icon");
+        let r = reqwest::get(&icon).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{icon}");
+        assert_eq!(r.headers()["content-type"], "image/svg+xml", "{icon}");
+    }
+    let r = reqwest::get(format!("{}/favicon.ico", app.address))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200, "/favicon.ico");
+    b.goto(&format!("{}/", app.address)).await;
+    b.screenshot("home-phone").await;
+    let follows = b
+        .js("return Array.from(document.querySelectorAll('#rulesets ~ div table tbody tr td:nth-child(3), section[aria-labelledby=rulesets] tbody td:nth-child(3)')).map(td => td.innerText)")
+        .await;
+    let follows: Vec<&str> = follows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        follows.iter().any(|f| f.contains("Ludii Portal")),
+        "{follows:?}"
+    );
+    assert!(
+        follows.iter().all(|f| !f.contains("Maastricht")),
+        "{follows:?}"
+    );
+    b.close().await;
+}

@@ -8,10 +8,18 @@ pub const SITE_CSS: &str = include_str!("../../assets/site.css");
 pub const PLAY_JS: &str = include_str!("../../assets/play.js");
 /// The simulation pages' script (the form, and live progress).
 pub const SIMULATE_JS: &str = include_str!("../../assets/simulate.js");
+/// The site's icon: four holes of a board, stones in two.
+pub const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
 
-/// Registers `/assets/{name}`.
+/// Registers `/assets/{name}`, and `/favicon.ico` (the icon, for clients that ask there
+/// without reading the pages' `<link rel="icon">`).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/assets/{name}").route(web::get().to(asset)));
+    cfg.service(web::resource("/assets/{name}").route(web::get().to(asset)))
+        .service(web::resource("/favicon.ico").route(web::get().to(favicon)));
+}
+
+async fn favicon(req: HttpRequest) -> HttpResponse {
+    crate::http::respond::cached(&req, "image/svg+xml", FAVICON_SVG.as_bytes().to_vec())
 }
 
 async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
@@ -19,6 +27,7 @@ async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
         "site.css" => (SITE_CSS, "text/css; charset=utf-8"),
         "play.js" => (PLAY_JS, "text/javascript; charset=utf-8"),
         "simulate.js" => (SIMULATE_JS, "text/javascript; charset=utf-8"),
+        "favicon.svg" => (FAVICON_SVG, "image/svg+xml"),
         _ => return crate::http::unmatched::not_found(req).await,
     };
     crate::http::respond::cached(&req, kind, body.as_bytes().to_vec())

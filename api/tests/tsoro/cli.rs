@@ -166,6 +166,61 @@ fn compare_prints_differences() {
     assert!(out.contains("tsoro-ludii-additional-capture"));
 }
 
+/// Every command that writes to standard output ends quietly when its reader goes away
+/// (`tsoro rulesets | head`): no panic, no message, killed by SIGPIPE as Unix tools are.
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    for args in [
+        &["rulesets"][..],
+        &["rulesets", "--json"],
+        &[
+            "simulate",
+            "--ruleset",
+            "tsoro-ludii",
+            "--games",
+            "300",
+            "--json",
+        ],
+        &[
+            "compare",
+            "--rulesets",
+            "tsoro-ludii,tsoro-matthews-basic",
+            "--games",
+            "50",
+        ],
+        &["openapi", "--out", "-"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tsoro"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one byte, as `head -c 1` would, then close the pipe.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        stdout.read_exact(&mut one).unwrap();
+        drop(stdout);
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?} says nothing: {err}");
+        assert!(
+            status.success() || status.signal() == Some(13),
+            "{args:?}: {status:?}"
+        );
+    }
+}
+
 #[test]
 fn rulesets_lists_parameters() {
     let (code, out, _) = tsoro(&["rulesets"], "");
