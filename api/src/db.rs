@@ -5,6 +5,19 @@ use sqlx::{ConnectOptions, Executor, PgPool};
 use std::str::FromStr;
 use std::time::Duration;
 
+/// PostgreSQL's SQLSTATE for a full disk (`disk_full`).
+pub const DISK_FULL: &str = "53100";
+
+/// Whether an error is a full disk: PostgreSQL's `disk_full` (it could not extend a file), or
+/// ENOSPC on a connection's side.
+pub fn is_disk_full(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => db.code().as_deref() == Some(DISK_FULL),
+        sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::StorageFull,
+        _ => false,
+    }
+}
+
 /// The migrations under `migrations/`, compiled in.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 

@@ -114,6 +114,11 @@ kinds! {
     UNAVAILABLE = ("unavailable", 503, "Service Unavailable",
         "The database is unavailable for now; try again after the `Retry-After` header's \
          seconds.");
+    DISK_FULL = ("disk-full", 503, "Service Unavailable",
+        "The database's disk is full: nothing more can be stored until space is freed (an \
+         operator deletes jobs with `DELETE /api/v1/simulations/{id}?purge=true`, or gives the \
+         disk more room). Reading goes on; jobs in progress wait and resume by themselves once \
+         there is room. Try again after the `Retry-After` header's seconds.");
     TOO_MANY_EXPORTS = ("too-many-exports", 503, "Service Unavailable",
         "As many exports (`games.csv`, `games.json`) are streaming as the service allows at \
          once (`--max-exports`); try again after the `Retry-After` header's seconds. The \
@@ -346,6 +351,17 @@ pub fn bound(text: &str) -> String {
 
 impl From<sqlx::Error> for Problem {
     fn from(e: sqlx::Error) -> Problem {
+        if crate::db::is_disk_full(&e) {
+            let why = match &e {
+                sqlx::Error::Database(db) => db.message().to_string(),
+                other => other.to_string(),
+            };
+            tracing::error!(error = %why, "disk full: a write was refused");
+            return Problem::of(
+                &DISK_FULL,
+                format!("the database's disk is full, so nothing can be stored now: {why}"),
+            );
+        }
         match e {
             sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
                 Problem::unavailable(format!("the database is unavailable: {e}"))

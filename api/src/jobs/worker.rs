@@ -102,6 +102,11 @@ async fn store_played(pool: PgPool, name: String, played: Played) {
     let (job, idx, games) = (played.claim.job.id, played.claim.idx, played.games);
     match store::complete(&pool, &name, played).await {
         Ok(stored) => tracing::debug!(%job, chunk = idx, games, stored, "chunk played"),
+        Err(e) if crate::db::is_disk_full(&e) => tracing::error!(
+            worker = %name, %job, chunk = idx, error = %e,
+            "disk full: the chunk was not stored; the job waits (its chunk is claimed again once \
+             its lease runs out) and resumes once space is freed"
+        ),
         Err(e) => tracing::warn!(worker = %name, %job, chunk = idx, error = %e, "chunk not stored"),
     }
 }

@@ -17,6 +17,7 @@
 mod access;
 mod archive;
 mod contract;
+mod disk_full;
 mod health;
 mod helpers;
 mod jobs;
