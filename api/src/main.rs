@@ -5,9 +5,18 @@ use tsoro_api::commands;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if !matches!(
+    // The commands that only compute and print (no database, no child processes).
+    if matches!(
         cli.command,
-        Command::Serve(_) | Command::Migrate(_) | Command::Worker(_)
+        Command::Replay(_)
+            | Command::Simulate(_)
+            | Command::Compare(_)
+            | Command::Search(_)
+            | Command::Tournament(_)
+            | Command::Ladder(_)
+            | Command::Rulesets { .. }
+            | Command::Export { .. }
+            | Command::Openapi { .. }
     ) {
         quiet_on_closed_pipe();
     }
@@ -67,8 +76,9 @@ fn block_on(f: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCod
 
 /// A command whose reader goes away (`tsoro rulesets | head`) ends at once and quietly, as
 /// Unix tools do: the default action of SIGPIPE, which Rust's runtime sets to ignore (so that
-/// every `println!` would panic instead). Not for the long-running commands, whose sockets and
-/// child processes report a closed pipe as an error to handle.
+/// every `println!` would panic instead). Only for the commands that compute and print: the
+/// service, its workers and the commands that run PostgreSQL or its tools handle a closed
+/// socket or pipe as an error.
 fn quiet_on_closed_pipe() {
     use nix::sys::signal::{SigHandler, Signal, signal};
     // SAFETY: restoring the default action before any thread starts; no handler runs.
