@@ -702,6 +702,11 @@ async fn pages_fit_a_phone_and_name_their_icon() {
     assert_eq!(r.status().as_u16(), 200, "/favicon.ico");
     b.goto(&format!("{}/", app.address)).await;
     b.screenshot("home-phone").await;
+    // Tsoro, the main subject, is the first game listed (issue 35, item 5).
+    let first = b
+        .js("return document.querySelector('ul.cards h3 a').getAttribute('href')")
+        .await;
+    assert_eq!(first, "/games/tsoro");
     let follows = b
         .js("return Array.from(document.querySelectorAll('#rulesets ~ div table tbody tr td:nth-child(3), section[aria-labelledby=rulesets] tbody td:nth-child(3)')).map(td => td.innerText)")
         .await;

@@ -87,8 +87,10 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
     let pool = &state.pool;
     let rulesets = read::all_rulesets(pool).await?;
     let refs = source_refs(pool).await?;
-    let games = read::all_games(pool)
-        .await?
+    let mut games = read::all_games(pool).await?;
+    // Tsoro, the archive's main subject, first; the others in the archive's order.
+    games.sort_by_key(|(g, _)| g.id != "tsoro");
+    let games = games
         .into_iter()
         .map(|(g, summary)| GameLine {
             rulesets: rulesets.iter().filter(|r| r.game == g.id).count(),
