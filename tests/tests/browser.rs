@@ -726,3 +726,84 @@ async fn pages_fit_a_phone_and_name_their_icon() {
     );
     b.close().await;
 }
+
+/// A tournament started from its form shows, when done, the ratings with interval bars, the
+/// first player's score in self-play, the pairwise matrix and the command that reproduces it;
+/// the ratings shown are the API's.
+#[tokio::test]
+async fn a_tournament_started_from_the_form_shows_its_ratings() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 7,
+        ..Default::default()
+    })
+    .await;
+    b.goto(&format!(
+        "{}/tournaments/new?ruleset=tsoro-ludii",
+        app.address
+    ))
+    .await;
+    let agents = b.client.find(Locator::Id("agents")).await.unwrap();
+    agents.clear().await.unwrap();
+    agents.send_keys("random, greedy, mcts:30").await.unwrap();
+    let pairs = b.client.find(Locator::Id("pairs")).await.unwrap();
+    pairs.clear().await.unwrap();
+    pairs.send_keys("4").await.unwrap();
+    b.client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_for("svg.chart.diffs-mean", 120).await;
+    let url = b.client.current_url().await.unwrap();
+    assert!(url.path().starts_with("/tournaments/"), "{url}");
+    b.wait_for("svg.chart.rates", 5).await;
+    let id = url.path().trim_start_matches("/tournaments/").to_string();
+    let api: Value = reqwest::get(format!("{}/api/v1/tournaments/{id}", app.address))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(api["status"], "done");
+    // The chart describes each agent's rating as the API gives it.
+    let desc = b
+        .js("return document.querySelector('svg.chart.diffs-mean desc').textContent")
+        .await;
+    for r in api["results"]["report"]["ratings"].as_array().unwrap() {
+        let line = format!(
+            "{}: {:.2}",
+            r["agent"].as_str().unwrap(),
+            r["elo"].as_f64().unwrap()
+        );
+        assert!(desc.as_str().unwrap().contains(&line), "{line} in {desc}");
+    }
+    let rows = b
+        .js("return document.querySelectorAll('#ratings tbody tr').length")
+        .await;
+    assert_eq!(rows, json!(3));
+    let cells = b
+        .js("return document.querySelectorAll('#matrix tbody td').length")
+        .await;
+    assert_eq!(cells, json!(9));
+    let cmd = b
+        .js("return document.getElementById('command').textContent")
+        .await;
+    assert_eq!(
+        cmd.as_str().unwrap(),
+        "tsoro tournament --ruleset tsoro-ludii --agents random,greedy,mcts:30 --pairs 4 \
+         --seed 1 --opening-plies 2"
+    );
+    b.screenshot("tournament-done").await;
+    for l in links(&b).await {
+        let r = reqwest::get(&l).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{l}");
+    }
+    b.close().await;
+}

@@ -13,6 +13,7 @@ pub mod home;
 pub mod play;
 pub mod problems;
 pub mod simulations;
+pub mod tournaments;
 pub mod words;
 
 use crate::http::problem::Problem;
@@ -28,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     play::configure(cfg);
     problems::configure(cfg);
     simulations::configure(cfg);
+    tournaments::configure(cfg);
 }
 
 /// A page's error, shown to a person as an HTML page with the problem's status.

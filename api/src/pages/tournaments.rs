@@ -1,0 +1,229 @@
+//! `/tournaments/new` (the form) and `/tournaments/{id}` (live progress, then the ratings with
+//! their intervals, the first-move advantage, the pairwise scores and the first player's
+//! score in self-play by strength), over the tournaments API (`crate::jobs::tournament`).
+
+use super::charts::{self, Bar};
+use super::{Page, html, missing, value_text};
+use crate::http::problem::Problem;
+use crate::http::state::AppState;
+use crate::jobs::status::JobStatus;
+use crate::jobs::store::{self, JobRow};
+use crate::jobs::tournament_view::TournamentView;
+use actix_web::{HttpRequest, web};
+use askama::Template;
+use serde_json::Value;
+use tsoro_engine::catalogue::{self, Kind};
+use uuid::Uuid;
+
+/// Registers the pages (`new` before `{id}`).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/tournaments/new").route(web::get().to(new)))
+        .service(web::resource("/tournaments/{id}").route(web::get().to(show)));
+}
+
+type St = web::Data<AppState>;
+
+#[derive(Template)]
+#[template(path = "tournament_new.html")]
+struct NewPage {
+    /// (id, title) of every ruleset agents can play.
+    rulesets: Vec<(String, String)>,
+    chosen: String,
+    agents: &'static [&'static str],
+    /// Whether starting a job needs a token (the form then asks for one).
+    token_needed: bool,
+}
+
+async fn new(req: HttpRequest, state: St) -> Page {
+    let token_needed = !crate::http::access::anonymous_writes_open(&req, &state.pool).await;
+    let chosen = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .ok()
+        .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| "tsoro-ludii".into());
+    html(&NewPage {
+        rulesets: catalogue::all()
+            .iter()
+            .filter(|d| d.kind != Kind::Nhodo)
+            .map(|d| (d.id.clone(), d.title.clone()))
+            .collect(),
+        chosen,
+        agents: super::simulations::AGENTS,
+        token_needed,
+    })
+}
+
+/// One agent's line of the ratings table.
+struct RatingRow {
+    agent: String,
+    elo: String,
+    interval: String,
+    games: String,
+    score: String,
+    ms: String,
+}
+
+#[derive(Template)]
+#[template(path = "tournament.html")]
+struct TournamentPage {
+    view: TournamentView,
+    title: String,
+    params: String,
+    percent: u32,
+    finished: bool,
+    done: bool,
+    charts: Vec<(String, String)>,
+    ratings: Vec<RatingRow>,
+    first_move: String,
+    /// The agents, in the matrix's order.
+    agents: Vec<String>,
+    /// Row agent's score against each column agent (both seats), with its interval.
+    matrix: Vec<Vec<String>>,
+    method: String,
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+/// The charts, tables and figures of a finished tournament's stored report.
+type Results = (
+    Vec<(String, String)>,
+    Vec<RatingRow>,
+    String,
+    Vec<Vec<String>>,
+    String,
+);
+
+fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
+    let ratings: Vec<&Value> = report["ratings"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let bars: Vec<Bar> = ratings
+        .iter()
+        .map(|r| Bar {
+            label: r["agent"].as_str().unwrap_or("").to_string(),
+            value: f(&r["elo"]),
+            low: f(&r["ci"]["low"]),
+            high: f(&r["ci"]["high"]),
+        })
+        .collect();
+    let title = "Elo ratings with their 95% bootstrap intervals (the agents' mean is 0)";
+    let mut out = vec![(title.to_string(), charts::differences(title, &bars, false))];
+    let rows = ratings
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RatingRow {
+            agent: r["agent"].as_str().unwrap_or("").to_string(),
+            elo: format!("{:+.0}", f(&r["elo"])),
+            interval: format!("{:.0} to {:.0}", f(&r["ci"]["low"]), f(&r["ci"]["high"])),
+            games: r["games"].to_string(),
+            score: format!("{:.3}", f(&r["score"])),
+            ms: format!("{:.3}", f(&time[i]["ms_per_decision"])),
+        })
+        .collect();
+    let fm = &report["first_move_elo"];
+    let first_move = format!(
+        "{:+.0} Elo (95% interval {:.0} to {:.0})",
+        f(&fm["value"]),
+        f(&fm["ci"]["low"]),
+        f(&fm["ci"]["high"])
+    );
+    // The first player's score in each self-play pairing, weakest agent first.
+    let elo_of = |agent: &str| {
+        ratings
+            .iter()
+            .find(|r| r["agent"] == agent)
+            .map_or(0.0, |r| f(&r["elo"]))
+    };
+    let pairings: Vec<&Value> = report["pairings"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let mut selfplay: Vec<Bar> = pairings
+        .iter()
+        .filter(|p| p["agents"][0] == p["agents"][1])
+        .map(|p| Bar {
+            label: p["agents"][0].as_str().unwrap_or("").to_string(),
+            value: f(&p["first_player"]["score"]),
+            low: f(&p["first_player"]["ci"]["low"]),
+            high: f(&p["first_player"]["ci"]["high"]),
+        })
+        .collect();
+    selfplay.sort_by(|a, b| elo_of(&a.label).total_cmp(&elo_of(&b.label)));
+    if !selfplay.is_empty() {
+        let title = "The first player's score when an agent plays itself, weakest agent first \
+                     (95% Wilson intervals; 50% is no advantage)";
+        out.push((title.to_string(), charts::rates(title, &selfplay)));
+    }
+    // The matrix: the row agent's score against the column agent.
+    let n = job.agents.len();
+    let mut matrix = vec![vec!["".to_string(); n]; n];
+    for p in &pairings {
+        let (Some(a), Some(b)) = (
+            job.agents.iter().position(|x| p["agents"][0] == x.as_str()),
+            job.agents.iter().position(|x| p["agents"][1] == x.as_str()),
+        ) else {
+            continue;
+        };
+        let s = &p["first_agent"];
+        let cell = |v: f64, lo: f64, hi: f64| format!("{v:.2} ({lo:.2}–{hi:.2})");
+        matrix[a][b] = cell(f(&s["score"]), f(&s["ci"]["low"]), f(&s["ci"]["high"]));
+        if a != b {
+            matrix[b][a] = cell(
+                1.0 - f(&s["score"]),
+                1.0 - f(&s["ci"]["high"]),
+                1.0 - f(&s["ci"]["low"]),
+            );
+        }
+    }
+    let method = report["method"].as_str().unwrap_or("").to_string();
+    (out, rows, first_move, matrix, method)
+}
+
+async fn show(state: St, id: web::Path<String>) -> Page {
+    let uid = id.parse::<Uuid>().map_err(|_| missing("tournament", &id))?;
+    let job = store::get_job(&state.pool, uid)
+        .await
+        .map_err(Problem::from)?
+        .filter(JobRow::is_tournament)
+        .ok_or_else(|| missing("tournament", &id))?;
+    let usage = store::usage(&state.pool, &[job.id])
+        .await
+        .map_err(Problem::from)?
+        .remove(&job.id)
+        .unwrap_or_default();
+    let view = TournamentView::of(&job, &usage);
+    let done = job.status == JobStatus::Done;
+    let (charts, ratings, first_move, matrix, method) = match &view.results {
+        Some(r) => results(&job, &r["report"], &r["time"]),
+        None => Default::default(),
+    };
+    let title = catalogue::get(&job.ruleset)
+        .map(|d| d.title.clone())
+        .unwrap_or_else(|_| job.ruleset.clone());
+    html(&TournamentPage {
+        title,
+        params: job
+            .params
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| format!("{k}={}", value_text(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default(),
+        percent: (view.progress.fraction * 100.0) as u32,
+        finished: job.status.is_ended(),
+        done,
+        charts,
+        ratings,
+        first_move,
+        agents: job.agents.clone(),
+        matrix,
+        method,
+        view,
+    })
+}
