@@ -212,6 +212,7 @@ impl EmbeddedPg {
                     path: fallback.display().to_string(),
                     detail: e.to_string(),
                 })?;
+                tie_to_identity(&dir, &fallback)?;
                 let _ = std::fs::write(
                     dir.join(WHERE_NOTE),
                     format!(
@@ -474,6 +475,55 @@ pub fn service_url_of(cluster: &Path) -> Result<String, PgError> {
             detail: "no password file: start `tsoro serve` on this data directory first (and \
                      run this as its user or root)"
                 .into(),
+        }),
+    }
+}
+
+/// The file, in a data directory (and as `<cluster>.id` beside the cluster kept for it
+/// elsewhere), holding the data directory's identity (a random id made when the cluster was
+/// first placed).
+const IDENTITY_FILE: &str = "tsoro-data-dir-id";
+
+/// Ties a cluster kept elsewhere to the data directory it was made for: both hold the same id.
+/// A new directory made at the path of an old one (whose cluster is still there) has no id,
+/// or another: it is refused rather than silently given the old one's cluster. A cluster of
+/// before the ids (none in it) is adopted by the directory that has its note.
+fn tie_to_identity(dir: &Path, cluster: &Path) -> Result<(), PgError> {
+    // The cluster's copy is beside it (`initdb` wants an empty directory).
+    let cluster_id = cluster.with_extension("id");
+    let read = |p: &Path| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+    };
+    let write = |p: &Path, id: &str| {
+        std::fs::write(p, format!("{id}\n")).map_err(|e| PgError::DataDir {
+            path: p.display().to_string(),
+            detail: e.to_string(),
+        })
+    };
+    let ours = read(&dir.join(IDENTITY_FILE));
+    let theirs = read(&cluster_id);
+    let cluster_made = cluster.join("PG_VERSION").exists();
+    match (ours, theirs) {
+        (Some(a), Some(b)) if a == b => Ok(()),
+        (None, None) if !cluster_made || dir.join(WHERE_NOTE).exists() => {
+            let id = uuid::Uuid::new_v4().simple().to_string();
+            write(&cluster_id, &id)?;
+            write(&dir.join(IDENTITY_FILE), &id)
+        }
+        (Some(a), None) if !cluster_made => write(&cluster_id, &a),
+        _ => Err(PgError::DataDir {
+            path: dir.display().to_string(),
+            detail: format!(
+                "the cluster kept for this path, {}, belongs to another data directory that \
+                 was here before (their identities, {IDENTITY_FILE} and {}, differ): it is not \
+                 attached to this one. Move that cluster away (or delete it) to start afresh, \
+                 or restore the old data directory",
+                cluster.display(),
+                cluster_id.display()
+            ),
         }),
     }
 }

@@ -157,7 +157,17 @@ async fn serve_from_a_private_directory_as_root() {
     let mut s = serve(&dir);
     wait_ready(&mut s).await;
     terminate(&mut s);
+    // A new data directory at the same path is not given the old one's cluster.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut s = serve(&dir);
+    let status = s.child.wait().unwrap();
+    assert!(!status.success());
+    let err = s.child.wait_with_output_ref();
+    assert!(err.contains("belongs to another data directory"), "{err}");
+    assert!(err.contains(&cluster), "{err}");
+    assert!(postgres_processes(Path::new(&cluster)).is_empty());
     let _ = std::fs::remove_dir_all(&cluster);
+    let _ = std::fs::remove_file(Path::new(&cluster).with_extension("id"));
     let _ = std::fs::remove_dir_all(&private);
 }
 
