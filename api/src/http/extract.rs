@@ -98,7 +98,8 @@ pub fn unfit_body(e: &serde_json::Error) -> Problem {
         .with_error("body", e.to_string())
 }
 
-/// 400: a key given twice, or a number that is not the whole number it would be read as.
+/// 400: a key given twice, or a number that is not the whole number it would be read as;
+/// 422: a whole number that double precision cannot read exactly.
 fn strict_problem(unfit: super::strict_json::Unfit) -> Problem {
     use super::strict_json::Unfit;
     match unfit {
@@ -124,9 +125,17 @@ fn strict_problem(unfit: super::strict_json::Unfit) -> Problem {
             literal,
             read_as,
         } => Problem::bad_request(format!(
-            "{at} = {literal} is not a whole number, but a double-precision number rounds it to              {read_as}: write the whole number meant"
+            "{at} = {literal} is not a whole number, but a double-precision number rounds it to {read_as}: write the whole number meant"
         ))
         .with_error(at, format!("{literal}: not a whole number")),
+        Unfit::ImpreciseWhole {
+            at,
+            literal,
+            read_as,
+        } => Problem::unprocessable(format!(
+            "{at} = {literal} is a whole number past 2^53 written with a fraction or an exponent, which a double-precision number reads as {read_as}: write it in digits"
+        ))
+        .with_error(at, format!("{literal}: not exactly readable")),
     }
 }
 

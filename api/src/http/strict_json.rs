@@ -1,8 +1,8 @@
 //! What a JSON parser lets through and a request must not carry, found in the body's text:
 //! an object with the same key twice (serde keeps the last, silently), and a number written
 //! with a fraction or an exponent that double precision rounds to a whole number it is not
-//! (`16.9999999999999999` would be read as 17). Numbers such as `8.0` or `1e3` are whole and
-//! pass.
+//! (`16.9999999999999999` would be read as 17), or to a whole number other than the one written
+//! (`2.5430106792664871e16`, past 2^53). Numbers such as `8.0` or `1e3` are whole and pass.
 
 /// What is wrong, and where (a path such as `params.holes` or `agents[1]`).
 #[derive(Debug, PartialEq)]
@@ -14,7 +14,7 @@ pub enum Unfit {
         /// The key.
         key: String,
     },
-    /// A number that is not the whole number double precision reads it as.
+    /// A number with a fraction that double precision rounds away: not a whole number.
     InexactWhole {
         /// The number's path.
         at: String,
@@ -23,6 +23,25 @@ pub enum Unfit {
         /// What it would have been read as.
         read_as: f64,
     },
+    /// A whole number, written with a fraction or an exponent, that double precision reads as
+    /// another whole number (past 2^53): well formed, but not readable exactly.
+    ImpreciseWhole {
+        /// The number's path.
+        at: String,
+        /// The number as written.
+        literal: String,
+        /// What it would have been read as.
+        read_as: f64,
+    },
+}
+
+/// How a number's written value and its double-precision reading differ.
+#[derive(Debug, PartialEq)]
+enum Misread {
+    /// Not whole as written, whole as read.
+    Fraction(f64),
+    /// Whole as written, another whole number as read.
+    Precision(f64),
 }
 
 enum Frame {
@@ -126,12 +145,22 @@ pub fn check(text: &str) -> Result<(), Unfit> {
                     i += 1;
                 }
                 let literal = text.get(start..i).unwrap_or_default();
-                if let Some(read_as) = inexact_whole(literal) {
-                    return Err(Unfit::InexactWhole {
-                        at: path(&stack),
-                        literal: literal.to_string(),
-                        read_as,
-                    });
+                match inexact_whole(literal) {
+                    None => {}
+                    Some(Misread::Fraction(read_as)) => {
+                        return Err(Unfit::InexactWhole {
+                            at: path(&stack),
+                            literal: literal.to_string(),
+                            read_as,
+                        });
+                    }
+                    Some(Misread::Precision(read_as)) => {
+                        return Err(Unfit::ImpreciseWhole {
+                            at: path(&stack),
+                            literal: literal.to_string(),
+                            read_as,
+                        });
+                    }
                 }
             }
             _ => i += 1,
@@ -142,7 +171,7 @@ pub fn check(text: &str) -> Result<(), Unfit> {
 
 /// The whole number a literal with a fraction or an exponent is read as, when that is not
 /// its exact value.
-fn inexact_whole(literal: &str) -> Option<f64> {
+fn inexact_whole(literal: &str) -> Option<Misread> {
     if !literal.contains(['.', 'e', 'E']) {
         return None;
     }
@@ -160,7 +189,7 @@ fn inexact_whole(literal: &str) -> Option<f64> {
         return mantissa
             .bytes()
             .any(|c| matches!(c, b'1'..=b'9'))
-            .then_some(f);
+            .then_some(Misread::Fraction(f));
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = format!("{int}{frac}");
@@ -172,7 +201,7 @@ fn inexact_whole(literal: &str) -> Option<f64> {
         return None; // zero, exactly
     }
     if digits.len() as i64 > point {
-        return Some(f); // a fraction that rounding dropped
+        return Some(Misread::Fraction(f)); // a fraction that rounding dropped
     }
     if f.abs() >= 18_446_744_073_709_551_616.0 {
         return None; // past any whole number the API takes
@@ -181,7 +210,7 @@ fn inexact_whole(literal: &str) -> Option<f64> {
         "{digits}{}",
         "0".repeat((point - digits.len() as i64) as usize)
     );
-    (exact != format!("{}", f.abs() as u64)).then_some(f)
+    (exact != format!("{}", f.abs() as u64)).then_some(Misread::Precision(f))
 }
 
 #[cfg(test)]
@@ -198,12 +227,26 @@ mod tests {
         }
         for bad in [
             "16.9999999999999999",
-            "9007199254740993.0",
             "1.00000000000000000001",
             "-2.99999999999999999",
             "1e-400",
         ] {
-            assert!(inexact_whole(bad).is_some(), "{bad}");
+            assert!(
+                matches!(inexact_whole(bad), Some(Misread::Fraction(_))),
+                "{bad}"
+            );
+        }
+        // Whole as written, another whole number as read (the contract test's generator
+        // writes such numbers: they are well formed, so not a bad request).
+        for imprecise in [
+            "9007199254740993.0",
+            "-2.543010679266487e+16",
+            "6.339469816494963e16",
+        ] {
+            assert!(
+                matches!(inexact_whole(imprecise), Some(Misread::Precision(_))),
+                "{imprecise}"
+            );
         }
     }
 

@@ -151,6 +151,16 @@ pub fn deserialize_u64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D:
     })
 }
 
+/// Reads a whole number into a `u32` (`8` or `8.0`).
+pub fn deserialize_u32<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = serde_json::Number::deserialize(d)?;
+    whole_u64(&n)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!("{n}: a whole number from 0 to {}", u32::MAX))
+        })
+}
+
 /// Reads an optional whole number into a `u32` (`null`, `8` or `8.0`).
 pub fn deserialize_opt_u32<'de, D: serde::Deserializer<'de>>(
     d: D,

@@ -43,7 +43,7 @@ pub struct TournamentRequest {
     pub seed: u64,
     /// Uniformly random plies before the agents take over (0 to 64; the same for both games of
     /// a pair).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "plan::deserialize_u32")]
     #[schema(minimum = 0, maximum = 64)]
     pub opening_plies: u32,
 }

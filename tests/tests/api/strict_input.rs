@@ -37,6 +37,17 @@ async fn numbers_that_only_round_to_whole_ones_and_keys_given_twice_are_refused(
             .contains("16.9999999999999999"),
         "{p}"
     );
+    // A whole number past 2^53 written with an exponent is well formed but read as another
+    // number: 422 naming the field (a contract-test client may send it; it is not a bad request).
+    let (status, body) = post_raw(
+        &app,
+        "/api/v1/simulations",
+        r#"{"ruleset": "tsoro-ludii", "games": 2, "seed": 2.543010679266487e16}"#.into(),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    let p: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(p["errors"][0]["field"], "seed", "{p}");
     // Whole numbers written as floats still count (JSON Schema's integers include them).
     let (status, body) = post_raw(
         &app,
