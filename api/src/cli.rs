@@ -119,6 +119,35 @@ pub struct ServeArgs {
     pub db: DbArgs,
     #[command(flatten)]
     pub jobs: JobArgs,
+    #[command(flatten)]
+    pub requests: RequestArgs,
+}
+
+/// Bounds of the CPU-bound requests (agent moves, replays, a job's game played again).
+#[derive(Debug, Args, Clone)]
+pub struct RequestArgs {
+    /// CPU-bound requests running at once (0: one per core); more get 503 with Retry-After.
+    #[arg(long, env = "TSORO_MAX_CPU_REQUESTS", default_value_t = settings::DEFAULT_CPU_REQUESTS)]
+    pub max_cpu_requests: usize,
+    /// Seconds a CPU-bound request may compute; a search still running then is stopped and
+    /// the request refused (422).
+    #[arg(long, env = "TSORO_REQUEST_SECONDS", default_value_t = settings::DEFAULT_REQUEST_SECONDS)]
+    pub request_seconds: f64,
+}
+
+impl RequestArgs {
+    /// The settings these arguments give.
+    pub fn settings(&self) -> settings::RequestSettings {
+        let seconds = if self.request_seconds.is_finite() && self.request_seconds > 0.0 {
+            self.request_seconds.min(3600.0)
+        } else {
+            settings::DEFAULT_REQUEST_SECONDS
+        };
+        settings::RequestSettings {
+            max_cpu_requests: self.max_cpu_requests,
+            budget: std::time::Duration::from_secs_f64(seconds),
+        }
+    }
 }
 
 /// Arguments of `tsoro token`.

@@ -13,6 +13,7 @@ pub mod access;
 pub mod archive;
 pub mod cli;
 pub mod commands;
+pub mod compute;
 pub mod data_lock;
 pub mod db;
 pub mod db_watch;

@@ -48,3 +48,13 @@ pub fn choose_move(
         message: e.to_string(),
     })
 }
+
+/// Bytes of one state of the ruleset's game as `/replay` writes it, about: its start
+/// position's JSON (the board's size is fixed; only its list of legal actions varies).
+pub fn state_bytes(ruleset: &str, params: &Params) -> Result<usize, ParamError> {
+    use tsoro_engine::describe::Describe;
+    let game = catalogue::get(ruleset)?.build(params)?;
+    Ok(tsoro_engine::with_game!(&game, g => {
+        serde_json::to_vec(&g.state_json(&g.initial_state())).map_or(0, |v| v.len())
+    }))
+}

@@ -37,6 +37,14 @@ pub const DEFAULT_LEASE_SECS: f64 = 30.0;
 pub const DEFAULT_WORKERS: usize = 1;
 /// Threads each worker loop plays with, by default (`--worker-threads`; 0: one per core).
 pub const DEFAULT_WORKER_THREADS: usize = 0;
+/// CPU-bound requests (agent moves, replays, a job's game played again) running at once, by
+/// default (`--max-cpu-requests`; 0: one per core). More get 503 with `Retry-After`.
+pub const DEFAULT_CPU_REQUESTS: usize = 0;
+/// Seconds a CPU-bound request may compute, by default (`--request-seconds`): an agent's move
+/// still searching then is stopped and refused.
+pub const DEFAULT_REQUEST_SECONDS: f64 = 10.0;
+/// Games of jobs played again on request that are kept, to answer again without playing.
+pub const GAMES_CACHED: usize = 256;
 /// How often an idle worker looks for work.
 pub const POLL: Duration = Duration::from_millis(200);
 
@@ -57,6 +65,26 @@ pub struct AppSettings {
     /// Take anonymous writes while no API token exists even when listening beyond loopback
     /// (`--allow-anonymous-writes`; see [`crate::access`]).
     pub allow_anonymous_writes: bool,
+    /// Bounds of the CPU-bound requests.
+    pub requests: RequestSettings,
+}
+
+/// Bounds of the CPU-bound requests ([`crate::compute`]).
+#[derive(Clone, Debug)]
+pub struct RequestSettings {
+    /// Most running at once (0: one per core).
+    pub max_cpu_requests: usize,
+    /// Longest one may compute.
+    pub budget: Duration,
+}
+
+impl Default for RequestSettings {
+    fn default() -> Self {
+        RequestSettings {
+            max_cpu_requests: DEFAULT_CPU_REQUESTS,
+            budget: Duration::from_secs_f64(DEFAULT_REQUEST_SECONDS),
+        }
+    }
 }
 
 /// Limits and tuning of the job system.

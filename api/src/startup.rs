@@ -183,6 +183,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             ),
             embedded: db.embedded.as_ref().and_then(EmbeddedPg::watch),
             allow_anonymous_writes: args.allow_anonymous_writes,
+            requests: args.requests.settings(),
         };
         crate::http::access::check_exposure(&settings, &pool).await?;
         let app = Application::build(&settings, pool.clone())

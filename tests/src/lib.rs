@@ -256,6 +256,7 @@ pub async fn spawn_app_with_settings(
             db_down_threshold: tsoro_api::settings::DEFAULT_DOWN_THRESHOLD,
             embedded: None,
             allow_anonymous_writes: false,
+            requests: Default::default(),
         },
     )
     .await

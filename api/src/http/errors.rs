@@ -154,3 +154,24 @@ impl From<ExportError> for Problem {
         }
     }
 }
+
+/// Seconds a request refused for want of a CPU slot is told to wait (`Retry-After`).
+pub const CPU_RETRY_SECS: u64 = 2;
+
+/// The problem of CPU-bound work not done; `field` is the request's part that made the work
+/// (an agent, the actions).
+pub fn compute(e: crate::compute::ComputeError, field: &str) -> Problem {
+    use crate::compute::ComputeError;
+    match e {
+        ComputeError::Busy { max } => Problem::of(&super::problem::CPU_BUSY, e.to_string())
+            .with_error("max_cpu_requests", format!("at most {max} at once"))
+            .retry_after(CPU_RETRY_SECS),
+        ComputeError::OverTime { seconds } => {
+            Problem::of(&super::problem::OVER_TIME, e.to_string()).with_error(
+                field,
+                format!("stopped after {seconds} s (--request-seconds)"),
+            )
+        }
+        ComputeError::Failed(_) => Problem::internal(e),
+    }
+}

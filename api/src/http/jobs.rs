@@ -327,20 +327,34 @@ pub async fn games_csv(
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
     params(("id" = String, Path, description = "Job id"), ("game" = u64, Path, description = "The game's index in the run (0-based)")),
-    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed)", body = JobGame), (status = 404, description = "No such job, or no such game in it", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "Agents too strong to replay on request", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The game's actions, as `/replay` takes them (played again from the job's inputs and the game's seed; kept, and answered again without playing)", body = JobGame), (status = 404, description = "No such job, or no such game in it", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "Agents too strong to replay on request, or a game stopped after `--request-seconds`", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "As many CPU-bound requests are running as the service allows (`--max-cpu-requests`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// One game of a job, move by move, to replay or show on the board.
 pub async fn game_moves(
     req: HttpRequest,
     state: web::Data<AppState>,
+    slots: web::Data<crate::compute::Slots>,
+    cache: web::Data<crate::jobs::game::GameCache>,
     path: web::Path<(String, u64)>,
 ) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
     let job = load(&state, &id, req.path()).await?;
-    let v = web::block(move || crate::jobs::game::job_game(&job, k))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| Problem::from(e).at(req.path()))?;
-    Ok(HttpResponse::Ok().json(v))
+    let body = match cache.get(job.id, k) {
+        Some(body) => body,
+        None => {
+            let id = job.id;
+            let v = slots
+                .run(move || crate::jobs::game::job_game(&job, k))
+                .await
+                .map_err(|e| crate::http::errors::compute(e, "game").at(req.path()))?
+                .map_err(|e| Problem::from(e).at(req.path()))?;
+            let body = std::sync::Arc::new(serde_json::to_vec(&v).map_err(Problem::internal)?);
+            cache.put(id, k, body.clone());
+            body
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body.as_ref().clone()))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),

@@ -65,6 +65,11 @@ pub fn server(
     ));
     let paired = web::Data::new(crate::jobs::paired::PairedCache::default());
     let state = web::Data::new(state);
+    let slots = web::Data::new(crate::compute::Slots::new(
+        settings.requests.max_cpu_requests,
+        settings.requests.budget,
+    ));
+    let games = web::Data::new(crate::jobs::game::GameCache::default());
     let limit = settings.body_limit;
     let jobs = web::Data::new(settings.jobs.clone());
     let local = listener.local_addr()?;
@@ -85,12 +90,17 @@ pub fn server(
             .app_data(events.clone())
             .app_data(paired.clone())
             .app_data(exports.clone())
+            .app_data(slots.clone())
+            .app_data(games.clone())
             .app_data(extract::json_config(limit))
             .app_data(extract::query_config())
             .app_data(extract::path_config())
             .configure(configure)
             .default_service(web::to(unmatched::not_found))
     })
+    // A client that closes its connection ends its request: the handler is dropped, and with
+    // it the stop flag of its computation (`crate::compute`).
+    .h1_allow_half_closed(false)
     .listen(listener)?
     // The caller stops it (see `startup::serve`): on a signal, the workers stop while the
     // requests in flight get this long to finish.

@@ -3,6 +3,8 @@
 //! for playing against the computer), with one cap on the actions a request may carry and one
 //! mapping of their errors to problems (`super::errors`).
 
+use crate::compute::Slots;
+use crate::http::errors::compute;
 use crate::http::problem::Problem;
 use crate::play::choose_move;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -19,6 +21,10 @@ pub const MAX_DEPTH: u32 = 6;
 pub const MAX_ITERATIONS: u32 = 20_000;
 /// Most actions in one request (a replay, or the game before a move).
 pub const MAX_ACTIONS: usize = 100_000;
+/// Most bytes of states a replay (or `/legal`, which replays) may hold: its actions times the
+/// size of a state of the ruleset, so that a request's memory stays bounded (its reply is
+/// about this size, its memory some tens of times more while it is built).
+pub const MAX_REPLAY_BYTES: usize = 4 << 20;
 
 /// The game so far and who is to choose the next move.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -101,11 +107,13 @@ fn parse_agent(text: &str) -> Result<AgentSpec, Problem> {
     responses(
         (status = 200, description = "The agent's move", body = AgentMoveResponse),
         (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An unknown or too strong agent, an illegal action, a bad parameter, or a game already over", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown or too strong agent, an illegal action, a bad parameter, a game already over, or a search stopped after `--request-seconds` (`/problems/over-time`)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many CPU-bound requests are running as the service allows (`--max-cpu-requests`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// An agent's move after the given actions (to play against the computer).
 pub async fn agent_move(
     req: HttpRequest,
+    slots: web::Data<Slots>,
     path: web::Path<String>,
     body: crate::http::extract::JsonObject<AgentMoveRequest>,
 ) -> Result<HttpResponse, Problem> {
@@ -114,9 +122,10 @@ pub async fn agent_move(
     check_actions(&b.actions).map_err(|p| p.at(req.path()))?;
     let id = path.into_inner();
     let after = b.actions.len();
-    let action = web::block(move || choose_move(&id, &b.params, &b.actions, agent, b.seed))
+    let action = slots
+        .run(move || choose_move(&id, &b.params, &b.actions, agent, b.seed))
         .await
-        .map_err(Problem::internal)?
+        .map_err(|e| compute(e, "agent").at(req.path()))?
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok().json(AgentMoveResponse {
         action,
@@ -145,6 +154,21 @@ pub struct GameBody {
 /// The engine's request for a recorded game, its actions within [`MAX_ACTIONS`].
 fn game_request(id: &str, body: GameBody) -> Result<ReplayRequest, Problem> {
     check_actions(&body.actions)?;
+    // An unknown ruleset or a bad parameter is the replay's to report.
+    if let Ok(state) = crate::play::state_bytes(id, &body.params) {
+        let most = MAX_REPLAY_BYTES / state.max(1) - 1;
+        if body.actions.len() > most {
+            return Err(Problem::unprocessable(format!(
+                "{} actions: a replay of this game holds at most {most} ({state} bytes a \
+                 state, at most {MAX_REPLAY_BYTES} bytes of states a request)",
+                body.actions.len()
+            ))
+            .with_error(
+                "actions",
+                format!("at most {most} for this game ({MAX_REPLAY_BYTES} bytes of states)"),
+            ));
+        }
+    }
     Ok(ReplayRequest {
         ruleset: id.to_string(),
         params: body.params,
@@ -154,35 +178,39 @@ fn game_request(id: &str, body: GameBody) -> Result<ReplayRequest, Problem> {
 
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
     request_body = GameBody,
-    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions) or a bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions), a bad parameter, or more actions than a replay of this game may hold (`4 MiB of states)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "As many CPU-bound requests are running as the service allows (`--max-cpu-requests`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Replays a recorded game: every state, the legal actions and the result.
 pub async fn replay_game(
     req: HttpRequest,
+    slots: web::Data<Slots>,
     path: web::Path<String>,
     body: crate::http::extract::JsonObject<GameBody>,
 ) -> Result<HttpResponse, Problem> {
     let r = game_request(&path, body.into_inner()).map_err(|p| p.at(req.path()))?;
-    let out = web::block(move || replay(&r))
+    let out = slots
+        .run(move || replay(&r))
         .await
-        .map_err(Problem::internal)?
+        .map_err(|e| compute(e, "actions").at(req.path()))?
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok().json(out))
 }
 
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
     request_body = GameBody,
-    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action or a bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action, a bad parameter, or more actions than a replay of this game may hold", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "As many CPU-bound requests are running as the service allows (`--max-cpu-requests`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// The legal actions after the given ones.
 pub async fn legal(
     req: HttpRequest,
+    slots: web::Data<Slots>,
     path: web::Path<String>,
     body: crate::http::extract::JsonObject<GameBody>,
 ) -> Result<HttpResponse, Problem> {
     let r = game_request(&path, body.into_inner()).map_err(|p| p.at(req.path()))?;
     let n = r.actions.len();
-    let out = web::block(move || legal_after(&r))
+    let out = slots
+        .run(move || legal_after(&r))
         .await
-        .map_err(Problem::internal)?
+        .map_err(|e| compute(e, "actions").at(req.path()))?
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok().json(json!({"after": n, "legal": out})))
 }

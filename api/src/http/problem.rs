@@ -106,6 +106,10 @@ kinds! {
     TOO_MANY_JOBS = ("too-many-jobs", 429, "Too Many Requests",
         "Too many simulations are queued or running (`--max-jobs`); try again after the \
          `Retry-After` header's seconds.");
+    OVER_TIME = ("over-time", 422, "Unprocessable Entity",
+        "The request's computation (an agent's search, a replay, a simulation's game played \
+         again) ran out of the time a request may take (`--request-seconds`) and was stopped; \
+         ask for a weaker agent (a lower depth, fewer iterations) or fewer actions.");
     HEADERS_TOO_LARGE = ("headers-too-large", 431, "Request Header Fields Too Large",
         "The request's headers are larger than the service reads; send fewer or shorter ones.");
     INTERNAL = ("internal", 500, "Internal Server Error",
@@ -123,6 +127,10 @@ kinds! {
         "As many exports (`games.csv`, `games.json`) are streaming as the service allows at \
          once (`--max-exports`); try again after the `Retry-After` header's seconds. The \
          refusal comes before the body starts: an export is never cut in the middle.");
+    CPU_BUSY = ("cpu-busy", 503, "Service Unavailable",
+        "As many CPU-bound requests (agent moves, replays, games of simulations played again) \
+         are running as the service allows at once (`--max-cpu-requests`), so that cheap reads \
+         keep their speed; try again after the `Retry-After` header's seconds.");
     DATABASE_DOWN = ("database-down", 503, "Service Unavailable",
         "`/health`: the database has not answered for longer than the service allows \
          (`--health-db-down-secs`); the `database` member says since when and why. The embedded \

@@ -80,3 +80,53 @@ pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, JobGameError> {
         actions,
     })
 }
+
+/// Games of jobs played again, kept to answer again without playing (a game is a function of
+/// its job's inputs, which never change, and a job's id is never reused): at most
+/// [`crate::settings::GAMES_CACHED`], the oldest forgotten first.
+#[derive(Default)]
+pub struct GameCache {
+    kept: std::sync::Mutex<Kept>,
+}
+
+/// A job's game: its job's id and its index.
+type GameKey = (uuid::Uuid, u64);
+
+/// The bodies kept, and their keys oldest first.
+type Kept = (
+    std::collections::HashMap<GameKey, std::sync::Arc<Vec<u8>>>,
+    std::collections::VecDeque<GameKey>,
+);
+
+impl GameCache {
+    /// The body kept for game `k` of job `id`.
+    pub fn get(&self, id: uuid::Uuid, k: u64) -> Option<std::sync::Arc<Vec<u8>>> {
+        self.kept.lock().ok()?.0.get(&(id, k)).cloned()
+    }
+
+    /// Keeps the body of game `k` of job `id`.
+    pub fn put(&self, id: uuid::Uuid, k: u64, body: std::sync::Arc<Vec<u8>>) {
+        let Ok(mut kept) = self.kept.lock() else {
+            return;
+        };
+        let (map, order) = &mut *kept;
+        if map.insert((id, k), body).is_none() {
+            order.push_back((id, k));
+        }
+        while order.len() > crate::settings::GAMES_CACHED {
+            if let Some(old) = order.pop_front() {
+                map.remove(&old);
+            }
+        }
+    }
+
+    /// How many games are kept.
+    pub fn len(&self) -> usize {
+        self.kept.lock().map_or(0, |k| k.0.len())
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

@@ -351,6 +351,7 @@ async fn exposed_app(allow_anonymous_writes: bool) -> (TestApp, AppSettings) {
         db_down_threshold: tsoro_api::settings::DEFAULT_DOWN_THRESHOLD,
         embedded: None,
         allow_anonymous_writes,
+        requests: Default::default(),
     };
     let app = Application::build(&settings, pool.clone()).unwrap();
     let address = format!("http://127.0.0.1:{}", app.port());

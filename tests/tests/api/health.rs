@@ -83,6 +83,7 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
         db_down_threshold: Duration::from_secs(2),
         embedded: pg.watch(),
         allow_anonymous_writes: false,
+        requests: Default::default(),
     };
     let app = tsoro_tests::spawn_app_from(pool, settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;
