@@ -18,6 +18,7 @@ mod access;
 mod archive;
 mod contract;
 mod disk_full;
+mod fair;
 mod health;
 mod helpers;
 mod jobs;

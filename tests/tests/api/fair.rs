@@ -2,25 +2,12 @@
 //! synchronous endpoints with budgets and a bound on their concurrency, memory per request,
 //! fair claiming across jobs, quotas per owner, exports and long polls.
 
+use crate::helpers::problem;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tsoro_api::settings::JobSettings;
 use tsoro_tests::spawn_app_with_jobs;
-
-/// Asserts a problem+json answer of this status; returns its body.
-async fn problem(resp: reqwest::Response, status: u16) -> Value {
-    let url = resp.url().to_string();
-    assert_eq!(resp.status().as_u16(), status, "{url}");
-    assert_eq!(
-        resp.headers()["content-type"].to_str().unwrap(),
-        "application/problem+json",
-        "{url}"
-    );
-    let body: Value = resp.json().await.unwrap();
-    assert_eq!(body["status"], status, "{url}: {body}");
-    body
-}
 
 fn settings(workers: usize) -> JobSettings {
     JobSettings {
