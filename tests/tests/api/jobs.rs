@@ -284,11 +284,18 @@ async fn cancelling_stops_a_job() {
         json!({"ruleset": "tsoro-matthews-basic", "agents": "mcts:300,random", "games": 400}),
     )
     .await;
-    for _ in 0..100 {
+    // It is running (a worker holds a chunk) before it is cancelled.
+    let start = std::time::Instant::now();
+    loop {
         let v: Value = app.get(&url).await.json().await.unwrap();
         if v["status"] == "running" {
             break;
         }
+        assert_eq!(v["status"], "queued", "{v}");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the job never ran: {v}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let v: Value = app.delete(&url).await.json().await.unwrap();
