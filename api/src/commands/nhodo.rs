@@ -124,7 +124,7 @@ pub fn run(def: &'static RulesetDef, args: &SimulateArgs) -> ExitCode {
         let doc = serde_json::json!({
             "ruleset": def.id,
             "params": effective,
-            "seed": run.seed,
+            "seed": run.seed.to_string(),
             "games": run.games,
             "stats": stats,
         });

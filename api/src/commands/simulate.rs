@@ -152,7 +152,7 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
             "ruleset": p.def.id,
             "params": p.params,
             "agents": p.agent_names(),
-            "seed": p.seed,
+            "seed": p.seed.to_string(),
             "games": p.games,
             "stats": stats,
         });
@@ -223,7 +223,7 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
     }
     if args.run.json {
         let doc = serde_json::json!({
-            "seed": args.run.seed,
+            "seed": args.run.seed.to_string(),
             "games": args.run.games,
             "runs": prepared.iter().zip(&stats).map(|(p, s)| serde_json::json!({
                 "ruleset": p.def.id, "params": p.params,

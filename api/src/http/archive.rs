@@ -62,14 +62,43 @@ fn limit_schema() -> utoipa::openapi::Object {
         .build()
 }
 
+/// The schema of a filter naming a record of the archive: one of `ids`. The archive is
+/// compiled in (and imported at start), so the document can list every id the service knows.
+fn ids_schema<'a>(ids: impl Iterator<Item = &'a String>) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(ids.map(String::as_str)))
+        .build()
+}
+
+/// The compiled-in archive, read once.
+fn corpus() -> &'static tsoro_corpus::Corpus {
+    static CORPUS: std::sync::OnceLock<tsoro_corpus::Corpus> = std::sync::OnceLock::new();
+    CORPUS.get_or_init(|| tsoro_corpus::Corpus::load().expect("the compiled-in corpus loads"))
+}
+
+fn game_id_schema() -> utoipa::openapi::Object {
+    ids_schema(corpus().games.keys())
+}
+
+fn source_id_schema() -> utoipa::openapi::Object {
+    ids_schema(corpus().sources.keys())
+}
+
+fn evidence_id_schema() -> utoipa::openapi::Object {
+    ids_schema(corpus().evidence.keys())
+}
+
 /// Filters of the evidence list.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct EvidenceQuery {
     /// A source id.
+    #[param(schema_with = source_id_schema)]
     pub source: Option<String>,
     /// A game id.
+    #[param(schema_with = game_id_schema)]
     pub game: Option<String>,
     /// Words of the place described (case-insensitive substring).
     #[param(pattern = r"\S")]
@@ -100,10 +129,13 @@ pub struct EvidenceQuery {
 #[into_params(parameter_in = Query)]
 pub struct RulesetQuery {
     /// A game id.
+    #[param(schema_with = game_id_schema)]
     pub game: Option<String>,
     /// A source id: rulesets following it.
+    #[param(schema_with = source_id_schema)]
     pub source: Option<String>,
     /// An evidence id: rulesets it supports or that cite it.
+    #[param(schema_with = evidence_id_schema)]
     pub evidence: Option<String>,
     /// `json` (default) or `csv`.
     #[param(schema_with = respond::format_schema)]

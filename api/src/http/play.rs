@@ -33,7 +33,7 @@ pub const MAX_REPLAY_BYTES: usize = 4 << 20;
 pub struct AgentMoveRequest {
     /// Parameter values (others at their defaults).
     #[serde(default)]
-    #[schema(value_type = HashMap<String, Value>)]
+    #[schema(schema_with = crate::runs::plan::params_schema)]
     pub params: Params,
     /// The actions played so far, as for `/replay`.
     #[serde(default)]
@@ -41,12 +41,30 @@ pub struct AgentMoveRequest {
     pub actions: Vec<Value>,
     /// The agent: `random`, `greedy`, `alphabeta:D` (D at most 6), `mcts:N` (N at most
     /// 20000).
+    #[schema(schema_with = agent_schema)]
     pub agent: String,
     /// Seed of the agent's random choices (ties, playouts); default 0. After N actions the
     /// agent draws from game N's generator of a run with this seed (as `tsoro search --seed`).
     #[serde(default, deserialize_with = "crate::runs::plan::deserialize_seed")]
     #[schema(value_type = crate::runs::plan::Seed)]
     pub seed: u64,
+}
+
+/// The schema of the agent: a name of a reproducible agent within [`MAX_DEPTH`] and
+/// [`MAX_ITERATIONS`], exactly what [`parse_agent`] takes.
+fn agent_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(format!(
+            "^{}$",
+            tsoro_engine::agents::name_pattern(MAX_DEPTH, MAX_ITERATIONS)
+        )))
+        .description(Some(format!(
+            "The agent: `random`, `greedy`, `alphabeta:D[:material|mobility]` (D at most \
+             {MAX_DEPTH}), `mcts:N[:C]` (N at most {MAX_ITERATIONS}). Agents with a time \
+             budget are refused: an answer would not be the same twice."
+        )))
+        .build()
 }
 
 /// The agent's move.
@@ -142,7 +160,7 @@ pub async fn agent_move(
 pub struct GameBody {
     /// Parameter values by name (others at their defaults).
     #[serde(default)]
-    #[schema(value_type = HashMap<String, Value>)]
+    #[schema(schema_with = crate::runs::plan::params_schema)]
     pub params: tsoro_engine::catalogue::Params,
     /// The actions in order: `{"sow":"ii,3"}`, `{"relay":"stop"}`, `{"take":"iv,5"}`,
     /// `{"nominate":"i,1"}`, `"pass"`, `{"place":"a1"}`, `{"move":["a1","a4"]}`.

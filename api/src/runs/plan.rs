@@ -8,7 +8,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 use tsoro_engine::AnyGame;
-use tsoro_engine::agents::{AgentSpec, KNOWN_AGENTS};
+use tsoro_engine::agents::{self, AgentSpec, KNOWN_AGENTS};
 use tsoro_engine::catalogue::{self, ParamError, Params, RulesetDef};
 use tsoro_engine::sim::SimSpec;
 use utoipa::ToSchema;
@@ -20,9 +20,8 @@ pub const MAX_COMPARED: usize = 8;
 /// `random`, `greedy`, `alphabeta:D` or `alphabeta:D:mobility` (search depth D, 1 to 8;
 /// `material` or `mobility` evaluation), or `mcts:N` or `mcts:N:C` (N iterations, 1 to
 /// 1000000; exploration constant C).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, ToSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(untagged)]
-#[schema(example = json!("random,greedy"))]
 pub enum Agents {
     /// Comma-separated.
     Text(String),
@@ -37,13 +36,142 @@ impl Default for Agents {
 }
 
 impl Agents {
-    /// The names given, trimmed.
+    /// The names given, without the spaces around them.
     pub fn names(&self) -> Vec<String> {
         match self {
-            Agents::Text(t) => t.split(',').map(|s| s.trim().to_string()).collect(),
-            Agents::List(l) => l.iter().map(|s| s.trim().to_string()).collect(),
+            Agents::Text(t) => t
+                .split(',')
+                .map(|s| s.trim_matches(' ').to_string())
+                .collect(),
+            Agents::List(l) => l.iter().map(|s| s.trim_matches(' ').to_string()).collect(),
         }
     }
+}
+
+/// The schema says what [`parse_agents`] takes: one or two names of reproducible agents
+/// within the engine's bounds ([`agents::name_pattern`]), spaces around each allowed.
+impl utoipa::PartialSchema for Agents {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        let name = agents::name_pattern(agents::MAX_DEPTH, agents::MAX_ITERATIONS);
+        let one = format!(" *{name} *");
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(format!("^{one}(,{one})?$")))
+                    .description(Some("One name, or two separated by a comma.")),
+            )
+            .item(
+                ArrayBuilder::new()
+                    .items(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .pattern(Some(format!("^{one}$"))),
+                    )
+                    .min_items(Some(1))
+                    .max_items(Some(2))
+                    .description(Some("One name or two.")),
+            )
+            .description(Some(format!(
+                "Agents as `\"random,greedy\"` or `[\"random\", \"greedy\"]` (one name: both \
+                 seats): `random`, `greedy`, `alphabeta:D` or `alphabeta:D:mobility` (search \
+                 depth D, 1 to {}; `material` or `mobility` evaluation), `mcts:N` or \
+                 `mcts:N:C` (N iterations, 1 to {}; exploration constant C, decimal digits). \
+                 Agents with a time budget (`mcts:1s`) are refused: their games are not \
+                 reproducible from the seed.",
+                agents::MAX_DEPTH,
+                agents::MAX_ITERATIONS
+            )))
+            .examples([serde_json::json!("random,greedy")])
+            .into()
+    }
+}
+
+impl ToSchema for Agents {}
+
+/// The schema of a request's `params`: an object whose names are parameters of some ruleset,
+/// each a whole number, a boolean or a choice's name (which of them a ruleset has, and their
+/// ranges, are in its `params`).
+pub fn params_schema() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, SchemaType, Type};
+    let mut names: Vec<&str> = catalogue::all()
+        .iter()
+        .flat_map(|d| d.params.iter().map(|p| p.name.as_str()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let value = ObjectBuilder::new().schema_type(SchemaType::from_iter([
+        Type::Integer,
+        Type::Boolean,
+        Type::String,
+    ]));
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property_names(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(names)),
+        ))
+        .additional_properties(Some(AdditionalProperties::RefOr(value.into())))
+        .build()
+}
+
+/// The schema of a run's `turn_limit`: a whole number within the widest range any ruleset
+/// allows (each ruleset's own range is in its `params`), or null.
+fn turn_limit_schema() -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{SchemaType, Type};
+    let ranges = catalogue::all()
+        .iter()
+        .flat_map(|d| &d.params)
+        .filter_map(|p| match (&p.name[..], &p.kind) {
+            ("turn_limit", catalogue::ParamKind::Int { min, max, .. }) => Some((*min, *max)),
+            _ => None,
+        });
+    let (min, max) = ranges.fold((i64::MAX, i64::MIN), |(a, b), (lo, hi)| {
+        (a.min(lo), b.max(hi))
+    });
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+        .minimum(Some(min))
+        .maximum(Some(max))
+        .description(Some(
+            "Turns after which a game is a draw (overrides the ruleset's `turn_limit`, within \
+             the range its `params` give).",
+        ))
+        .build()
+}
+
+/// The ids of the rulesets a run can play: every shipped ruleset but the stochastic models
+/// without players (nhodo, simulated by `tsoro simulate` alone).
+pub fn playable_ids() -> Vec<&'static str> {
+    catalogue::all()
+        .iter()
+        .filter(|d| d.kind != catalogue::Kind::Nhodo)
+        .map(|d| d.id.as_str())
+        .collect()
+}
+
+/// The schema of a run's ruleset: one of [`playable_ids`].
+pub fn ruleset_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(playable_ids()))
+        .description(Some("The ruleset id."))
+        .build()
+}
+
+/// The schema of a comparison's rulesets: two to [`MAX_COMPARED`] of [`playable_ids`].
+fn compared_schema() -> utoipa::openapi::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(ruleset_schema())
+        .min_items(Some(2))
+        .max_items(Some(MAX_COMPARED))
+        .description(Some(format!(
+            "Two to {MAX_COMPARED} ruleset ids; the first is the reference the others are \
+             compared with."
+        )))
+        .build()
 }
 
 fn yes() -> bool {
@@ -197,11 +325,12 @@ pub fn deserialize_seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D
 #[serde(deny_unknown_fields)]
 pub struct RunRequest {
     /// The ruleset id.
+    #[schema(schema_with = ruleset_schema)]
     pub ruleset: String,
     /// Parameter values by name (others at their defaults; the ruleset's `params` lists them
     /// with their types and ranges).
     #[serde(default)]
-    #[schema(value_type = HashMap<String, Value>)]
+    #[schema(schema_with = params_schema)]
     pub params: Params,
     /// The two agents.
     #[serde(default)]
@@ -216,6 +345,7 @@ pub struct RunRequest {
     pub seed: u64,
     /// Turns after which a game is a draw (overrides the ruleset's `turn_limit`).
     #[serde(default, deserialize_with = "deserialize_opt_u32")]
+    #[schema(schema_with = turn_limit_schema)]
     pub turn_limit: Option<u32>,
     /// Agents swap seats every other game.
     #[serde(default = "yes")]
@@ -234,10 +364,11 @@ pub struct RunRequest {
 #[serde(deny_unknown_fields)]
 pub struct ComparisonRequest {
     /// Two to eight ruleset ids; the first is the reference the others are compared with.
+    #[schema(schema_with = compared_schema)]
     pub rulesets: Vec<String>,
     /// Parameter values, applied to every ruleset that has them (each must belong to one).
     #[serde(default)]
-    #[schema(value_type = HashMap<String, Value>)]
+    #[schema(schema_with = params_schema)]
     pub params: Params,
     /// The two agents.
     #[serde(default)]
@@ -252,6 +383,7 @@ pub struct ComparisonRequest {
     pub seed: u64,
     /// Turn limit for every run.
     #[serde(default, deserialize_with = "deserialize_opt_u32")]
+    #[schema(schema_with = turn_limit_schema)]
     pub turn_limit: Option<u32>,
     /// Agents swap seats every other game.
     #[serde(default = "yes")]

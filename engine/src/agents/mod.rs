@@ -142,6 +142,64 @@ pub const KNOWN_AGENTS: &str = "random, greedy, alphabeta:D[:material|mobility] 
 mcts:N[:C] (N 1..=1000000); with a time per decision instead (not reproducible): \
 alphabeta:Ts[:material|mobility], mcts:Ts[:C] (T as 0.1s or 250ms, up to 60s)";
 
+/// Deepest alpha-beta search a name may ask for.
+pub const MAX_DEPTH: u32 = 8;
+/// Most MCTS iterations a name may ask for.
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+
+/// A regular expression (unanchored; the same in ECMA 262, as JSON Schema reads it, and in
+/// Rust's and Python's engines) matching exactly the names of reproducible agents that
+/// [`AgentSpec`] parses with a depth of at most `depth` and at most `iterations` MCTS
+/// iterations: what a schema states of an agent. Time budgets (`mcts:1s`) are not matched,
+/// since their games are not reproducible and the service refuses them.
+pub fn name_pattern(depth: u32, iterations: u32) -> String {
+    format!(
+        "(random|greedy|alphabeta:{}(:(material|mobility))?|mcts:{}(:{EXPLORATION})?)",
+        whole_pattern(depth),
+        whole_pattern(iterations)
+    )
+}
+
+/// An MCTS exploration constant as a name writes it: decimal digits, perhaps a fraction.
+const EXPLORATION: &str = "[0-9]{1,9}([.][0-9]{1,9})?";
+
+/// A regular expression matching exactly the decimal numbers 1 to `max` (leading zeros
+/// allowed).
+fn whole_pattern(max: u32) -> String {
+    let s = max.to_string();
+    let n = s.len();
+    let mut alternatives = Vec::new();
+    if n > 1 {
+        alternatives.push(format!("[1-9][0-9]{{0,{}}}", n - 2));
+    }
+    for (i, d) in s.bytes().map(|b| b - b'0').enumerate() {
+        let low = u8::from(i == 0);
+        if d > low {
+            let rest = n - i - 1;
+            let tail = if rest > 0 {
+                format!("[0-9]{{{rest}}}")
+            } else {
+                String::new()
+            };
+            alternatives.push(format!("{}[{low}-{}]{tail}", &s[..i], d - 1));
+        }
+    }
+    alternatives.push(s);
+    format!("0*({})", alternatives.join("|"))
+}
+
+/// Digits only (`u32::from_str` also takes a sign).
+fn digits(t: &str) -> bool {
+    !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An exploration constant in the form [`EXPLORATION`] states.
+fn exploration(t: &str) -> Option<f64> {
+    let (whole, fraction) = t.split_once('.').unwrap_or((t, "1"));
+    let written = digits(whole) && whole.len() <= 9 && digits(fraction) && fraction.len() <= 9;
+    if written { t.parse().ok() } else { None }
+}
+
 /// A name that is not an agent.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("unknown agent {0:?}; known: {KNOWN_AGENTS}")]
@@ -151,7 +209,7 @@ impl FromStr for AgentSpec {
     type Err = UnknownAgent;
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let bad = || UnknownAgent(text.to_string());
-        let mut parts = text.trim().split(':');
+        let mut parts = text.split(':');
         let head = parts.next().unwrap_or_default();
         let rest: Vec<&str> = parts.collect();
         match (head, rest.as_slice()) {
@@ -167,8 +225,8 @@ impl FromStr for AgentSpec {
                 Ok(AgentSpec::Deepening { millis, eval })
             }
             ("alphabeta", [d, more @ ..]) if more.len() <= 1 => {
-                let depth: u32 = d.parse().map_err(|_| bad())?;
-                if !(1..=8).contains(&depth) {
+                let depth: u32 = d.parse().ok().filter(|_| digits(d)).ok_or_else(bad)?;
+                if !(1..=MAX_DEPTH).contains(&depth) {
                     return Err(bad());
                 }
                 let eval = match more.first().copied() {
@@ -181,17 +239,13 @@ impl FromStr for AgentSpec {
             ("mcts", [n, more @ ..]) if more.len() <= 1 => {
                 let c = match more.first() {
                     None => std::f64::consts::SQRT_2,
-                    Some(c) => c
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|c| c.is_finite() && *c >= 0.0)
-                        .ok_or_else(bad)?,
+                    Some(c) => exploration(c).ok_or_else(bad)?,
                 };
                 if let Some(millis) = parse_millis(n) {
                     return Ok(AgentSpec::MctsTimed { millis, c });
                 }
-                let iterations: u32 = n.parse().map_err(|_| bad())?;
-                if !(1..=1_000_000).contains(&iterations) {
+                let iterations: u32 = n.parse().ok().filter(|_| digits(n)).ok_or_else(bad)?;
+                if !(1..=MAX_ITERATIONS).contains(&iterations) {
                     return Err(bad());
                 }
                 Ok(AgentSpec::Mcts { iterations, c })
@@ -263,6 +317,57 @@ impl AgentSpec {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// The schema's pattern and the parser agree on every name: those it matches parse
+        /// to a reproducible agent within the bounds, and those it does not are refused, out
+        /// of the bounds, or have a time budget.
+        #[test]
+        fn the_name_pattern_is_exactly_what_parses(
+            name in "(random|greedy|alphabeta:|mcts:|)[0-9+ .:a-z-]{0,12}",
+            depth in 1u32..=MAX_DEPTH,
+            iterations in proptest::sample::select(vec![1, 9, 10, 20_000, 99_999, MAX_ITERATIONS]),
+        ) {
+            let re = regex::Regex::new(&format!("^{}$", name_pattern(depth, iterations))).unwrap();
+            let within = match name.parse::<AgentSpec>() {
+                Ok(AgentSpec::AlphaBeta { depth: d, .. }) => d <= depth,
+                Ok(AgentSpec::Mcts { iterations: n, .. }) => n <= iterations,
+                Ok(AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. }) => false,
+                Ok(_) => true,
+                Err(_) => false,
+            };
+            proptest::prop_assert_eq!(re.is_match(&name), within, "{}", name);
+        }
+    }
+
+    #[test]
+    fn the_name_pattern_takes_every_bound() {
+        let re = regex::Regex::new(&format!("^{}$", name_pattern(6, 20_000))).unwrap();
+        for name in [
+            "random",
+            "alphabeta:6",
+            "alphabeta:06:mobility",
+            "mcts:20000",
+            "mcts:1:0.5",
+            "mcts:19999",
+        ] {
+            assert!(re.is_match(name), "{name}");
+            assert!(name.parse::<AgentSpec>().is_ok(), "{name}");
+        }
+        for name in [
+            "alphabeta:7",
+            "mcts:20001",
+            "mcts:0",
+            " random",
+            "mcts:+5",
+            "mcts:5:.5",
+            "mcts:5:1e3",
+            "mcts:1s",
+            "alphabeta:250ms",
+        ] {
+            assert!(!re.is_match(name), "{name}");
+        }
+    }
+
     #[test]
     fn names_round_trip() {
         for name in [
@@ -293,6 +398,10 @@ mod tests {
             "mcts:61s",
             "alphabeta:0.0001s",
             "alphabeta:1s:x",
+            " random",
+            "mcts:+5",
+            "mcts:5:1e3",
+            "mcts:5:inf",
         ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }

@@ -7,6 +7,7 @@ pub mod dist;
 pub mod exact;
 pub mod interval;
 pub mod paired;
+pub mod seed_text;
 
 use crate::outcome::EndReason;
 pub use exact::ExactSum;
@@ -32,7 +33,8 @@ pub enum Winner {
 pub struct GameRecord {
     /// Index of the game in the run (0-based).
     pub game: u64,
-    /// The game's own seed, derived from (run seed, index) only.
+    /// The game's own seed, derived from (run seed, index) only (a string in JSON).
+    #[serde(with = "seed_text")]
     pub seed: u64,
     /// The agent in seat A.
     pub agent_a: Arc<str>,

@@ -10,9 +10,9 @@ use serde::Serialize;
 use thiserror::Error;
 
 /// Largest MCTS iterations a ladder may reach (the agent syntax's limit).
-pub const MAX_MCTS: u32 = 1_000_000;
+pub const MAX_MCTS: u32 = crate::agents::MAX_ITERATIONS;
 /// Largest alpha-beta depth (the agent syntax's limit).
-pub const MAX_DEPTH: u32 = 8;
+pub const MAX_DEPTH: u32 = crate::agents::MAX_DEPTH;
 
 /// A ladder's range that the agents' syntax does not allow.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]

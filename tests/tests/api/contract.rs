@@ -1,7 +1,8 @@
 //! The OpenAPI document against the running service: every operation's example, as Swagger
 //! UI's "Try it out" sends it, is accepted (a simulation and a comparison run to the end), every
 //! documented read answers (and HEAD, and 405 with `Allow` for a method it does not take), and
-//! the shared error answers are documented.
+//! the shared error answers are documented; and every 64-bit integer in every JSON body is a
+//! string, as JavaScript would round it as a number.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -255,4 +256,148 @@ async fn every_error_is_a_problem_whose_type_is_a_page_describing_it() {
         assert!(get["200"]["headers"][h].is_object(), "{h}");
     }
     assert!(get["304"].is_object());
+}
+/// Every integer in `v` is one JavaScript's `JSON.parse` reads exactly (at most 2^53 - 1 in
+/// magnitude), and every `seed` is a string; `at` names where `v` came from.
+fn assert_exact_in_javascript(v: &Value, at: &str) {
+    const MAX_SAFE: u64 = (1 << 53) - 1;
+    match v {
+        Value::Number(n) => {
+            let exact = match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => u <= MAX_SAFE,
+                (None, Some(i)) => i.unsigned_abs() <= MAX_SAFE,
+                (None, None) => true, // a float: a float in JavaScript too
+            };
+            assert!(exact, "{at}: {n} is rounded by JavaScript");
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                assert_exact_in_javascript(item, &format!("{at}[{i}]"));
+            }
+        }
+        Value::Object(fields) => {
+            for (k, item) in fields {
+                if k == "seed" {
+                    assert!(item.is_string(), "{at}.seed is not a string: {item}");
+                }
+                assert_exact_in_javascript(item, &format!("{at}.{k}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every JSON body the document describes, read for a job and a comparison whose seed is the
+/// largest there is (so that the games' own seeds use all 64 bits): its 64-bit integers are
+/// strings, as JavaScript would round them as numbers.
+#[tokio::test]
+async fn every_64_bit_integer_in_a_json_body_is_a_string() {
+    let app = spawn_app_with_jobs(JobSettings {
+        workers: 1,
+        threads: 2,
+        poll: Duration::from_millis(50),
+        ..JobSettings::default()
+    })
+    .await;
+    let seed = u64::MAX.to_string();
+    let mut ids = Vec::new();
+    for (path, body) in [
+        (
+            "/api/v1/simulations",
+            json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 40, "seed": seed}),
+        ),
+        (
+            "/api/v1/comparisons",
+            json!({"rulesets": ["tsoro-ludii", "tsoro-ludii-misoro"], "games": 40, "seed": seed}),
+        ),
+    ] {
+        let r = app.post(path, &body).await;
+        assert_eq!(r.status(), StatusCode::ACCEPTED, "{path}");
+        let v: Value = r.json().await.unwrap();
+        assert_exact_in_javascript(&v, &format!("POST {path}"));
+        let url = v["url"].as_str().unwrap();
+        let done: Value = app
+            .get(&format!("{url}?wait=60"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(done["status"], "done", "{done}");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    let (job, comparison) = (&ids[0], &ids[1]);
+    let spec: Value = app
+        .get("/api-docs/openapi.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut read = 0;
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        let Some(op) = item.get("get") else { continue };
+        let content = op["responses"]["200"]["content"].as_object();
+        let Some(media) = content.and_then(|c| c.keys().find(|t| t.ends_with("json"))) else {
+            continue;
+        };
+        let mut url = path.clone();
+        for p in op["parameters"].as_array().into_iter().flatten() {
+            if p["in"] != "path" {
+                continue;
+            }
+            let name = p["name"].as_str().unwrap();
+            let value = match name {
+                "id" if path.starts_with("/api/v1/simulations") => job.clone(),
+                "id" if path.starts_with("/api/v1/comparisons") => comparison.clone(),
+                "game" => "7".to_string(),
+                _ => p["example"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{path}: an example of {name}"))
+                    .to_string(),
+            };
+            url = url.replace(&format!("{{{name}}}"), &value);
+        }
+        let r = reqwest::Client::new()
+            .get(format!("{}{url}", app.address))
+            .header("accept", media)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "GET {url} as {media}");
+        let v: Value = r.json().await.unwrap();
+        assert_exact_in_javascript(&v, &format!("GET {url}"));
+        read += 1;
+    }
+    assert!(read >= 15, "every JSON read: {read}");
+    // games.json's seeds are the games' own, as games.csv writes them.
+    let games: Value = app
+        .get(&format!("/api/v1/simulations/{job}/games.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let csv = app
+        .get(&format!("/api/v1/simulations/{job}/games.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let seeds: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    let json_seeds: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["seed"].as_str().unwrap())
+        .collect();
+    assert_eq!(json_seeds, seeds);
+    assert_eq!(json_seeds.len(), 40);
+    assert!(
+        json_seeds
+            .iter()
+            .any(|s| s.parse::<u64>().unwrap() > 1 << 53),
+        "the test reaches seeds JavaScript would round"
+    );
 }
