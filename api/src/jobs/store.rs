@@ -357,17 +357,31 @@ pub const RECLAIM_SQL: &str = "WITH next AS ( \
      FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx \
      RETURNING c.job_id, c.idx, c.first_game, c.end_game";
 
-/// Cuts the next chunk of the oldest active job with games not yet handed out, and claims
-/// it: the job's `next_game` moves on by a chunk in the same statement, so two workers
-/// cutting at once get consecutive chunks (the second waits for the first's row and reads
-/// its new `next_game`). Reads only the active jobs (the partial index
-/// `simulation_jobs_active`).
-pub const CUT_SQL: &str = "WITH cut AS ( \
+/// Cuts the next chunk of the active job with games not yet handed out that has been served
+/// least, and claims it: the job's `next_game` moves on by a chunk in the same statement, so
+/// two workers cutting at once get consecutive chunks (the second waits for the first's row
+/// and reads its new `next_game`). Reads only the active jobs (the partial index
+/// `simulation_jobs_active`) and the chunks not done (`simulation_chunks_open`).
+///
+/// Served least, so that a small job starts as soon as a worker finishes its chunk whatever
+/// else runs (round robin, by job's kind of work alike): first the owner with the fewest
+/// chunks in play (anonymous jobs are one owner), then the job with the fewest chunks in
+/// play, then the fewest chunks cut so far (each about `--chunk-seconds` of play, so about
+/// the least CPU time given), then the oldest.
+pub const CUT_SQL: &str = "WITH playing AS ( \
+       SELECT c.job_id, j.owner, count(*) AS n FROM simulation_chunks c \
+       JOIN simulation_jobs j ON j.id = c.job_id \
+       WHERE c.status = 'running' AND j.status IN ('queued', 'running') \
+       GROUP BY c.job_id, j.owner), \
+     cut AS ( \
        UPDATE simulation_jobs j SET next_game = LEAST(j.next_game + j.chunk_games, j.games), \
          status = 'running', started_at = coalesce(j.started_at, now()) \
-       WHERE j.id = (SELECT id FROM simulation_jobs \
-                     WHERE status IN ('queued', 'running') AND next_game < games \
-                     ORDER BY created_at, id LIMIT 1) \
+       WHERE j.id = (SELECT a.id FROM simulation_jobs a \
+                     WHERE a.status IN ('queued', 'running') AND a.next_game < a.games \
+                     ORDER BY (SELECT coalesce(sum(p.n), 0) FROM playing p \
+                               WHERE p.owner IS NOT DISTINCT FROM a.owner), \
+                       (SELECT coalesce(sum(p.n), 0) FROM playing p WHERE p.job_id = a.id), \
+                       a.next_game / a.chunk_games, a.created_at, a.id LIMIT 1) \
          AND j.status IN ('queued', 'running') AND j.next_game < j.games \
        RETURNING j.id, j.next_game AS end_game, j.chunk_games) \
      INSERT INTO simulation_chunks \
@@ -381,7 +395,7 @@ pub const CUT_SQL: &str = "WITH cut AS ( \
 const CUT_TRIES: usize = 4;
 
 /// Claims work: a chunk whose lease ran out (or given back) if there is one, else the next
-/// chunk of the oldest job with games not yet handed out. None when there is no work.
+/// chunk of the job served least ([`CUT_SQL`]). None when there is no work.
 pub async fn claim(
     pool: &PgPool,
     owner: &str,

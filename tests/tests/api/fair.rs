@@ -231,3 +231,51 @@ async fn a_replay_too_large_to_hold_is_refused_naming_the_limit() {
         .await;
     assert_eq!(r.status(), StatusCode::OK);
 }
+
+/// The job's view, now.
+async fn job(app: &tsoro_tests::TestApp, url: &str) -> Value {
+    app.get(url).await.json().await.unwrap()
+}
+
+/// Item 4: workers serve the job served least, so a small job queued behind a long one
+/// starts as soon as the worker finishes its chunk in play, and ends while the long one
+/// still runs (served first-come, it waited for every chunk of the long one).
+#[tokio::test]
+async fn a_small_job_finishes_while_a_long_one_still_runs() {
+    let app = spawn_app_with_jobs(settings(1)).await;
+    // Some 4,000 x 0.1 core-seconds, in chunks of 16 games (a second or two each).
+    let long = queue(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "agents": "mcts:2000,mcts:2000", "games": 4000}),
+    )
+    .await;
+    let since = std::time::Instant::now();
+    while job(&app, &long).await["progress"]["games_done"].as_u64() == Some(0)
+        && since.elapsed() < Duration::from_secs(60)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(job(&app, &long).await["status"], "running");
+    let small = queue(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 200}),
+    )
+    .await;
+    let mut ended = Value::Null;
+    for _ in 0..9 {
+        ended = app
+            .get(&format!("{small}?wait=10"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        if ended["status"] != "queued" && ended["status"] != "running" {
+            break;
+        }
+    }
+    assert_eq!(ended["status"], "done", "{ended}");
+    let long_now = job(&app, &long).await;
+    assert_eq!(long_now["status"], "running", "{long_now}");
+    assert!(long_now["progress"]["games_done"].as_u64().unwrap() < 4000);
+    assert_eq!(app.delete(&long).await.status(), StatusCode::OK);
+}
