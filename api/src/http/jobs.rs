@@ -266,22 +266,9 @@ pub async fn cancel(
     q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
     let job = load(&state, &path, req.path()).await?;
-    access.may_manage(job.owner.as_deref())?;
-    if q.purge {
-        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
-        return Ok(HttpResponse::Ok().json(json!({
-            "id": job.id,
-            "deleted": true,
-            "status_before": job.status,
-            "freed_bytes": freed,
-        })));
-    }
-    if !store::cancel(&state.pool, job.id).await? {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_FINISHED,
-            format!("the job is already {}", job.status),
-        )
-        .at(req.path()));
+    if let Some(purged) = cancel_or_purge(&state, &access, &job, q.purge, "job", req.path()).await?
+    {
+        return Ok(purged);
     }
     let job = load(&state, &path, req.path()).await?;
     Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
@@ -561,4 +548,35 @@ pub async fn comparison_csv(
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .body(out))
+}
+
+/// Checks `access` may manage `job`, then with `purge` deletes it (the answer: its id,
+/// `deleted`, `status_before` and `freed_bytes`), else cancels it (`None`: the caller answers
+/// with its view) or gives 409 when the `what` had already ended.
+pub(super) async fn cancel_or_purge(
+    state: &AppState,
+    access: &Access,
+    job: &JobRow,
+    purge: bool,
+    what: &str,
+    path: &str,
+) -> Result<Option<HttpResponse>, Problem> {
+    access.may_manage(job.owner.as_deref())?;
+    if purge {
+        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
+        return Ok(Some(HttpResponse::Ok().json(json!({
+            "id": job.id,
+            "deleted": true,
+            "status_before": job.status,
+            "freed_bytes": freed,
+        }))));
+    }
+    if !store::cancel(&state.pool, job.id).await? {
+        return Err(Problem::of(
+            &crate::http::problem::JOB_FINISHED,
+            format!("the {what} is already {}", job.status),
+        )
+        .at(path));
+    }
+    Ok(None)
 }

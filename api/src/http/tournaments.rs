@@ -12,7 +12,6 @@ use crate::jobs::tournament_view::{TournamentView, tournament_url};
 use crate::runs::tournament::{TournamentRequest, check};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde_json::json;
 
 /// A stored tournament, or 404.
 async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
@@ -139,22 +138,11 @@ pub async fn cancel(
     q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
     let job = load(&state, &path, req.path()).await?;
-    access.may_manage(job.owner.as_deref())?;
-    if q.purge {
-        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
-        return Ok(HttpResponse::Ok().json(json!({
-            "id": job.id,
-            "deleted": true,
-            "status_before": job.status,
-            "freed_bytes": freed,
-        })));
-    }
-    if !store::cancel(&state.pool, job.id).await? {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_FINISHED,
-            format!("the tournament is already {}", job.status),
-        )
-        .at(req.path()));
+    if let Some(purged) =
+        super::jobs::cancel_or_purge(&state, &access, &job, q.purge, "tournament", req.path())
+            .await?
+    {
+        return Ok(purged);
     }
     let job = load(&state, &path, req.path()).await?;
     Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
