@@ -119,21 +119,64 @@ proptest! {
     fn kernel_equals_reference_for_any_configuration(
         c in any::<MorrisConfig>(), seed in 0u64..1000,
     ) {
-        let json = serde_json::to_string(&c).unwrap_or_default();
-        let rules = c.compile();
-        prop_assert!(rules.is_ok(), "drawn configurations compile: {json}: {rules:?}");
-        let g = MorrisGame::new(rules.unwrap());
-        if g.has_kernel() {
-            for k in seed..seed + 12 {
-                if let Err(e) = move_by_move(&g, &g.initial_state(), 5, k) {
-                    prop_assert!(false, "{json}\n{e}");
-                }
-            }
-        }
-        if let Err(e) = batch_agrees(&g, seed..seed + 24) {
-            prop_assert!(false, "{json}\n{e}");
+        if let Err(e) = agrees(c, seed) {
+            prop_assert!(false, "{e}");
         }
     }
+}
+
+/// The property's check of one configuration: it compiles, and where the kernel's gate admits
+/// it, games `seed..seed + 12` agree move by move; games `seed..seed + 24` give the reference's
+/// games through `random_playouts` (on the reference where the gate refuses the rules).
+fn agrees(c: MorrisConfig, seed: u64) -> Result<(), String> {
+    let json = serde_json::to_string(&c).unwrap_or_default();
+    let g = MorrisGame::new(
+        c.compile()
+            .map_err(|e| format!("drawn configurations compile: {json}: {e:?}"))?,
+    );
+    if g.has_kernel() {
+        for k in seed..seed + 12 {
+            move_by_move(&g, &g.initial_state(), 5, k).map_err(|e| format!("{json}\n{e}"))?;
+        }
+    }
+    batch_agrees(&g, seed..seed + 24).map_err(|e| format!("{json}\n{e}"))
+}
+
+/// The cases the property failed on while the kernel was written, as it shrank them. Their
+/// proptest seeds no longer draw them (the configuration has gained fields since, which changes
+/// what a seed draws), so they are kept here, each with the field added since at its default.
+const FOUND: [(&str, u64); 4] = [
+    (
+        r#"{"board": "twelve", "stones": 11, "first_player": "A", "placement": {"cancel": false, "cancel_line": false, "until": "hands_empty", "leave_line": "adjacent", "return_takes": false}, "movement": {"step": "adjacent", "flying_at": 0}, "lines": {"effect": "take", "per_move": "one", "flying_takes": false, "pass_if_no_take": false}, "take": {"protect_lines": false}, "end": {"lose_at": 0, "lose_next_only": false, "no_moves": "loss", "full_board": "draw", "repetition": 0, "turn_limit": 24, "limit_cuts_turn": false}}"#,
+        0,
+    ),
+    (
+        r#"{"board": "square", "stones": 11, "first_player": "A", "placement": {"cancel": true, "cancel_line": true, "until": "hands_empty", "leave_line": "off", "return_takes": false}, "movement": {"step": "adjacent", "flying_at": 0}, "lines": {"effect": "take", "per_move": "one", "flying_takes": false, "pass_if_no_take": false}, "take": {"protect_lines": false}, "end": {"lose_at": 0, "lose_next_only": false, "no_moves": "pass", "full_board": "draw", "repetition": 0, "turn_limit": 20, "limit_cuts_turn": false}}"#,
+        0,
+    ),
+    (
+        r#"{"board": "twelve", "stones": 0, "first_player": "A", "placement": {"cancel": false, "cancel_line": false, "until": "board_full", "leave_line": "off", "return_takes": false}, "movement": {"step": "adjacent", "flying_at": 0}, "lines": {"effect": "take", "per_move": "each", "flying_takes": false, "pass_if_no_take": false}, "take": {"protect_lines": false}, "end": {"lose_at": 0, "lose_next_only": false, "no_moves": "loss", "full_board": "draw", "repetition": 0, "turn_limit": 18, "limit_cuts_turn": false}}"#,
+        65,
+    ),
+    (
+        r#"{"board": "twelve", "stones": 0, "first_player": "A", "placement": {"cancel": true, "cancel_line": true, "until": "board_full", "leave_line": "off", "return_takes": false}, "movement": {"step": "adjacent", "flying_at": 0}, "lines": {"effect": "take", "per_move": "one", "flying_takes": false, "pass_if_no_take": false}, "take": {"protect_lines": false}, "end": {"lose_at": 0, "lose_next_only": true, "no_moves": "loss", "full_board": "draw", "repetition": 0, "turn_limit": 47, "limit_cuts_turn": false}}"#,
+        0,
+    ),
+];
+
+#[test]
+fn the_cases_the_property_once_failed_on_agree() {
+    for (json, seed) in FOUND {
+        let c: MorrisConfig = serde_json::from_str(json).unwrap();
+        agrees(c, seed).unwrap();
+    }
+    // The first case it found (moving anywhere with an unlimited supply: more moves than a
+    // position holds) made the reference panic; `compile()` now refuses it.
+    let c: MorrisConfig = serde_json::from_str(
+        r#"{"board": "twelve", "stones": 0, "first_player": "A", "placement": {"cancel": true, "cancel_line": false, "until": "board_full", "leave_line": "off", "return_takes": false}, "movement": {"step": "anywhere", "flying_at": 0}, "lines": {"effect": "take", "per_move": "one", "flying_takes": false, "pass_if_no_take": false}, "take": {"protect_lines": false}, "end": {"lose_at": 0, "lose_next_only": false, "no_moves": "loss", "full_board": "draw", "repetition": 0, "turn_limit": 39, "limit_cuts_turn": false}}"#,
+    )
+    .unwrap();
+    assert_eq!(c.compile().unwrap_err().field, "movement.step");
 }
 
 /// The drawn configurations the property plays: every one compiles (the generator draws

@@ -180,6 +180,25 @@ proptest! {
     }
 }
 
+/// A case the any-configuration property failed on while the kernel was written, as it shrank
+/// it. Its proptest seed no longer draws it (the configuration has gained fields since, which
+/// changes what a seed draws), so it is kept here, the fields added since at their defaults.
+#[test]
+fn the_case_the_property_once_failed_on_agrees() {
+    let c: SowingConfig = serde_json::from_str(
+        r#"{"holes": 6, "first_player": "A", "layout": {"back": 0, "front": 1, "set": {}},
+            "sowing": {"relay": false, "lap_origin": "sow", "endless": "draw"},
+            "capture": {"back": "with_front", "resow": "off"},
+            "singles": {"restricted": false, "into_empty": false, "capture": false},
+            "heads": {"holes": [], "nominate": 0, "on_landing": "choose", "immune_to_takes": false},
+            "takes": {"schedule": [], "then": 1, "optional": true},
+            "end": {"no_moves": "pass", "mutual_pass": "draw", "turn_limit": 20, "move_limit": 50}}"#,
+    )
+    .unwrap();
+    let g = SowingGame::new(c.compile().unwrap());
+    kernel_agrees(&g, 0..40).unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
 

@@ -10,6 +10,7 @@
 //! allowed to create databases).
 
 pub mod browser;
+pub mod store_gate;
 
 use sqlx::{Executor, PgPool};
 use std::path::{Path, PathBuf};

@@ -247,7 +247,7 @@ pub fn run_tournament(args: &TournamentArgs) -> ExitCode {
     if a.json {
         let doc = serde_json::json!({
             "ruleset": a.ruleset, "params": params, "agents": args.agents,
-            "pairs": a.pairs, "seed": a.seed, "opening_plies": a.opening_plies,
+            "pairs": a.pairs, "seed": a.seed.to_string(), "opening_plies": a.opening_plies,
             "games": run.games.len(),
             "report": r, "time": run.time,
         });
@@ -282,7 +282,7 @@ pub fn run_ladder(args: &LadderArgs) -> ExitCode {
         let doc = serde_json::json!({
             "ruleset": a.ruleset, "params": params, "family": args.family,
             "from": args.from, "to": args.to,
-            "pairs": a.pairs, "seed": a.seed, "opening_plies": a.opening_plies,
+            "pairs": a.pairs, "seed": a.seed.to_string(), "opening_plies": a.opening_plies,
             "ladder": l, "report": r, "time": run.time,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());

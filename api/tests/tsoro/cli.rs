@@ -508,6 +508,10 @@ fn tournament_writes_games_and_ratings_the_same_on_any_thread_count() {
         assert_eq!(code, 0, "{err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["games"], 36, "six pairings of three pairs of two games");
+        assert_eq!(
+            v["seed"], "4",
+            "a 64-bit integer as a string, as the service writes it"
+        );
         assert_eq!(v["report"]["ratings"].as_array().unwrap().len(), 3);
         assert_eq!(v["report"]["pairings"].as_array().unwrap().len(), 6);
         assert!(v["report"]["first_move_elo"]["ci"]["low"].is_number());
@@ -613,6 +617,7 @@ fn ladder_reports_its_rungs_and_refuses_a_range_that_does_not_double() {
     );
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["seed"], "0");
     let rungs = v["ladder"]["rungs"].as_array().unwrap();
     assert_eq!(rungs.len(), 2);
     assert_eq!(rungs[1]["skill"]["games"], 4);

@@ -10,7 +10,8 @@ use tsoro_api::settings::JobSettings;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 use tsoro_engine::stats::GameRecord;
-use tsoro_tests::{TestApp, spawn_app_with_jobs};
+use tsoro_tests::store_gate::StoreGate;
+use tsoro_tests::{TestApp, fresh_database, spawn_app_with_jobs, spawn_app_with_settings};
 
 fn settings(workers: usize, chunk: u64) -> JobSettings {
     JobSettings {
@@ -178,10 +179,35 @@ async fn a_job_runs_to_the_engine_s_own_numbers_and_exports_them() {
 #[tokio::test]
 async fn two_workers_give_exactly_the_records_of_one() {
     let one = spawn_app_with_jobs(settings(1, 400)).await;
-    let two = spawn_app_with_jobs(settings(2, 400)).await;
+    // The second app's storing is held back until each of its two workers has claimed a
+    // chunk: a worker then keeps at most two of the job's five, so the other must play some,
+    // however fast the first plays.
+    let url = fresh_database().await;
+    let mut gate = StoreGate::shut(&url).await;
+    let pool = tsoro_api::db::connect(&url).await.unwrap();
+    let two = spawn_app_with_settings(pool, settings(2, 400)).await;
     let body = json!({"ruleset": "tsoro-yemutwelve-matthews", "agents": ["greedy", "random"], "games": 2000, "seed": 99});
     let u1 = submit(&one, body.clone()).await;
     let u2 = submit(&two, body).await;
+    let start = std::time::Instant::now();
+    loop {
+        let owners: i64 = sqlx::query_scalar(
+            "SELECT count(DISTINCT lease_owner) FROM simulation_chunks \
+             WHERE lease_owner IS NOT NULL",
+        )
+        .fetch_one(gate.conn())
+        .await
+        .unwrap();
+        if owners == 2 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "both workers did not claim a chunk: {owners} did"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    gate.open().await;
     assert_eq!(wait_done(&one, &u1).await["status"], "done");
     let v2 = wait_done(&two, &u2).await;
     assert_eq!(v2["status"], "done");
@@ -201,13 +227,18 @@ async fn two_workers_give_exactly_the_records_of_one() {
     let (records, stats) = engine_run("tsoro-yemutwelve-matthews", ["greedy", "random"], 2000, 99);
     assert_eq!(parse_games(&a).1, records);
     assert_eq!(v2["stats"], stats);
-    // Both workers of the second app took part.
-    let owners: Vec<Option<String>> =
-        sqlx::query_scalar("SELECT DISTINCT lease_owner FROM simulation_chunks")
-            .fetch_all(&two.pool)
-            .await
-            .unwrap();
-    assert!(!owners.is_empty());
+    // Each of the second app's two workers claimed and stored chunks of the job, and
+    // together they stored all five.
+    let stored: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT lease_owner, count(*) FROM simulation_chunks WHERE status = 'done' \
+         GROUP BY lease_owner ORDER BY lease_owner",
+    )
+    .fetch_all(&two.pool)
+    .await
+    .unwrap();
+    assert_eq!(stored.len(), 2, "chunks stored by each worker: {stored:?}");
+    assert!(stored.iter().all(|(_, n)| *n > 0), "{stored:?}");
+    assert_eq!(stored.iter().map(|(_, n)| n).sum::<i64>(), 5, "{stored:?}");
 }
 
 #[tokio::test]
