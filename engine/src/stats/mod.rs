@@ -8,6 +8,7 @@ pub mod exact;
 pub mod interval;
 pub mod paired;
 pub mod seed_text;
+pub mod study;
 
 use crate::outcome::EndReason;
 pub use exact::ExactSum;
@@ -238,6 +239,19 @@ impl Histogram {
             return 0;
         }
         let rank = ((p * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let mut seen = 0;
+        for (v, c) in self.iter() {
+            seen += c;
+            if seen >= rank {
+                return v;
+            }
+        }
+        0
+    }
+
+    /// The value of the given rank (1 = the smallest; clamped to 1..=n), 0 when empty.
+    pub fn at_rank(&self, rank: u64) -> u32 {
+        let rank = rank.clamp(1, self.n.max(1));
         let mut seen = 0;
         for (v, c) in self.iter() {
             seen += c;
