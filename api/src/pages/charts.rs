@@ -38,14 +38,88 @@ fn open(s: &mut String, class: &str, height: f64, title: &str, desc: &str) {
     );
 }
 
+/// The chart's numbers as a table for screen readers and for copying (hidden on screen).
+fn table(s: &mut String, title: &str, head: &[&str], rows: &[Vec<String>]) {
+    let _ = write!(
+        s,
+        r#"<table class="visually-hidden chart-data"><caption>{}</caption><thead><tr>"#,
+        esc(title)
+    );
+    for h in head {
+        let _ = write!(s, r#"<th scope="col">{}</th>"#, esc(h));
+    }
+    s.push_str("</tr></thead><tbody>");
+    for r in rows {
+        s.push_str("<tr>");
+        for (i, c) in r.iter().enumerate() {
+            if i == 0 {
+                let _ = write!(s, r#"<th scope="row">{}</th>"#, esc(c));
+            } else {
+                let _ = write!(s, "<td>{}</td>", esc(c));
+            }
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+}
+
+/// The "nice" step (1, 2 or 5 times a power of ten) at least `raw`.
+pub fn nice_step(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let e = 10f64.powf(raw.log10().floor());
+    let f = raw / e;
+    let n = if f <= 1.0 + 1e-9 {
+        1.0
+    } else if f <= 2.0 + 1e-9 {
+        2.0
+    } else if f <= 5.0 + 1e-9 {
+        5.0
+    } else {
+        10.0
+    };
+    n * e
+}
+
+/// Ticks at every multiple of a nice step from `lo` to `hi` (about `target` of them), as
+/// (value, step).
+pub fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
+    let step = nice_step((hi - lo).max(1e-12) / target.max(1) as f64);
+    (multiples(lo, hi, step), step)
+}
+
+/// Every multiple of `step` from `lo` to `hi`.
+fn multiples(lo: f64, hi: f64, step: f64) -> Vec<f64> {
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A tick's label: as many decimals as its step needs, no "-0".
+fn tick_text(v: f64, step: f64, percent: bool) -> String {
+    let (v, step) = if percent {
+        (v * 100.0, step * 100.0)
+    } else {
+        (v, step)
+    };
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let v = if v.abs() < step * 1e-6 { 0.0 } else { v };
+    let t = format!("{v:.decimals$}");
+    if percent { format!("{t}%") } else { t }
+}
+
 /// Bars from zero on a horizontal axis from `lo` to `hi`, with whiskers for the intervals, a
-/// reference line at `reference`, and the values at the right (as percentages when
-/// `percent`).
+/// reference line at `reference`, the values at the right (as percentages when `percent`),
+/// ticks at every multiple of `step` (a nice step) and the axis titled `axis`.
+#[allow(clippy::too_many_arguments)]
 fn bars(
     class: &str,
     title: &str,
+    axis: &str,
     rows: &[Bar],
     (lo, hi): (f64, f64),
+    step: f64,
     reference: f64,
     percent: bool,
 ) -> String {
@@ -69,7 +143,8 @@ fn bars(
         })
         .collect::<Vec<_>>()
         .join("; ");
-    let height = 40.0 + ROW * rows.len() as f64;
+    let height = 58.0 + ROW * rows.len() as f64;
+    let axis_y = height - 40.0;
     // Room for the longest label (about 6.6 units a character at 12 px).
     let longest = rows
         .iter()
@@ -81,26 +156,24 @@ fn bars(
     let x = |v: f64| left + (v.clamp(lo, hi) - lo) / span * (WIDTH - left - RIGHT);
     let mut s = String::new();
     open(&mut s, class, height, title, &desc);
-    for i in 0..=4 {
-        let v = lo + span * i as f64 / 4.0;
+    for v in multiples(lo, hi, step) {
         let _ = write!(
             s,
             r#"<line class="grid" x1="{0:.1}" y1="10" x2="{0:.1}" y2="{1:.1}"/><text class="tick" x="{0:.1}" y="{2:.1}">{3}</text>"#,
             x(v),
-            height - 22.0,
-            height - 6.0,
-            if percent {
-                format!("{:.0}%", v * 100.0)
-            } else {
-                format!("{v:.2}")
-            }
+            axis_y,
+            axis_y + 16.0,
+            tick_text(v, step, percent)
         );
     }
     let _ = write!(
         s,
-        r#"<line class="reference" x1="{0:.1}" y1="8" x2="{0:.1}" y2="{1:.1}"/>"#,
+        r#"<line class="reference" x1="{0:.1}" y1="8" x2="{0:.1}" y2="{1:.1}"/><text class="axis-label" x="{2:.1}" y="{3:.1}">{4}</text>"#,
         x(reference),
-        height - 22.0
+        axis_y,
+        left + (WIDTH - left - RIGHT) / 2.0,
+        height - 6.0,
+        esc(axis)
     );
     for (i, r) in rows.iter().enumerate() {
         let y = 14.0 + ROW * i as f64;
@@ -123,82 +196,233 @@ fn bars(
         );
     }
     s.push_str("</svg>");
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| vec![r.label.clone(), fmt(r.value), fmt(r.low), fmt(r.high)])
+        .collect();
+    table(&mut s, title, &["", axis, "95% interval from", "to"], &rows);
     s
 }
 
 /// Proportions (win rates) from 0 to 1 with their 95% intervals; the line marks one half.
 pub fn rates(title: &str, rows: &[Bar]) -> String {
-    bars("rates", title, rows, (0.0, 1.0), 0.5, true)
+    bars(
+        "rates",
+        title,
+        "Share of the games",
+        rows,
+        (0.0, 1.0),
+        0.2,
+        0.5,
+        true,
+    )
 }
 
-/// Differences with their 95% intervals, on an axis symmetric about zero.
-pub fn differences(title: &str, rows: &[Bar], percent: bool) -> String {
+/// Differences with their 95% intervals, on an axis symmetric about zero that ends at a
+/// tick; `axis` titles it (what is measured, in what unit).
+pub fn differences(title: &str, axis: &str, rows: &[Bar], percent: bool) -> String {
     let m = rows
         .iter()
         .flat_map(|r| [r.low.abs(), r.high.abs(), r.value.abs()])
+        .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max)
         .max(if percent { 0.05 } else { 1.0 })
-        * 1.1;
+        * 1.05;
+    // End the axis at a whole step, so that its ends are ticks too.
+    let step = nice_step(2.0 * m / 6.0);
+    let m = (m / step).ceil() * step;
     let class = if percent { "diffs" } else { "diffs-mean" };
-    bars(class, title, rows, (-m, m), 0.0, percent)
+    bars(class, title, axis, rows, (-m, m), step, 0.0, percent)
 }
 
-/// A histogram of whole-number values (`(value, count)` pairs), grouped into at most 30
-/// bins of equal width.
-pub fn histogram(title: &str, x_label: &str, counts: &[(u64, u64)]) -> String {
-    let (Some(min), Some(max)) = (
-        counts.iter().map(|c| c.0).min(),
-        counts.iter().map(|c| c.0).max(),
-    ) else {
-        return String::new();
-    };
-    let width = ((max - min + 1) as f64 / 30.0).ceil().max(1.0) as u64;
-    let nbins = ((max - min) / width + 1) as usize;
-    let mut bins = vec![0u64; nbins];
-    for &(v, c) in counts {
-        bins[((v - min) / width) as usize] += c;
+/// Quantile `q` of whole numbers given as sorted `(value, count)` pairs.
+fn quantile(sorted: &[(u64, u64)], total: u64, q: f64) -> f64 {
+    let rank = (q * (total.saturating_sub(1)) as f64).round() as u64;
+    let mut seen = 0;
+    for &(v, c) in sorted {
+        seen += c;
+        if seen > rank {
+            return v as f64;
+        }
     }
-    let top = bins.iter().copied().max().unwrap_or(1).max(1);
-    let total: u64 = bins.iter().sum();
-    let (height, left, bottom) = (260.0, 50.0, 40.0);
-    let plot_w = WIDTH - left - 20.0;
-    let plot_h = height - bottom - 14.0;
-    let bw = plot_w / nbins as f64;
-    let desc = format!(
-        "{total} games from {min} to {max} {x_label}, in bins of {width}; the fullest bin holds {top} games"
+    sorted.last().map_or(0.0, |c| c.0 as f64)
+}
+
+/// The games a limit cut off: the limit and how many games reached it.
+#[derive(Clone, Copy, Debug)]
+pub struct CutOff {
+    pub limit: u64,
+    pub games: u64,
+}
+
+/// The most bins a histogram draws (a wider nice bin is taken beyond it).
+const MAX_BINS: u64 = 60;
+
+/// A histogram of whole-number values (`(value, count)` pairs) such as game lengths. The
+/// games `cut_off` by the turn limit get a bar of their own at the right, so that their long tail does not squeeze the rest; the others are
+/// binned by the Freedman–Diaconis rule (width twice the interquartile range over the cube
+/// root of their number), rounded up to a nice width. Ticks at nice steps on both axes.
+pub fn histogram(
+    title: &str,
+    x_label: &str,
+    counts: &[(u64, u64)],
+    cut_off: Option<CutOff>,
+) -> String {
+    let mut body: Vec<(u64, u64)> = counts.iter().copied().filter(|c| c.1 > 0).collect();
+    body.sort_unstable();
+    // The games cut off stand at the limit or beyond; a game that ended there by its rules
+    // stays in the body. Take them from the longest down.
+    let mut at_limit = 0;
+    if let Some(c) = cut_off {
+        for (_, n) in body.iter_mut().rev().take_while(|(v, _)| *v >= c.limit) {
+            let k = (*n).min(c.games - at_limit);
+            *n -= k;
+            at_limit += k;
+        }
+        body.retain(|c| c.1 > 0);
+    }
+    let n: u64 = body.iter().map(|c| c.1).sum();
+    if n == 0 && at_limit == 0 {
+        return String::new();
+    }
+    let (min, max) = (
+        body.first().map_or(0, |c| c.0),
+        body.last().map_or(0, |c| c.0),
     );
-    let mut s = String::new();
-    open(&mut s, "histogram", height, title, &desc);
-    for (i, &c) in bins.iter().enumerate() {
-        let h = c as f64 / top as f64 * plot_h;
-        let lo = min + i as u64 * width;
-        let label = if width == 1 {
+    let iqr = quantile(&body, n, 0.75) - quantile(&body, n, 0.25);
+    let fd = 2.0 * iqr / (n.max(1) as f64).cbrt();
+    let mut width = nice_step(fd.max(1.0)) as u64;
+    let start = |w: u64| min / w * w;
+    while (max - start(width)) / width + 1 > MAX_BINS {
+        width = nice_step(width as f64 * 1.01) as u64;
+    }
+    let first = start(width);
+    let nbins = if n == 0 {
+        0
+    } else {
+        ((max - first) / width + 1) as usize
+    };
+    let mut bins = vec![0u64; nbins];
+    for &(v, c) in &body {
+        bins[((v - first) / width) as usize] += c;
+    }
+    let bin_label = |i: usize| {
+        let lo = first + i as u64 * width;
+        if width == 1 {
             lo.to_string()
         } else {
             format!("{lo}–{}", lo + width - 1)
-        };
+        }
+    };
+    let top = bins
+        .iter()
+        .copied()
+        .chain([at_limit])
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let (y_ticks, y_step) = ticks(0.0, top as f64, 4);
+    let y_top = y_ticks.last().copied().unwrap_or(1.0).max(top as f64);
+    let (height, left, bottom) = (290.0, 64.0, 58.0);
+    // The limit's bar stands apart at the right.
+    let limit_w = if at_limit > 0 { 90.0 } else { 0.0 };
+    let plot_w = WIDTH - left - 20.0 - limit_w;
+    let plot_h = height - bottom - 14.0;
+    let base = 14.0 + plot_h;
+    let y = |c: f64| base - c / y_top * plot_h;
+    let bw = plot_w / nbins.max(1) as f64;
+    let mut desc = if n > 0 {
+        format!("{n} games from {min} to {max} {x_label}, in bins of {width} (Freedman–Diaconis)")
+    } else {
+        String::new()
+    };
+    if let (Some(CutOff { limit: l, .. }), true) = (cut_off, at_limit > 0) {
+        if !desc.is_empty() {
+            desc.push_str("; ");
+        }
         let _ = write!(
-            s,
-            r#"<rect class="bar" x="{:.1}" y="{:.1}" width="{:.1}" height="{h:.1}"><title>{label}: {c} games</title></rect>"#,
-            left + i as f64 * bw + 1.0,
-            14.0 + plot_h - h,
-            (bw - 2.0).max(1.0),
+            desc,
+            "{at_limit} games cut off at the limit of {l} {x_label}"
         );
     }
-    let y = 14.0 + plot_h;
+    let mut s = String::new();
+    open(&mut s, "histogram", height, title, &desc);
+    for v in &y_ticks {
+        let _ = write!(
+            s,
+            r#"<line class="grid" x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}"/><text class="tick y" x="{2:.1}" y="{3:.1}">{4}</text>"#,
+            y(*v),
+            WIDTH - 20.0,
+            left - 6.0,
+            y(*v) + 4.0,
+            tick_text(*v, y_step, false)
+        );
+    }
+    for (i, &c) in bins.iter().enumerate() {
+        let _ = write!(
+            s,
+            r#"<rect class="bar" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"><title>{}: {c} games</title></rect>"#,
+            left + i as f64 * bw + 0.5,
+            y(c as f64),
+            (bw - 1.0).max(0.5),
+            base - y(c as f64),
+            bin_label(i),
+        );
+    }
+    if nbins > 0 {
+        let span = (nbins as u64 * width) as f64;
+        let x = |v: f64| left + (v - first as f64) / span * plot_w;
+        let (marks, step) = ticks(first as f64, (first + nbins as u64 * width) as f64, 6);
+        for v in marks {
+            let _ = write!(
+                s,
+                r#"<line class="axis" x1="{0:.1}" y1="{base:.1}" x2="{0:.1}" y2="{1:.1}"/><text class="tick" x="{0:.1}" y="{2:.1}">{3}</text>"#,
+                x(v),
+                base + 4.0,
+                base + 18.0,
+                tick_text(v, step, false)
+            );
+        }
+    }
     let _ = write!(
         s,
-        r#"<line class="axis" x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text class="tick" x="{left}" y="{:.1}">{min}</text><text class="tick" x="{:.1}" y="{:.1}">{max}</text><text class="axis-label" x="{:.1}" y="{:.1}">{}</text><text class="tick" x="{:.1}" y="20">{top}</text>"#,
-        WIDTH - 20.0,
-        y + 16.0,
-        WIDTH - 30.0,
-        y + 16.0,
+        r#"<line class="axis" x1="{left}" y1="{base:.1}" x2="{:.1}" y2="{base:.1}"/><line class="axis" x1="{left}" y1="14" x2="{left}" y2="{base:.1}"/><text class="axis-label" x="{:.1}" y="{:.1}">{}</text><text class="axis-label" transform="translate(16 {:.1}) rotate(-90)">Games</text>"#,
+        left + plot_w,
         left + plot_w / 2.0,
-        height - 4.0,
-        esc(x_label),
-        left - 8.0,
+        height - 8.0,
+        esc(&format!("Length in {x_label}")),
+        14.0 + plot_h / 2.0,
     );
+    let mut rows: Vec<Vec<String>> = bins
+        .iter()
+        .enumerate()
+        .map(|(i, c)| vec![bin_label(i), c.to_string()])
+        .collect();
+    if let (Some(CutOff { limit: l, .. }), true) = (cut_off, at_limit > 0) {
+        let x0 = WIDTH - 20.0 - limit_w + 24.0;
+        let _ = write!(
+            s,
+            r#"<rect class="bar limit" x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}"><title>cut off at the limit ({l}): {at_limit} games</title></rect><text class="tick" x="{:.1}" y="{:.1}">limit</text><text class="tick" x="{:.1}" y="{:.1}">({l})</text>"#,
+            y(at_limit as f64),
+            limit_w - 34.0,
+            base - y(at_limit as f64),
+            x0 + (limit_w - 34.0) / 2.0,
+            base + 18.0,
+            x0 + (limit_w - 34.0) / 2.0,
+            base + 32.0,
+        );
+        rows.push(vec![
+            format!("cut off at the limit ({l})"),
+            at_limit.to_string(),
+        ]);
+    }
     s.push_str("</svg>");
+    table(
+        &mut s,
+        title,
+        &[&format!("Length in {x_label}"), "Games"],
+        &rows,
+    );
     s
 }
 
@@ -208,10 +432,94 @@ mod tests {
 
     #[test]
     fn a_histogram_counts_every_game_once() {
-        let svg = histogram("t", "turns", &[(3, 2), (4, 1), (100, 5)]);
+        let svg = histogram("t", "turns", &[(3, 2), (4, 1), (100, 5)], None);
         assert!(svg.contains("8 games from 3 to 100 turns"));
-        // 3..=100 in bins of 4: 25 bins.
-        assert_eq!(svg.matches("<rect").count(), 25);
+        let bars: u64 = svg
+            .split("<td>")
+            .skip(1)
+            .map(|c| c.split('<').next().unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(bars, 8, "{svg}");
+    }
+
+    /// A long tail of games cut off at the turn limit has a bar of its own, and the rest are
+    /// binned by Freedman–Diaconis, not squeezed into two bars of 83 turns.
+    #[test]
+    fn games_at_the_turn_limit_stand_apart() {
+        // 1,000 games of 20 to 119 turns, and 300 cut off at 2,500.
+        let mut counts: Vec<(u64, u64)> = (20..120).map(|v| (v, 10)).collect();
+        counts.push((2500, 300));
+        let svg = histogram(
+            "t",
+            "turns",
+            &counts,
+            Some(CutOff {
+                limit: 2500,
+                games: 300,
+            }),
+        );
+        assert!(
+            svg.contains("1000 games from 20 to 119 turns, in bins of 10 (Freedman–Diaconis)"),
+            "{svg}"
+        );
+        assert!(svg.contains("300 games cut off at the limit of 2500 turns"));
+        assert!(svg.contains("<th scope=\"row\">cut off at the limit (2500)</th><td>300</td>"));
+        // Quartiles 45 and 94, n 1,000: 2 * 49 / 10 = 9.8, rounded up to the nice 10 (the
+        // old equal bins from 20 to 2,500 were 83 wide, the body all in the first two).
+        assert!(svg.contains("<th scope=\"row\">20–29</th><td>100</td>"));
+        assert_eq!(svg.matches("<rect").count(), 10 + 1);
+        // Ticks every 20 turns along the body, and nice steps of games up the side.
+        for t in [
+            ">20</text>",
+            ">40</text>",
+            ">120</text>",
+            ">0</text>",
+            ">100</text>",
+            ">300</text>",
+        ] {
+            assert!(svg.contains(t), "no tick {t}");
+        }
+        assert!(svg.contains(">Length in turns</text>") && svg.contains(">Games</text>"));
+    }
+
+    /// Difference charts tick at steps of 1, 2 or 5 times a power of ten, and end at a tick.
+    #[test]
+    fn differences_tick_at_nice_steps() {
+        let rows = [Bar {
+            label: "b".into(),
+            value: -0.2,
+            low: -0.27,
+            high: -0.13,
+        }];
+        let svg = differences("t", "Difference in percentage points", &rows, true);
+        let ticks: Vec<&str> = svg
+            .split("class=\"tick\"")
+            .skip(1)
+            .map(|t| t.split('>').nth(1).unwrap().split('<').next().unwrap())
+            .collect();
+        assert_eq!(ticks, ["-30%", "-20%", "-10%", "0%", "10%", "20%", "30%"]);
+        let rows = [Bar {
+            label: "b".into(),
+            value: 40.0,
+            low: 30.1,
+            high: 49.37,
+        }];
+        let svg = differences("t", "turns", &rows, false);
+        let ticks: Vec<&str> = svg
+            .split("class=\"tick\"")
+            .skip(1)
+            .map(|t| t.split('>').nth(1).unwrap().split('<').next().unwrap())
+            .collect();
+        assert_eq!(ticks, ["-60", "-40", "-20", "0", "20", "40", "60"]);
+    }
+
+    #[test]
+    fn nice_steps() {
+        assert_eq!(nice_step(0.7), 1.0);
+        assert_eq!(nice_step(1.3), 2.0);
+        assert_eq!(nice_step(83.0), 100.0);
+        assert_eq!(nice_step(4.0), 5.0);
+        assert_eq!(ticks(0.0, 1.0, 5).0.len(), 6);
     }
 
     #[test]
@@ -226,6 +534,9 @@ mod tests {
             }],
         );
         assert!(svg.contains("First mover: 60.0% (95% interval 50.0% to 70.0%)"));
-        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</table>"));
+        assert!(svg.contains(
+            "<th scope=\"row\">First mover</th><td>60.0%</td><td>50.0%</td><td>70.0%</td>"
+        ));
     }
 }

@@ -288,7 +288,21 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
     let turns = length_counts(job, "turns");
     if !turns.is_empty() {
         let title = "How long the games lasted (turns)";
-        charts.push((title.to_string(), charts::histogram(title, "turns", &turns)));
+        charts.push((
+            title.to_string(),
+            charts::histogram(
+                title,
+                "turns",
+                &turns,
+                job.config
+                    .pointer("/end/turn_limit")
+                    .and_then(Value::as_u64)
+                    .map(|limit| charts::CutOff {
+                        limit,
+                        games: st.reasons.get("turn_limit").copied().unwrap_or(0),
+                    }),
+            ),
+        ));
     }
     let mut figures: Figures = vec![
         ("Games".into(), st.games.to_string()),
@@ -593,17 +607,21 @@ fn paired_results(
     }
     let mut charts = vec![];
     if let Some(reference) = paired.first().map(|d| d.reference.clone()) {
-        for (what, rows, percent) in [
-            ("first-mover win rate", &fm, true),
-            ("agent 1's win rate", &aw, true),
-            ("draw rate", &dr, true),
-            ("length in turns", &tu, false),
-            ("captures per game", &ca, false),
+        for (what, rows, percent, unit) in [
+            ("first-mover win rate", &fm, true, "percentage points"),
+            ("agent 1's win rate", &aw, true, "percentage points"),
+            ("draw rate", &dr, true, "percentage points"),
+            ("length in turns", &tu, false, "turns per game"),
+            ("captures per game", &ca, false, "captures per game"),
         ] {
             let title = format!(
                 "Difference in {what}: each ruleset minus {reference}, game by game, with 95% intervals"
             );
-            charts.push((title.clone(), charts::differences(&title, rows, percent)));
+            let axis = format!("Ruleset minus {reference} ({unit})");
+            charts.push((
+                title.clone(),
+                charts::differences(&title, &axis, rows, percent),
+            ));
         }
     }
     (charts, table, identical)

@@ -110,7 +110,10 @@ fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
         })
         .collect();
     let title = "Elo ratings with their 95% bootstrap intervals (the agents' mean is 0)";
-    let mut out = vec![(title.to_string(), charts::differences(title, &bars, false))];
+    let mut out = vec![(
+        title.to_string(),
+        charts::differences(title, "Elo rating (0 is the agents' mean)", &bars, false),
+    )];
     let rows = ratings
         .iter()
         .enumerate()

@@ -247,3 +247,59 @@ async fn an_agent_answers_with_a_legal_move() {
         .await;
     assert_eq!(r.status().as_u16(), 404);
 }
+
+/// Issue 35, item 3: a results page's length histogram gives the games cut off at the turn
+/// limit a bar of their own and bins the rest by Freedman–Diaconis, its axes tick at nice
+/// steps and are titled, and every chart carries its numbers as a table.
+#[tokio::test]
+async fn a_histogram_sets_the_turn_limit_apart_and_every_chart_has_its_table() {
+    let app = tsoro_tests::spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        poll: std::time::Duration::from_millis(50),
+        ..Default::default()
+    })
+    .await;
+    let r = app
+        .post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-ludii", "agents": ["random", "random"],
+                    "games": 200, "seed": 1, "turn_limit": 60}),
+        )
+        .await;
+    assert_eq!(r.status().as_u16(), 202);
+    let id = r.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v: Value = app
+        .get(&format!("/api/v1/simulations/{id}?wait=60"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["status"], "done", "{v}");
+    let cut = v["stats"]["reasons"]["turn_limit"].as_u64().unwrap_or(0);
+    // Some random games reach 60 turns; a few of them end by the rules on the last turn, and
+    // those are not the limit's.
+    assert!(cut > 0, "{v}");
+    let html = page(&app, &format!("/simulations/{id}")).await;
+    assert!(
+        html.contains(&format!("{cut} games cut off at the limit of 60 turns")),
+        "the limit's games stand apart"
+    );
+    assert!(html.contains(&format!(
+        "<th scope=\"row\">cut off at the limit (60)</th><td>{cut}</td>"
+    )));
+    assert!(html.contains("(Freedman–Diaconis)"));
+    assert!(html.contains(">Length in turns</text>") && html.contains(">Games</text>"));
+    assert!(html.contains(">Share of the games</text>"));
+    // Each chart (rates, histogram) has its table of numbers.
+    assert_eq!(
+        html.matches("<svg class=\"chart").count(),
+        html.matches("<table class=\"visually-hidden chart-data\">")
+            .count()
+    );
+    // The rates' axis ticks at 20% steps, not quarters.
+    assert!(html.contains(">40%</text>") && !html.contains(">25%</text>"));
+}
