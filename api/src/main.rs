@@ -5,18 +5,11 @@ use tsoro_api::commands;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // The commands that only compute and print (no database, no child processes).
-    if matches!(
+    // Every command but the long-running ones (the service, its workers and the migration
+    // that runs PostgreSQL) ends quietly when its reader goes away.
+    if !matches!(
         cli.command,
-        Command::Replay(_)
-            | Command::Simulate(_)
-            | Command::Compare(_)
-            | Command::Search(_)
-            | Command::Tournament(_)
-            | Command::Ladder(_)
-            | Command::Rulesets { .. }
-            | Command::Export { .. }
-            | Command::Openapi { .. }
+        Command::Serve(_) | Command::Worker(_) | Command::Migrate(_)
     ) {
         quiet_on_closed_pipe();
     }
@@ -76,9 +69,9 @@ fn block_on(f: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCod
 
 /// A command whose reader goes away (`tsoro rulesets | head`) ends at once and quietly, as
 /// Unix tools do: the default action of SIGPIPE, which Rust's runtime sets to ignore (so that
-/// every `println!` would panic instead). Only for the commands that compute and print: the
-/// service, its workers and the commands that run PostgreSQL or its tools handle a closed
-/// socket or pipe as an error.
+/// every `println!` would panic instead). Not for the service, its workers and `migrate`,
+/// which handle a closed socket or pipe as an error and must not die of one; child processes
+/// get the default action from the standard library whatever is set here.
 fn quiet_on_closed_pipe() {
     use nix::sys::signal::{SigHandler, Signal, signal};
     // SAFETY: restoring the default action before any thread starts; no handler runs.

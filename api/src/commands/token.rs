@@ -5,7 +5,9 @@ use crate::access::store::{self, TokenInfo};
 use crate::cli::{TokenAction, TokenArgs};
 use crate::startup::Database;
 
-/// Runs `tsoro token`.
+/// Runs `tsoro token`. What it prints is printed once the database is closed, so that a
+/// reader going away (`tsoro token list | head`, which ends the process by SIGPIPE) never
+/// leaves an embedded server running.
 pub async fn run(args: TokenArgs) -> anyhow::Result<()> {
     let db = Database::open_or_join(&args.db, "tsoro token").await?;
     let result = async {
@@ -16,15 +18,19 @@ pub async fn run(args: TokenArgs) -> anyhow::Result<()> {
     }
     .await;
     db.close().await;
-    result
+    print!("{}", result?);
+    Ok(())
 }
 
-async fn act(pool: &sqlx::PgPool, action: TokenAction) -> anyhow::Result<()> {
+/// Does what was asked; gives what to print on standard output.
+async fn act(pool: &sqlx::PgPool, action: TokenAction) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
     match action {
         TokenAction::Add { name, role } => {
             let secret = store::add(pool, &name, role).await?;
             // The only time the token is shown: standard output alone, for a pipe or a file.
-            println!("{secret}");
+            writeln!(out, "{secret}")?;
             eprintln!(
                 "token {name:?} ({role}) added; it is shown this once: keep it (send it as \
                  `Authorization: Bearer TOKEN`)"
@@ -34,11 +40,16 @@ async fn act(pool: &sqlx::PgPool, action: TokenAction) -> anyhow::Result<()> {
             let tokens = store::list(pool).await?;
             if json {
                 let rows: Vec<_> = tokens.iter().map(as_json).collect();
-                println!("{}", serde_json::to_string_pretty(&rows)?);
+                writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else {
-                println!("{:<24} {:<7} {:<25} revoked", "name", "role", "created");
+                writeln!(
+                    out,
+                    "{:<24} {:<7} {:<25} revoked",
+                    "name", "role", "created"
+                )?;
                 for t in &tokens {
-                    println!(
+                    writeln!(
+                        out,
                         "{:<24} {:<7} {:<25} {}",
                         t.name,
                         t.role,
@@ -46,7 +57,7 @@ async fn act(pool: &sqlx::PgPool, action: TokenAction) -> anyhow::Result<()> {
                         t.revoked_at
                             .map(|r| r.format("%Y-%m-%d %H:%M:%S UTC").to_string())
                             .unwrap_or_else(|| "-".into())
-                    );
+                    )?;
                 }
             }
         }
@@ -55,7 +66,7 @@ async fn act(pool: &sqlx::PgPool, action: TokenAction) -> anyhow::Result<()> {
             eprintln!("token {name:?} revoked");
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 fn as_json(t: &TokenInfo) -> serde_json::Value {

@@ -191,6 +191,15 @@ fn a_closed_pipe_ends_a_command_quietly() {
             "50",
         ],
         &["openapi", "--out", "-"],
+        // Not on any list: every command but serve, worker and migrate.
+        &[
+            "search",
+            "--ruleset",
+            "tsoro-matthews-v7",
+            "--agent",
+            "greedy",
+        ],
+        &["simulate", "--ruleset", "nhodo-matthews", "--games", "50"],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tsoro"))
             .args(args)

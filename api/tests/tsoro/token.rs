@@ -89,6 +89,25 @@ fn tokens_are_added_once_listed_without_secrets_and_revoked() {
     );
     let root_line = table.lines().find(|l| l.starts_with("root ")).unwrap();
     assert!(root_line.trim_end().ends_with('-'), "{table}");
+    // A reader gone before anything is printed (`tsoro token list | head -0`): the command
+    // ends quietly, and the server it started is stopped all the same.
+    let mut child = tsoro()
+        .args(["token", "list"])
+        .env("TSORO_DATA_DIR", &dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
+    use std::os::unix::process::ExitStatusExt;
+    assert!(
+        out.status.success() || out.status.signal() == Some(13),
+        "{:?}: {err}",
+        out.status
+    );
     assert!(
         postgres_processes(&dir).is_empty(),
         "the server it started is stopped"
