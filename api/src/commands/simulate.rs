@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{MAX_GAMES, SimOptions, simulate_any};
 use tsoro_engine::stats::csv_line;
+use tsoro_engine::stats::interval::wilson_score;
 use tsoro_engine::stats::paired::{Paired, PairedGame, PairedSummary, p_text};
 use tsoro_engine::stats::{GameRecord, Stats};
 
@@ -275,17 +276,42 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
             )
         });
     }
-    row("first mover wins", &|_, s| {
-        format!(
-            "{} [{}, {}]",
-            pct(s.first_mover.rate),
-            pct(s.first_mover.ci.low),
-            pct(s.first_mover.ci.high)
-        )
-    });
-    row("seat A / seat B wins", &|_, s| {
-        format!("{} / {}", pct(s.seat_a.rate), pct(s.seat_b.rate))
-    });
+    for i in 0..2 {
+        row(&format!("agent {} score", i + 1), &|_, s| {
+            // A win counts 1, a draw ½.
+            let score = s.agents[i].wins as f64 + s.draws.count as f64 / 2.0;
+            let ci = wilson_score(score, s.games);
+            format!(
+                "{} [{}, {}]",
+                pct(score / s.games.max(1) as f64),
+                pct(ci.low),
+                pct(ci.high)
+            )
+        });
+        row(&format!("agent {} wins as A / as B", i + 1), &|_, s| {
+            let a = &s.agents[i];
+            format!(
+                "{} of {} / {} of {}",
+                a.as_a.wins, a.as_a.games, a.as_b.wins, a.as_b.games
+            )
+        });
+    }
+    // The first mover's and the seats' rates describe the game only when one agent plays
+    // both seats; otherwise they mostly measure which agent is stronger.
+    let same = runs.iter().all(|(p, _)| p.agents[0] == p.agents[1]);
+    if same {
+        row("first mover wins", &|_, s| {
+            format!(
+                "{} [{}, {}]",
+                pct(s.first_mover.rate),
+                pct(s.first_mover.ci.low),
+                pct(s.first_mover.ci.high)
+            )
+        });
+        row("seat A / seat B wins", &|_, s| {
+            format!("{} / {}", pct(s.seat_a.rate), pct(s.seat_b.rate))
+        });
+    }
     row("draws", &|_, s| {
         let reasons: Vec<String> = s
             .draw_reasons
@@ -329,10 +355,12 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
         format!("{:.2}", s.branching)
     });
     row("longest relay (laps)", &|_, s| s.longest_relay.to_string());
-    row("Ludii AdvantageP1", &|_, s| {
-        format!("{:.4}", s.ludii.advantage_p1)
-    });
-    row("Ludii Balance", &|_, s| format!("{:.4}", s.ludii.balance));
+    if same {
+        row("Ludii AdvantageP1", &|_, s| {
+            format!("{:.4}", s.ludii.advantage_p1)
+        });
+        row("Ludii Balance", &|_, s| format!("{:.4}", s.ludii.balance));
+    }
     row("Ludii Completion", &|_, s| {
         format!("{:.4}", s.ludii.completion)
     });
@@ -379,9 +407,11 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
         with_first("identical games (same seed)", &|c| {
             format!("{} of {}", c.identical, c.pairs)
         });
-        with_first("Δ first-mover win rate [95% CI] p (paired)", &|c| {
-            points(&c.first_mover)
-        });
+        if same {
+            with_first("Δ first-mover win rate [95% CI] p (paired)", &|c| {
+                points(&c.first_mover)
+            });
+        }
         with_first("Δ agent 1 win rate [95% CI] p (paired)", &|c| {
             points(&c.first_agent_wins)
         });
@@ -412,8 +442,17 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
         }
         out.push('\n');
     }
+    if !same {
+        out.push_str(MIXED_AGENTS_NOTE);
+    }
     out
 }
+
+/// Said under a table whose seats held different agents.
+const MIXED_AGENTS_NOTE: &str = "The first mover's win rate, the seats' and Ludii's \
+AdvantageP1 and Balance are not shown: they describe the game only when one agent plays both \
+seats; here they would mostly measure which agent is stronger (each agent's score and wins in \
+each seat are above; --json has every figure).\n";
 
 fn write_summary_csv(path: &PathBuf, p: &RunPlan, s: &Stats) -> Result<(), csv::Error> {
     summary_csv(std::fs::File::create(path)?, &p.label(), s)

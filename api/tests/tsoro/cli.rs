@@ -166,6 +166,69 @@ fn compare_prints_differences() {
     assert!(out.contains("tsoro-ludii-additional-capture"));
 }
 
+/// The first mover's and Ludii's balance figures are the game's only when one agent plays
+/// both seats: with two agents `simulate` and `compare` print each agent's score and wins in
+/// each seat instead, and say why.
+#[test]
+fn balance_figures_only_when_one_agent_plays_both_seats() {
+    let balance = [
+        "first mover wins",
+        "seat A / seat B wins",
+        "Ludii Balance",
+        "Ludii AdvantageP1",
+    ];
+    let simulate = |agents: &str| {
+        let (code, out, err) = tsoro(
+            &[
+                "simulate",
+                "--ruleset",
+                "tsoro-ludii",
+                "--games",
+                "40",
+                "--agents",
+                agents,
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let mixed = simulate("random,greedy");
+    for absent in balance {
+        assert!(!mixed.contains(absent), "{absent}: {mixed}");
+    }
+    for present in [
+        "agent 1 score",
+        "agent 2 wins as A / as B",
+        "describe the game only",
+    ] {
+        assert!(mixed.contains(present), "{present}: {mixed}");
+    }
+    let same = simulate("random");
+    for present in balance {
+        assert!(same.contains(present), "{present}: {same}");
+    }
+    assert!(!same.contains("describe the game only"), "{same}");
+    let (code, out, err) = tsoro(
+        &[
+            "compare",
+            "--rulesets",
+            "tsoro-ludii,tsoro-ludii-additional-capture",
+            "--games",
+            "40",
+            "--agents",
+            "greedy,random",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !out.contains("first-mover") && !out.contains("Ludii Balance"),
+        "{out}"
+    );
+    assert!(out.contains("Δ agent 1 win rate"), "{out}");
+}
+
 /// Every command that writes to standard output ends quietly when its reader goes away
 /// (`tsoro rulesets | head`): no panic, no message, killed by SIGPIPE as Unix tools are.
 #[test]
