@@ -259,7 +259,7 @@ fn mcts_searches_are_reproducible_on_the_kernel_and_on_the_reference() {
     let mut kinds = [0, 0];
     for id in [
         "tsoro-ludii",
-        "tsoro-matthews-v7",
+        "tsoro-matthews-v4",
         "tsoro-ludii-baia",
         "tsoro-ludii-reentered-captures",
     ] {

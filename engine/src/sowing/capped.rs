@@ -1,13 +1,15 @@
 //! Random playouts of rules with Ludii's limits (`end.limits = ludii`) on the kernel, exactly.
 //!
-//! The kernel does not model Ludii's cut of the last turn after its first lap, nor its board at
-//! the move limit. But until the last turn begins, a game under Ludii's limits and the same
-//! game under whole-turn limits draw the same numbers and play the same moves. So the kernel
-//! plays the whole-turn twin of the rules with a turn limit one lower, and every game it ends
-//! there is at the start of the last turn: the reference takes it on from that position, under
-//! Ludii's limits. The few games the twin ends otherwise at a limit (the move limit, an endless
-//! relay, both players passing) are played again by the reference from the position the feed
-//! handed out. Other games are handed on as the kernel ended them.
+//! The kernel does not model Ludii's cut of the last turn after its first lap. But until the
+//! last turn begins, a game under Ludii's limits and the same game under whole-turn limits
+//! with Ludii's board at the move limit (an endless relay run on to it) draw the same numbers
+//! and play the same moves. So the kernel plays that twin of the rules with a turn limit one
+//! lower, and every game it ends there is at the start of the last turn: the reference takes
+//! it on from that position, under Ludii's limits. The few games the twin ends in what would be
+//! the last turn, or at a turn limit otherwise (both players passing, with Ludii's
+//! `mutual_pass`), are played again by the reference from the position the feed handed out.
+//! Other games, those stopped at the move limit included, are handed on as the kernel ended
+//! them.
 
 use super::SowingGame;
 use super::config::Limits;
@@ -15,8 +17,8 @@ use super::state::{Pending, SowingState};
 use crate::outcome::EndReason;
 use crate::playout::{Feed, Playout, play_out_reference};
 
-/// The whole-turn twin of `g`'s rules, one turn shorter when it can be, when `g` has Ludii's
-/// limits and the kernel admits the twin.
+/// The whole-turn twin of `g`'s rules (Ludii's board at the move limit kept), one turn shorter
+/// when it can be, when `g` has Ludii's limits and the kernel admits the twin.
 pub(super) fn twin(g: &SowingGame) -> Option<SowingGame> {
     let r = g.rules();
     if r.end().limits != Limits::Ludii {
@@ -25,6 +27,7 @@ pub(super) fn twin(g: &SowingGame) -> Option<SowingGame> {
     let mut c = r.config().clone();
     c.end.limits = Limits::WholeTurns;
     let mut rules = c.compile().ok()?;
+    rules.ludii_board = true;
     // `with_turn_limit` may have lowered the limit below the configuration's.
     rules.config.end = r.end();
     rules.config.end.limits = Limits::WholeTurns;
@@ -40,8 +43,8 @@ fn shortened(turn_limit: u32) -> u32 {
 }
 
 /// A feed that keeps each game as handed out, takes on under `g`'s (Ludii's) limits the games
-/// the twin's kernel stopped at the start of the last turn, and replays the games it ended at
-/// another limit.
+/// the twin's kernel stopped at the start of the last turn, and replays the games it ended in
+/// the last turn or at another turn limit.
 pub(super) struct Capped<'a> {
     g: &'a SowingGame,
     inner: &'a mut dyn Feed<SowingState>,
@@ -119,11 +122,11 @@ impl Feed<SowingState> for Capped<'_> {
             p.state.outcome = None;
             self.g.begin_turn(&mut p.state);
             play_out_reference(self.g, &mut p);
-        } else if p.state.outcome().is_none_or(|o| {
-            o.turns + 1 >= end.turn_limit
-                || o.reason == EndReason::MoveLimit
-                || o.reason == EndReason::TurnLimit
-        }) {
+        } else if p
+            .state
+            .outcome()
+            .is_none_or(|o| o.turns + 1 >= end.turn_limit || o.reason == EndReason::TurnLimit)
+        {
             if let Some(mut orig) = self.out[slot].take() {
                 play_out_reference(self.g, &mut orig);
                 self.inner.done(orig);
@@ -133,5 +136,45 @@ impl Feed<SowingState> for Capped<'_> {
         self.out[slot] = None;
         p.tag = tag;
         self.inner.done(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anygame::AnyGame;
+    use crate::catalogue;
+    use crate::playout::SliceFeed;
+    use crate::rng::Rng;
+
+    /// The twin's kernel ends the games that reach the move limit before the last turn (an
+    /// endless relay run on to it, on Ludii's board) exactly as the reference under Ludii's
+    /// limits does, so they are not played again.
+    #[test]
+    fn the_twin_ends_games_at_the_move_limit_as_ludii_does() {
+        let id = "tsoro-ludii-reentered-captures";
+        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&Default::default()) else {
+            panic!("{id}")
+        };
+        let twin = twin(&g).expect("on the kernel");
+        let fresh = |k: u64| Playout::new(g.initial_state(), Rng::for_game(3, k), k);
+        let mut batch: Vec<Playout<SowingState>> = (0..150).map(fresh).collect();
+        assert!(super::super::kernel::play(
+            &twin,
+            &mut SliceFeed::new(&mut batch)
+        ));
+        let limit = g.rules().end().turn_limit;
+        let mut at_limit = 0;
+        for (k, p) in batch.iter().enumerate() {
+            let o = p.state.outcome().expect("over");
+            if o.reason != EndReason::MoveLimit || o.turns + 1 >= limit {
+                continue;
+            }
+            at_limit += 1;
+            let mut alone = fresh(k as u64);
+            play_out_reference(&g, &mut alone);
+            assert_eq!(p, &alone, "game {k}");
+        }
+        assert!(at_limit >= 50, "{at_limit} of 150 games at the move limit");
     }
 }

@@ -660,20 +660,12 @@ fn repair(mut c: SowingConfig, pick: u32) -> SowingConfig {
         // Half the draws within the rules the sowing kernel plays (its gate refuses nearly
         // every configuration drawn field by field: each rule it does not model is a coin).
         c.sowing.relay = true;
-        c.sowing.after_empty = false;
         c.sowing.lap_origin = LapOrigin::Sow;
         if c.capture.resow == Resow::Continue {
             c.capture.resow = Resow::Off;
         }
-        c.singles.restricted = true;
-        c.singles.into_empty = true;
-        c.takes.schedule.clear();
-        (c.takes.optional, c.takes.shared) = (false, false);
+        c.takes.optional = false;
         c.heads.on_landing = HeadLanding::Choose;
-        c.heads.immune_to_takes = false;
-        if matches!(c.opening, Opening::LudiiBaia { .. }) {
-            c.opening = Opening::None;
-        }
     }
     for _ in 0..12 {
         let Err(e) = c.compile() else { break };

@@ -251,6 +251,7 @@ impl SowingGame {
                 from.turns as u64 + 2 * moves as u64 + 2 >= end.turn_limit as u64;
             if end.limits == Limits::Ludii && !last_turn_reachable {
                 end.limits = Limits::WholeTurns;
+                rules.ludii_board = false;
             }
         }
         SowingGame::new(rules)
@@ -653,7 +654,7 @@ impl SowingGame {
                     match r.endless {
                         Endless::Draw => finish(s, None, EndReason::EndlessSowing),
                         Endless::MoveLimit => {
-                            if r.config.end.limits == Limits::Ludii {
+                            if r.ludii_board {
                                 let period = brent.as_ref().map_or(1, |b| b.period());
                                 self.run_cycle_to_limit(s, last, period, rep);
                             }

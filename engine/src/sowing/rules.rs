@@ -1,7 +1,7 @@
 //! Validated, compiled rules of a four-row sowing game.
 
 use super::config::{
-    BackCapture, ConfigError, EndRule, Endless, HeadLanding, LapOrigin, Opening, Resow,
+    BackCapture, ConfigError, EndRule, Endless, HeadLanding, LapOrigin, Limits, Opening, Resow,
     SinglesRule, SowingConfig, check_holes, layout_hole,
 };
 use crate::notation::{Row, SIDE_CAP};
@@ -48,6 +48,10 @@ pub struct Rules {
     pub(crate) takes_shared: bool,
     pub(crate) opening: OpeningRule,
     pub(crate) total: u32,
+    /// An endless relay stopped at the move limit ends on Ludii's board after exactly
+    /// `move_limit` moves: under Ludii's limits, and in their whole-turn twin that the kernel
+    /// plays (`sowing/capped.rs`).
+    pub(crate) ludii_board: bool,
 }
 
 impl Rules {
@@ -337,6 +341,7 @@ impl SowingConfig {
             takes_shared: c.takes.shared,
             opening,
             total,
+            ludii_board: c.end.limits == Limits::Ludii,
         })
     }
 }

@@ -11,13 +11,16 @@
 //!
 //! The lanes model the ordinary play of four-row rulesets (any board, at most 255 stones) with
 //! relay sowing, the origin sown, captures of the front hole (with or without the back hole
-//! behind it), singles that move only into an empty hole and only when no hole holds more,
-//! heads where the player chooses to stop or relay, a fixed number of compulsory additional
-//! takes after each capture, and captures sown back on the capturer's side from the hole after
-//! the capturing one, ending the turn (Ludii's Reentered Captures) ([`LaneRules::of`], the
-//! gate). Other rules are played
-//! by the reference. The loops over the holes are compiled with fixed bounds for boards of 8
-//! and 21 holes a row, and with the board's bound for the others.
+//! behind it), singles that move only into an empty hole and only when no hole holds more (or
+//! freely), turns only from a hole after an empty one, heads where the player chooses to stop
+//! or relay (immune to takes or not), compulsory additional takes after each capture by a
+//! schedule (Ludii's counter for Baia), their count owed shared by both players (a taker who
+//! can take nothing makes a forced pass, played by the reference with the next turn's takes),
+//! and captures sown back on the capturer's side from the hole after the capturing one, ending
+//! the turn (Ludii's Reentered Captures) ([`LaneRules::of`], the gate). An endless relay
+//! stopped at the move limit ends on Ludii's board where the rules ask for it. Other rules are
+//! played by the reference. The loops over the holes are compiled with fixed bounds for boards
+//! of 8 and 21 holes a row, and with the board's bound for the others.
 
 use super::lane_vec::{LaneVec, Two};
 use crate::notation::MAX_HOLES;
@@ -56,6 +59,12 @@ const ENDING: u8 = 4;
 /// No game, or a game that has left its lane.
 const IDLE: u8 = 5;
 
+/// Captures whose takes the lanes look up (the `k`-th capture's, `k` up to this; later ones
+/// earn `takes.then`).
+const TAKES_TABLE: usize = 16;
+/// No hole: every hole of the opponent's may be taken.
+const NO_HOLE: u8 = u8::MAX;
+
 /// The rules the lanes play, when they can play them.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct LaneRules {
@@ -64,13 +73,29 @@ pub(super) struct LaneRules {
     back_taken: bool,
     require_both: bool,
     single_captures: bool,
-    takes: u8,
+    /// Singles only while no hole holds more; singles only into an empty next hole; a turn
+    /// only from a hole after an empty one.
+    restricted: bool,
+    into_empty: bool,
+    after_empty: bool,
+    /// Additional takes earned by a player's `k`-th capture, `k` from 1 (`takes_by[0]` unused,
+    /// the last entry for every later capture).
+    takes_by: [u8; TAKES_TABLE + 1],
+    any_takes: bool,
+    /// Heads cannot be taken; the opponent's hole at this track index is never taken
+    /// ([`NO_HOLE`]: none) (Ludii's Baia); the takes owed are one count for both players,
+    /// so a taker who can take nothing makes a forced pass and the next turn makes them.
+    immune: bool,
+    no_take: u8,
+    shared: bool,
     /// A capture's stones are sown on from the hole after the capturing one, and the turn
     /// ends ([`Resow::EndTurn`]).
     resow: bool,
     /// Heads give the choice to stop or relay.
     heads: bool,
     endless_draw: bool,
+    /// An endless relay ends on the board after exactly `move_limit` moves.
+    ludii_board: bool,
     /// `ceil(65536 / len)`: `(c * inverse) >> 16` is `c / len` for every `c` below 256.
     inverse: u32,
     move_limit: u32,
@@ -86,27 +111,35 @@ impl LaneRules {
         let ok = r.len <= ANY_SIDE
             && r.relay
             && !r.skip_origin
-            && !r.after_empty
-            && !matches!(r.opening, OpeningRule::LudiiBaia { .. })
             && matches!(r.resow, Resow::Off | Resow::EndTurn)
-            && r.singles.restricted
-            && r.singles.into_empty
-            && r.schedule.is_empty()
+            && r.schedule.len() < TAKES_TABLE
             && !r.takes_optional
-            && !r.takes_shared
-            && (!heads || (r.head_landing == HeadLanding::Choose && !r.heads_immune))
+            && (!heads || r.head_landing == HeadLanding::Choose)
             && r.total <= 255
             // Ludii's cut of a turn after its first lap, and its board at the move limit.
             && r.config.end.limits == Limits::WholeTurns;
+        let takes_by: [u8; TAKES_TABLE + 1] =
+            std::array::from_fn(|k| if k == 0 { 0 } else { r.takes_for(k as u16) });
         ok.then_some(LaneRules {
             len: r.len as u8,
             back_taken: r.back != BackCapture::Never,
             require_both: r.back == BackCapture::RequireBoth,
             single_captures: r.singles.capture,
-            takes: r.then,
+            restricted: r.singles.restricted,
+            into_empty: r.singles.into_empty,
+            after_empty: r.after_empty,
+            takes_by,
+            any_takes: takes_by.iter().any(|&t| t > 0),
+            immune: r.heads_immune,
+            no_take: match r.opening {
+                OpeningRule::LudiiBaia { k } => k as u8,
+                _ => NO_HOLE,
+            },
+            shared: r.takes_shared,
             resow: r.resow == Resow::EndTurn,
             heads,
             endless_draw: r.endless == Endless::Draw,
+            ludii_board: r.ludii_board,
             inverse: 65536u32.div_ceil(r.len as u32),
             move_limit: r.config.end.move_limit,
             turn_limit: r.config.end.turn_limit,
@@ -162,6 +195,9 @@ enum Exit {
     Over(Option<u8>, EndReason, Pending),
     /// The player to move has no ordinary move: the ordinary code takes over.
     NoMoves,
+    /// Takes are owed (this many) and none can be made, the count shared: the reference makes
+    /// the forced pass and the next turn's takes.
+    Owed(u8),
 }
 
 /// `a` where `m` is set, else `b`.
@@ -276,6 +312,8 @@ struct Lanes<V: LaneVec, const H: usize> {
     /// Stones A and B captured and sowed back on their side since the game was loaded: the
     /// tally counts them as taken, though `captured` (the state's) no longer holds them.
     resown: [[u32; LANES]; 2],
+    /// The shared count of takes owed when the game left its lane (`takes.shared`).
+    owed: [u8; LANES],
     /// The ordinary moves of side 0 at the start of its turn, hole by hole.
     legal: [V; H],
     /// The player to move (0 for A, 1 for B).
@@ -322,6 +360,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             captured: [z; 2],
             made: [[0; LANES]; 2],
             resown: [[0; LANES]; 2],
+            owed: [0; LANES],
             legal: [z; H],
             mover: z,
             phase: V::splat(tok, IDLE),
@@ -378,6 +417,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.rng[w][l] = x;
         }
         self.exit[l] = Exit::No;
+        self.owed[l] = 0;
         self.brent[l] = None;
         for v in [
             &mut self.acts,
@@ -427,6 +467,10 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         });
         s.passes = 0;
         s.pending = Pending::Start;
+        // A game is loaded at the start of a turn with nothing owed (else the turn would begin
+        // with takes), and its turns begin with a sowing.
+        s.owed = self.owed[l];
+        s.carried = false;
         p.rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
         self.games[l].take()
     }
@@ -522,17 +566,45 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         // 1. Draws: a move at a turn's start, a hole to take, stop or relay at a head.
         let start = eq(self.phase, START);
         let choice = eq(self.phase, CHOICE);
-        let takes = eq(self.phase, TAKES);
-        let limit = self.moves.at_limit();
-        let take_ok = takes & !limit;
-        let need = start | take_ok | choice;
+        let mut takes = eq(self.phase, TAKES);
         let mut options_set = [zero; H];
         let mut count = zero;
         for (h, set) in options_set.iter_mut().enumerate().take(len) {
-            let occupied = !self.v[1][h].simd_eq(zero);
-            *set = sel(start, self.legal[h], occupied);
+            // The opponent's holes a take may empty.
+            let mut takeable = !self.v[1][h].simd_eq(zero);
+            if lr.immune {
+                takeable &= !self.heads[1][h];
+            }
+            if h == lr.no_take as usize {
+                takeable = zero;
+            }
+            *set = sel(start, self.legal[h], takeable);
             count -= *set;
         }
+        if (lr.immune || lr.no_take != NO_HOLE) && bits(takes) != 0 {
+            // Takes due and none can be made (the opponent's stones all where takes cannot
+            // reach): the turn ends, or with a shared count, a forced pass.
+            let dry = takes & count.simd_eq(zero);
+            if bits(dry) != 0 {
+                takes &= !dry;
+                if lr.shared {
+                    let at = dry & self.moves.at_limit();
+                    let left = self.left;
+                    for l in bit_lanes(bits(dry)) {
+                        self.owed[l] = left.as_array()[l];
+                    }
+                    self.over(bits(at), None, EndReason::MoveLimit, |l| Pending::Takes {
+                        left: left.as_array()[l],
+                    });
+                    self.leave(bits(dry & !at), |l| Exit::Owed(left.as_array()[l]));
+                } else {
+                    self.phase = sel(dry, k8(ENDING), self.phase);
+                }
+            }
+        }
+        let limit = self.moves.at_limit();
+        let take_ok = takes & !limit;
+        let need = start | take_ok | choice;
         let options = sel(choice, k8(2), count);
         // The tally: one decision with `options` options in every drawing lane.
         self.acts -= need;
@@ -575,6 +647,16 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.captured[0] += taken;
             self.moves.count(take_ok);
             let won = take_ok & self.stones[1].simd_eq(zero);
+            if lr.shared {
+                // The count owed as the game ends: as it stood at the move limit, one less
+                // after the winning take.
+                for l in bit_lanes(bits(takes & limit)) {
+                    self.owed[l] = left.as_array()[l];
+                }
+                for l in bit_lanes(bits(won)) {
+                    self.owed[l] = left.as_array()[l] - 1;
+                }
+            }
             self.turns.count(won);
             self.over(bits(won), Some(0), EndReason::NoStones, |l| {
                 Pending::Takes {
@@ -633,6 +715,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             relay &= !ended;
         }
         self.laps = self.laps.saturating_add(relay & one);
+        // Only the lap of a single itself is a single's (it relays where singles may move
+        // into an occupied hole).
+        self.single &= !relay;
         self.from = sel(relay, last, self.from);
         self.count = sel(relay, here, self.count);
         self.phase = sel(relay, k8(RELAY), self.phase);
@@ -680,14 +765,18 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 if lr.resow {
                     self.resown[m][l] += taken.as_array()[l] as u32;
                 }
+                // The takes this capture earns, by the player's count of captures.
+                let k = (self.made[m][l] as usize).min(TAKES_TABLE);
+                self.left.as_mut_array()[l] = lr.takes_by[k];
             }
             let won = cap & self.stones[1].simd_eq(zero);
             self.turns.count(won);
             self.over(bits(won), Some(0), EndReason::NoStones, |_| Pending::Start);
             let going = cap & !won;
-            if lr.takes > 0 {
-                self.left = sel(going, k8(lr.takes), self.left);
-                self.phase = sel(going, k8(TAKES), self.phase);
+            if lr.any_takes {
+                let taking = going & !self.left.simd_eq(zero);
+                self.phase = sel(taking, k8(TAKES), self.phase);
+                no_capture |= going & !taking;
             } else {
                 no_capture |= going;
             }
@@ -717,19 +806,28 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         self.mover = (self.mover + (ending & one)) & one;
         self.turns.count(ending);
-        // The new player's moves: holes of two or more, else singles into an empty hole.
+        // The new player's moves: holes of two or more, and singles (into an empty hole, when
+        // no hole holds more, where the rules say so); from a hole after an empty one, where
+        // the rules say so.
         let two = k8(2);
         let mut any_multi = zero;
-        for &v in self.v[0].iter().take(len) {
-            any_multi |= ge(v, two);
+        if lr.restricted {
+            for &v in self.v[0].iter().take(len) {
+                any_multi |= ge(v, two);
+            }
         }
         let mut moves = zero;
         let mut legal = [zero; H];
         for (h, lh) in legal.iter_mut().enumerate().take(len) {
             let v = self.v[0][h];
-            let next = self.v[0][if h + 1 == len { 0 } else { h + 1 }];
-            let single = eq(v, 1) & next.simd_eq(zero);
+            let mut single = eq(v, 1);
+            if lr.into_empty {
+                single &= self.v[0][if h + 1 == len { 0 } else { h + 1 }].simd_eq(zero);
+            }
             *lh = ge(v, two) | (single & !any_multi);
+            if lr.after_empty {
+                *lh &= self.v[0][if h == 0 { len - 1 } else { h - 1 }].simd_eq(zero);
+            }
             moves |= *lh;
         }
         let limit = self.moves.at_limit();
@@ -838,16 +936,36 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             {
                 let turns = self.turns.get(l) + 1;
                 self.turns.load(l, turns, lr.turn_limit);
+                let moves = self.moves.get(l);
+                let mut laps = self.deep[l];
                 let why = if lr.endless_draw {
                     EndReason::EndlessSowing
                 } else {
-                    let moves = self.moves.get(l).max(lr.move_limit);
-                    self.moves.load(l, moves, lr.move_limit);
+                    if lr.ludii_board {
+                        // Run on to the move limit: the side after the laps left, less whole
+                        // cycles.
+                        let left = lr.move_limit.saturating_sub(moves);
+                        let period = self.brent[l].as_ref().map_or(1, |b| b.period());
+                        let mut side = side;
+                        let mut at = pos;
+                        for _ in 0..left % period {
+                            let c = std::mem::take(&mut side[at]);
+                            for _ in 0..c {
+                                at = if at + 1 == lr.len as usize { 0 } else { at + 1 };
+                                side[at] += 1;
+                            }
+                        }
+                        for (h, &v) in side.iter().enumerate() {
+                            self.v[0][h].as_mut_array()[l] = v;
+                        }
+                        laps = laps.saturating_add(left);
+                    }
+                    self.moves.load(l, moves.max(lr.move_limit), lr.move_limit);
                     EndReason::MoveLimit
                 };
                 self.over(1 << l, None, why, |_| Pending::Start);
                 endless |= 1 << l;
-                self.longest_exact(l, self.deep[l]);
+                self.longest_exact(l, laps);
             } else {
                 // The relay goes on: the lap about to be sown counts too.
                 self.longest_exact(l, self.deep[l] + 1);
@@ -1019,6 +1137,14 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
                         continue;
                     }
                 }
+                Exit::Owed(left) => {
+                    // Where the reference stands: takes due in the middle of the turn.
+                    p.state.pending = Pending::Takes { left };
+                    if until_lane_ready(g, &mut p) {
+                        lanes.load(l, p, lr);
+                        continue;
+                    }
+                }
                 Exit::No => {}
             }
             feed.done(p);
@@ -1086,14 +1212,19 @@ mod tests {
             "tsoro-matthews-basic",
             "tsoro-matthews-v1",
             "tsoro-matthews-v5",
+            "tsoro-matthews-v7",
             "tsoro-russ",
+            "tsoro-ludii-misoro-additional-capture",
+            "tsoro-ludii-baia",
+            "tsoro-ludii-reentered-captures",
+            "njombwa-ludii-one-counter",
+            "njombwa-ludii-two-counters",
         ] {
             assert!(LaneRules::of(&game(id)).is_some(), "{id}");
         }
         assert!(LaneRules::of(&long_game()).is_some());
-        for id in ["tsoro-matthews-v4", "tsoro-matthews-v7"] {
-            assert!(LaneRules::of(&game(id)).is_none(), "{id}");
-        }
+        // Captured stones sown on with relay and capture (Matthews' Variant 4): not modelled.
+        assert!(LaneRules::of(&game("tsoro-matthews-v4")).is_none());
         // As shipped, Ludii's readings cut the last turn after its first lap: refused.
         let shipped = catalogue::get("tsoro-ludii")
             .unwrap()
@@ -1165,6 +1296,8 @@ mod tests {
                 "njombwa-ludii",
                 "tsoro-matthews-v5",
                 "tsoro-russ",
+                "tsoro-ludii-misoro-additional-capture",
+                "tsoro-ludii-baia",
                 "tsoro-ludii 4x21",
             ] {
                 let g = if id.ends_with("4x21") {
