@@ -199,6 +199,23 @@ fn the_case_the_property_once_failed_on_agrees() {
     kernel_agrees(&g, 0..40).unwrap();
 }
 
+/// A case the property found: under Ludii's limits the twin stopped a game at its turn limit
+/// just as the move limit was reached, where the reference ends it at the move limit (the
+/// last turn must not be played).
+#[test]
+fn a_game_at_both_limits_ends_at_the_move_limit() {
+    let c: SowingConfig = serde_json::from_str(
+        r#"{"holes": 14, "layout": {"back": 1, "front": 1},
+            "singles": {"restricted": false, "into_empty": false, "capture": true},
+            "opening": {"kind": "njombwa_one_counter"},
+            "end": {"turn_limit": 36, "move_limit": 84, "limits": "ludii"}}"#,
+    )
+    .unwrap();
+    let g = SowingGame::new(c.compile().unwrap());
+    assert!(g.has_kernel());
+    kernel_agrees(&g, 0..400).unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
 

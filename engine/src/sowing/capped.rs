@@ -76,6 +76,8 @@ impl<'a> Capped<'a> {
                 // Both players passing ends the twin's game at its own limit: replayed.
                 && s.passes < 2
                 && s.pending == Pending::Start
+                // At the move limit too, the reference ends it there: replayed.
+                && s.moves < self.g.rules().end().move_limit
         })
     }
 }
