@@ -5,38 +5,39 @@
 //! is the one after the previous record's, the seed as 8 bytes unless it is the run's seed of
 //! that game ([`Rng::game_seed`]), one byte holding the seat of agent 0, who moved first, the
 //! winner and the reason, the counts as varints, and the mean branching only when it is not
-//! `legal_sum / actions` exactly. A record whose agents are not the block's two (which a run
-//! never makes) is kept as its CSV line. Every record reads back equal, field for field and
-//! bit for bit. Blocks of format 1 ([`MAGIC_1`]: no run seed, every game index and seed
-//! written) still read.
+//! `legal_sum / actions` exactly. Every record reads back equal, field for field and bit for
+//! bit. A record whose agents are not the block's two (which a run never makes) is refused.
 
 use std::sync::Arc;
 use tsoro_engine::outcome::EndReason;
 use tsoro_engine::player::Player;
 use tsoro_engine::rng::Rng;
-use tsoro_engine::stats::{GameRecord, Winner, csv_line, mean_branching};
+use tsoro_engine::stats::{GameRecord, Winner, mean_branching};
 
-/// The first bytes of a packed block (format 2). CSV lines start with a digit.
+/// The first bytes of a packed block (format 2, the only one a service has stored; migration
+/// 0014 refuses a database holding another).
 pub const MAGIC: &[u8; 5] = b"TSRB\x02";
-/// The first bytes of a block of format 1, which chunks stored before format 2 hold.
-pub const MAGIC_1: &[u8; 5] = b"TSRB\x01";
 
 /// A packed record, its mean branching derived.
 const PACKED: u8 = 0;
 /// A packed record followed by its mean branching (8 bytes).
 const PACKED_BRANCHING: u8 = 1;
-/// A record kept as its CSV line (length, then the line).
-const LINE: u8 = 2;
-/// Flag of a packed record's kind (format 2): its game is the one after the previous record's
+/// Flag of a packed record's kind: its game is the one after the previous record's
 /// (no index written).
 const NEXT_GAME: u8 = 4;
-/// Flag of a packed record's kind (format 2): its seed is the run's seed of its game (no seed
+/// Flag of a packed record's kind: its seed is the run's seed of its game (no seed
 /// written).
 const RUN_SEED: u8 = 8;
 
-/// Bytes that do not read back as a packed block.
+// A record's reason is 4 bits of its packed byte.
+const _: () = assert!(EndReason::ALL.len() <= 16);
+
+/// Bytes that do not read back as a packed block, or a record that does not pack.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PackError {
+    /// A record whose agents are not the block's two (a run never makes one).
+    #[error("game {game} is not a game between the two agents of its chunk")]
+    Foreign { game: u64 },
     /// A byte that names no kind of record, seat, winner or reason.
     #[error("a packed block has a bad {what} ({byte}) at byte {at}")]
     Bad {
@@ -54,8 +55,8 @@ pub type Labels = [Arc<str>; 2];
 pub struct Header {
     /// Agents 0 and 1 of the run.
     pub labels: Labels,
-    /// The run's seed (format 2; format 1 blocks write every record's seed).
-    pub seed: Option<u64>,
+    /// The run's seed.
+    pub seed: u64,
 }
 
 /// Appends the header of a block for a run between these agents with this seed.
@@ -83,8 +84,7 @@ pub fn read_header(b: &[u8]) -> Result<Option<(Header, usize)>, PackError> {
     if b.len() < at {
         return Ok(None);
     }
-    let format_2 = &b[..at] == MAGIC;
-    if !format_2 && &b[..at] != MAGIC_1 {
+    if &b[..at] != MAGIC {
         return Err(PackError::Bad {
             what: "header",
             byte: b[0] as u64,
@@ -105,13 +105,8 @@ pub fn read_header(b: &[u8]) -> Result<Option<(Header, usize)>, PackError> {
     let [Some(a), Some(l1)] = labels else {
         return Ok(None);
     };
-    let seed = if format_2 {
-        let Some(x) = read_u64(b, &mut at) else {
-            return Ok(None);
-        };
-        Some(x)
-    } else {
-        None
+    let Some(seed) = read_u64(b, &mut at) else {
+        return Ok(None);
     };
     Ok(Some((
         Header {
@@ -131,18 +126,17 @@ pub struct Packer {
     pub next: Option<u64>,
 }
 
-/// Appends `r` to a block whose header names `labels` and `p.seed`.
-pub fn pack(r: &GameRecord, labels: [&str; 2], p: &mut Packer, out: &mut Vec<u8>) {
+/// Appends `r` to a block whose header names `labels` and `p.seed`; refuses a record whose
+/// agents are not those two.
+pub fn pack(
+    r: &GameRecord,
+    labels: [&str; 2],
+    p: &mut Packer,
+    out: &mut Vec<u8>,
+) -> Result<(), PackError> {
     let reason = EndReason::ALL.iter().position(|&x| x == r.reason);
-    let Some(reason) = reason.filter(|&i| i < 16 && labels_of(r) == labels && r.agent_a_index <= 1)
-    else {
-        out.push(LINE);
-        let mut line = Vec::with_capacity(128);
-        csv_line::write_line(r, &mut line);
-        varint(line.len() as u64, out);
-        out.extend_from_slice(&line);
-        p.next = None;
-        return;
+    let Some(reason) = reason.filter(|_| labels_of(r) == labels && r.agent_a_index <= 1) else {
+        return Err(PackError::Foreign { game: r.game });
     };
     let derived = mean_branching(r.legal_sum, r.actions);
     let explicit = derived.to_bits() != r.mean_branching.to_bits();
@@ -186,43 +180,22 @@ pub fn pack(r: &GameRecord, labels: [&str; 2], p: &mut Packer, out: &mut Vec<u8>
     if explicit {
         out.extend_from_slice(&r.mean_branching.to_bits().to_le_bytes());
     }
-}
-
-/// What [`unpack`] read at the start of its bytes.
-#[derive(Debug, PartialEq)]
-pub enum Unpacked {
-    /// A packed record.
-    Record(GameRecord),
-    /// A record kept as its CSV line (`\n` included).
-    Line(Vec<u8>),
+    Ok(())
 }
 
 /// The record at the start of `b` (after the header) and its length; `None` while `b` holds
-/// only part of it. `next` is the game after the previous record's, if that record was packed.
+/// only part of it. `next` is the game after the previous record's, if there was one.
 pub fn unpack(
     b: &[u8],
     header: &Header,
     next: Option<u64>,
-) -> Result<Option<(Unpacked, usize)>, PackError> {
+) -> Result<Option<(GameRecord, usize)>, PackError> {
     let Some(&kind) = b.first() else {
         return Ok(None);
     };
     let mut at = 1;
-    if kind == LINE {
-        let Some(len) = read_varint(b, &mut at) else {
-            return Ok(None);
-        };
-        return Ok(b
-            .get(at..at + len as usize)
-            .map(|line| (Unpacked::Line(line.to_vec()), at + len as usize)));
-    }
-    // The flags are format 2's, and a game follows only a packed record.
-    let flags = if header.seed.is_some() {
-        NEXT_GAME | RUN_SEED
-    } else {
-        0
-    };
-    let base = kind & !flags;
+    // A game follows only a record.
+    let base = kind & !(NEXT_GAME | RUN_SEED);
     let bad_kind =
         (base != PACKED && base != PACKED_BRANCHING) || (kind & NEXT_GAME != 0 && next.is_none());
     if bad_kind {
@@ -241,14 +214,13 @@ pub fn unpack(
             g
         }
     };
-    let seed = match header.seed {
-        Some(run) if kind & RUN_SEED != 0 => Rng::game_seed(run, game),
-        _ => {
-            let Some(x) = read_u64(b, &mut at) else {
-                return Ok(None);
-            };
-            x
-        }
+    let seed = if kind & RUN_SEED != 0 {
+        Rng::game_seed(header.seed, game)
+    } else {
+        let Some(x) = read_u64(b, &mut at) else {
+            return Ok(None);
+        };
+        x
     };
     let Some(&bits) = b.get(at) else {
         return Ok(None);
@@ -334,7 +306,7 @@ pub fn unpack(
         legal_sum,
         multi_decisions,
     };
-    Ok(Some((Unpacked::Record(record), at)))
+    Ok(Some((record, at)))
 }
 
 /// Appends `v` as a LEB128 varint.
@@ -377,6 +349,7 @@ mod tests {
     use crate::jobs::records::{Decoder, Encoder, decode_all};
     use tsoro_engine::catalogue::{self, Params};
     use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
+    use tsoro_engine::stats::csv_line;
 
     fn lines(records: &[GameRecord]) -> Vec<u8> {
         let mut out = vec![];
@@ -399,7 +372,7 @@ mod tests {
     fn stored(records: &[GameRecord], seed: u64) -> Vec<u8> {
         let mut e = Encoder::new(seed);
         let mut out = vec![];
-        records.iter().for_each(|r| e.encode(r, &mut out));
+        records.iter().for_each(|r| e.encode(r, &mut out).unwrap());
         out
     }
 
@@ -496,11 +469,6 @@ mod tests {
                 ..base.clone()
             });
         }
-        // Agents that are not the block's two: kept as their CSV line.
-        recs.push(GameRecord {
-            agent_a: "greedy".into(),
-            ..base.clone()
-        });
         recs.push(GameRecord {
             actions: 3,
             legal_sum: 10,
@@ -520,6 +488,18 @@ mod tests {
         for size in 1..40 {
             assert_eq!(decoded(&b, size), lines(&recs), "pieces of {size}");
         }
+        // Agents that are not the block's two: refused.
+        let mut e = Encoder::new(42);
+        let mut out = vec![];
+        e.encode(&base, &mut out).unwrap();
+        let foreign = GameRecord {
+            agent_a: "greedy".into(),
+            ..base.clone()
+        };
+        assert_eq!(
+            e.encode(&foreign, &mut out),
+            Err(PackError::Foreign { game: u64::MAX })
+        );
     }
 
     #[test]
@@ -558,7 +538,7 @@ mod tests {
             assert_eq!(d.finish().is_ok(), cut == header, "cut at {cut}");
         }
         // A bad kind of record.
-        for kind in [3, 0x10, 0x80, NEXT_GAME] {
+        for kind in [2, 3, 0x10, 0x80, NEXT_GAME] {
             let mut bad = b.clone();
             bad[header] = kind;
             assert!(decode_all(&bad).is_err(), "kind {kind}");
@@ -590,53 +570,13 @@ mod tests {
         assert_eq!(decode_all(&lean).unwrap(), recs);
         assert_eq!(decode_all(&seeded).unwrap(), recs);
         assert_eq!(seeded.len() - lean.len(), 8 * recs.len());
-        // Out of order, or after a record kept as a line, a game writes its index.
+        // Out of order, a game writes its index.
         let mut shuffled = recs.clone();
         shuffled.swap(10, 20);
-        shuffled.insert(
-            50,
-            GameRecord {
-                agent_a: "greedy".into(),
-                ..recs[3].clone()
-            },
-        );
         let b = stored(&shuffled, 9);
         assert_eq!(decode_all(&b).unwrap(), shuffled);
         for size in [1, 5, 33] {
             assert_eq!(decoded(&b, size), lines(&shuffled), "pieces of {size}");
-        }
-    }
-
-    /// A block of format 1, as chunks stored before format 2 hold it: three games of random
-    /// against greedy (the second with a mean branching of its own) and one kept as its line.
-    const FORMAT_1: &str = "54535242010672616e646f6d0667726565647900282eb0e6400dcb7ef00434344305080c1000040529a0010129a1d274bf2a8c5798013b3b4a0904100b05000433bb010000000000000040002a2b4f5f7779f9c3550424243e040709100007041e6c026d34302c31373332393531313637333935323132303837382c616c706861626574613a322c6772656564792c302c412c422c6e6f5f73746f6e65732c35322c35322c36372c352c382c31322c31362c302c342c352c332e3037363932333037363932333037372c3136302c34310a";
-    const FORMAT_1_CSV: &str = "\
-40,17329511673952120878,random,greedy,0,A,B,no_stones,52,52,67,5,8,12,16,0,4,5,3.076923076923077,160,41
-41,10977396731967492769,greedy,random,1,A,A,no_stones,59,59,74,9,4,16,11,5,0,4,2.0,187,51
-42,6180057413771546411,random,greedy,0,A,B,no_stones,36,36,62,4,7,9,16,0,7,4,3.0,108,30
-40,17329511673952120878,alphabeta:2,greedy,0,A,B,no_stones,52,52,67,5,8,12,16,0,4,5,3.076923076923077,160,41
-";
-
-    #[test]
-    fn blocks_of_format_1_still_read() {
-        let b: Vec<u8> = (0..FORMAT_1.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&FORMAT_1[i..i + 2], 16).unwrap())
-            .collect();
-        assert_eq!(&b[..5], MAGIC_1);
-        for size in [1, 3, b.len()] {
-            assert_eq!(
-                String::from_utf8(decoded(&b, size)).unwrap(),
-                FORMAT_1_CSV,
-                "pieces of {size}"
-            );
-        }
-        // Format 2's flags mean nothing in format 1.
-        let header = read_header(&b).unwrap().unwrap().1;
-        for flag in [NEXT_GAME, RUN_SEED] {
-            let mut bad = b.clone();
-            bad[header] |= flag;
-            assert!(decode_all(&bad).is_err(), "flag {flag}");
         }
     }
 }

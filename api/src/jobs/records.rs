@@ -1,10 +1,9 @@
 //! How a chunk's records are stored, in one place: encoding them as a worker plays, decoding
 //! them piece by piece as an export streams them, and parsing them back whole. A chunk stores
-//! its games packed ([`super::packed`]: about a quarter of the bytes of their CSV lines);
-//! chunks stored before that hold exactly the CSV lines `tsoro simulate --csv` writes for its
-//! games (no header), and read back as they are. Decoding gives those CSV lines either way.
+//! its games packed ([`super::packed`]: about a sixth of the bytes of their CSV lines);
+//! decoding gives exactly the CSV lines `tsoro simulate --csv` writes for its games (no header).
 
-use super::packed::{self, Header, PackError, Packer, Unpacked};
+use super::packed::{self, Header, PackError, Packer};
 use tsoro_engine::stats::{GameRecord, csv_line};
 
 /// Encodes a chunk's records as they come, in game order.
@@ -23,8 +22,9 @@ impl Encoder {
         }
     }
 
-    /// Appends one record to the chunk's stored bytes `out` (the same buffer each time).
-    pub fn encode(&mut self, r: &GameRecord, out: &mut Vec<u8>) {
+    /// Appends one record to the chunk's stored bytes `out` (the same buffer each time);
+    /// refuses a record whose agents are not those of the chunk's first.
+    pub fn encode(&mut self, r: &GameRecord, out: &mut Vec<u8>) -> Result<(), PackError> {
         let seed = self.packer.seed;
         let labels = self.labels.get_or_insert_with(|| {
             let [a, b] = packed::labels_of(r);
@@ -58,25 +58,16 @@ impl From<DecodeError> for sqlx::Error {
     }
 }
 
-/// What a chunk's bytes turned out to hold.
-#[derive(Debug, Default)]
-enum Form {
-    /// Not known until its first byte.
-    #[default]
-    Unknown,
-    /// CSV lines (chunks stored before records were packed).
-    Lines,
-    /// A packed block, its header read (or not yet), and the game after the previous record's
-    /// if that record was packed.
-    Packed(Option<Header>, Option<u64>),
-}
-
 /// Decodes a chunk's stored bytes fed in pieces of any size, as the CSV lines of its games:
 /// each piece gives the whole records it completes, so an export holds one piece at a time.
 #[derive(Debug, Default)]
 pub struct Decoder {
+    /// Bytes of a record (or of the header) not yet whole.
     carry: Vec<u8>,
-    form: Form,
+    /// The block's header, once read.
+    header: Option<Header>,
+    /// The game after the previous record's.
+    next: Option<u64>,
 }
 
 impl Decoder {
@@ -87,72 +78,35 @@ impl Decoder {
 
     /// Feeds the next piece; returns the CSV lines (each ending in `\n`) it completes.
     pub fn feed(&mut self, piece: &[u8]) -> Result<Vec<u8>, DecodeError> {
-        if let Form::Unknown = self.form {
-            match piece.first() {
+        self.carry.extend_from_slice(piece);
+        let mut at = 0;
+        if self.header.is_none() {
+            match packed::read_header(&self.carry)? {
                 None => return Ok(Vec::new()),
-                Some(&b) if b == packed::MAGIC[0] => self.form = Form::Packed(None, None),
-                Some(_) => self.form = Form::Lines,
-            }
-        }
-        match &mut self.form {
-            Form::Unknown => Ok(Vec::new()),
-            Form::Lines => Ok(self.lines(piece)),
-            Form::Packed(header, next) => {
-                self.carry.extend_from_slice(piece);
-                let mut at = 0;
-                if header.is_none() {
-                    match packed::read_header(&self.carry)? {
-                        None => return Ok(Vec::new()),
-                        Some((h, n)) => {
-                            *header = Some(h);
-                            at = n;
-                        }
-                    }
+                Some((h, n)) => {
+                    self.header = Some(h);
+                    at = n;
                 }
-                let Some(header) = header.as_ref() else {
-                    return Ok(Vec::new());
-                };
-                let mut out = Vec::with_capacity(self.carry.len() * 6);
-                while let Some((u, n)) = packed::unpack(&self.carry[at..], header, *next)? {
-                    match u {
-                        Unpacked::Record(r) => {
-                            *next = r.game.checked_add(1);
-                            csv_line::write_line(&r, &mut out)
-                        }
-                        Unpacked::Line(l) => {
-                            *next = None;
-                            out.extend_from_slice(&l)
-                        }
-                    }
-                    at += n;
-                }
-                self.carry.drain(..at);
-                Ok(out)
             }
         }
-    }
-
-    /// The whole lines of a chunk of CSV lines.
-    fn lines(&mut self, piece: &[u8]) -> Vec<u8> {
-        match piece.iter().rposition(|&b| b == b'\n') {
-            None => {
-                self.carry.extend_from_slice(piece);
-                Vec::new()
-            }
-            Some(end) => {
-                let mut out = std::mem::take(&mut self.carry);
-                out.extend_from_slice(&piece[..=end]);
-                self.carry.extend_from_slice(&piece[end + 1..]);
-                out
-            }
+        let Some(header) = self.header.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(self.carry.len() * 6);
+        while let Some((r, n)) = packed::unpack(&self.carry[at..], header, self.next)? {
+            self.next = r.game.checked_add(1);
+            csv_line::write_line(&r, &mut out);
+            at += n;
         }
+        self.carry.drain(..at);
+        Ok(out)
     }
 
     /// Ends the chunk: an error if its bytes stopped inside a record (or a header).
     pub fn finish(self) -> Result<(), DecodeError> {
-        match (self.carry.len(), self.form) {
-            (0, Form::Packed(Some(_), _) | Form::Lines | Form::Unknown) => Ok(()),
-            (n, _) => Err(DecodeError::Truncated(n)),
+        match self.carry.len() {
+            0 => Ok(()),
+            n => Err(DecodeError::Truncated(n)),
         }
     }
 }
@@ -172,28 +126,4 @@ pub fn decode_all(stored: &[u8]) -> Result<Vec<GameRecord>, DecodeError> {
     let lines = d.feed(stored)?;
     d.finish()?;
     parse(&lines)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pieces_of_any_size_give_the_whole_lines_in_order() {
-        let stored = b"a,1\nbb,22\nccc,333\n";
-        for size in 1..stored.len() + 2 {
-            let mut d = Decoder::new();
-            let mut out = Vec::new();
-            for piece in stored.chunks(size) {
-                let lines = d.feed(piece).unwrap();
-                assert!(lines.is_empty() || lines.ends_with(b"\n"));
-                out.extend(lines);
-            }
-            d.finish().unwrap();
-            assert_eq!(out, stored);
-        }
-        let mut d = Decoder::new();
-        d.feed(b"a,1\nbb").unwrap();
-        assert!(matches!(d.finish(), Err(DecodeError::Truncated(2))));
-    }
 }

@@ -2,7 +2,6 @@
 //! a job keeps the next game to hand out), storing a chunk's records, folding a finished
 //! job's records into its statistics.
 
-use super::records;
 use super::request::JobSpec;
 use super::status::JobStatus;
 use chrono::{DateTime, Utc};
@@ -407,16 +406,6 @@ pub async fn claim(
         .bind(secs)
         .fetch_optional(pool)
         .await?;
-    if let Some(r) = &row {
-        // A chunk of a job queued before chunks were cut lazily may start it.
-        sqlx::query(
-            "UPDATE simulation_jobs SET status = 'running', started_at = coalesce(started_at, now()) \
-             WHERE id = $1 AND status = 'queued'",
-        )
-        .bind(r.try_get::<Uuid, _>("job_id")?)
-        .execute(pool)
-        .await?;
-    }
     for _ in 0..CUT_TRIES {
         if row.is_some() {
             break;
@@ -534,7 +523,7 @@ fn empty_summary(job: &JobRow) -> Summary {
 pub struct Played {
     /// The claim it was played under.
     pub claim: Claim,
-    /// The records in game order, encoded ([`records::Encoder`]).
+    /// The records in game order, encoded ([`super::records::Encoder`]).
     pub lines: Vec<u8>,
     /// Their aggregates (a simulation's [`Summary`]; a tournament's agents' time).
     pub summary: Value,
@@ -596,8 +585,7 @@ pub async fn fail(pool: &PgPool, id: Uuid, error: &str) -> Result<(), sqlx::Erro
 }
 
 /// When every game of a running job is handed out and every chunk is done, merges the
-/// chunks' aggregates (folding the records of a chunk stored without them) and marks it
-/// done. Idempotent: two workers finishing at once compute the same thing, and every
+/// chunks' aggregates and marks it done. Idempotent: two workers finishing at once compute the same thing, and every
 /// aggregate is exact, so the result is the fold of all the records in game order.
 pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Error> {
     let Some(job) = get_job(pool, id).await? else {
@@ -625,14 +613,10 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
             .fetch_all(pool)
             .await?;
     for (idx, part) in parts {
-        match part.and_then(|v| serde_json::from_value::<Summary>(v).ok()) {
-            Some(p) => summary.merge(&p),
-            None => {
-                let stored = chunk_records(pool, id, idx).await?.unwrap_or_default();
-                records::decode_all(&stored)?
-                    .iter()
-                    .for_each(|r| summary.add(r));
-            }
+        let part = part.ok_or_else(|| format!("chunk {idx} was stored without its aggregates"));
+        match part.and_then(|v| serde_json::from_value::<Summary>(v).map_err(|e| e.to_string())) {
+            Ok(p) => summary.merge(&p),
+            Err(e) => return fail(pool, id, &format!("the job's statistics: {e}")).await,
         }
     }
     sqlx::query(

@@ -223,9 +223,15 @@ fn simulating(
         let count = |_: &tsoro_engine::stats::GameRecord| counter.add();
         // Each record is encoded as it comes back.
         let mut encoder = records::Encoder::new(spec.seed);
+        let mut refused = None;
         let summary = simulate_any_with(&game, &spec, &opts, &count, &mut |r, ()| {
-            encoder.encode(r, &mut lines)
+            if let Err(e) = encoder.encode(r, &mut lines) {
+                refused.get_or_insert(e);
+            }
         });
+        if let Some(e) = refused {
+            return Outcome::Failed(e.to_string());
+        }
         match summary {
             Ok(s) => match serde_json::to_value(&s) {
                 Ok(v) => Outcome::Played(lines, v, games),

@@ -39,22 +39,12 @@ impl Serialize for ExactSum {
 }
 
 impl<'de> Deserialize<'de> for ExactSum {
-    /// Reads the string form, or a plain number (a sum stored before sums were exact).
+    /// Reads the string form.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Form {
-            Exact(String),
-            Float(f64),
-        }
-        match Form::deserialize(d)? {
-            Form::Exact(s) => s.parse().map(ExactSum).map_err(serde::de::Error::custom),
-            Form::Float(f) => {
-                let mut e = ExactSum::default();
-                e.add(f);
-                Ok(e)
-            }
-        }
+        String::deserialize(d)?
+            .parse()
+            .map(ExactSum)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -79,13 +69,12 @@ mod tests {
     }
 
     #[test]
-    fn serialises_as_a_string_and_reads_old_numbers() {
+    fn serialises_as_a_string_and_reads_only_strings() {
         let mut s = ExactSum::default();
         s.add(2.5);
         assert_eq!(serde_json::to_string(&s).unwrap(), "\"2748779069440\"");
         let back: ExactSum = serde_json::from_str("\"2748779069440\"").unwrap();
         assert_eq!(back.value(), 2.5);
-        let old: ExactSum = serde_json::from_str("2.5").unwrap();
-        assert_eq!(old, s);
+        assert!(serde_json::from_str::<ExactSum>("2.5").is_err());
     }
 }

@@ -28,3 +28,4 @@ mod robustness;
 mod schemathesis;
 mod strict_input;
 mod tournaments;
+mod upgrades;
