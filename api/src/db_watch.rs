@@ -1,6 +1,10 @@
 //! Whether the database answers, as one background probe sees it: what `/health` reports.
+//! The probe asks on a connection of its own, outside the pool: a pool whose connections are
+//! all in use (thousands of requests at once) is busy, not a database that is down, and must
+//! not make a liveness probe restart a healthy service.
 
-use sqlx::PgPool;
+use sqlx::postgres::PgConnection;
+use sqlx::{ConnectOptions, PgPool};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 use tsoro_pg::{ServerState, ServerWatch};
@@ -74,14 +78,18 @@ impl DbWatch {
 }
 
 async fn probe(pool: PgPool, seen: Weak<Mutex<Seen>>) {
+    let mut conn: Option<PgConnection> = None;
     loop {
         tokio::time::sleep(EVERY).await;
-        let q = sqlx::query_scalar::<_, i32>("SELECT 1").fetch_one(&pool);
-        let result = match tokio::time::timeout(PROBE_TIMEOUT, q).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err(format!("no answer within {PROBE_TIMEOUT:?}")),
-        };
+        // A connection that died (the server restarted) is replaced at once: only a server
+        // that refuses a new one, or does not answer, is down.
+        let mut result = ask(&pool, &mut conn).await;
+        if result.is_err() && conn.take().is_some() {
+            result = ask(&pool, &mut conn).await;
+        }
+        if result.is_err() {
+            conn = None;
+        }
         let Some(seen) = seen.upgrade() else { return };
         let mut s = seen.lock().unwrap_or_else(|p| p.into_inner());
         match result {
@@ -99,5 +107,22 @@ async fn probe(pool: PgPool, seen: Weak<Mutex<Seen>>) {
                 s.last_error = Some(e);
             }
         }
+    }
+}
+
+/// `SELECT 1` on the probe's own connection (made first if there is none), within
+/// [`PROBE_TIMEOUT`].
+async fn ask(pool: &PgPool, conn: &mut Option<PgConnection>) -> Result<(), String> {
+    let asked = async {
+        let c = match conn {
+            Some(c) => c,
+            None => conn.insert(pool.connect_options().connect().await?),
+        };
+        sqlx::query_scalar::<_, i32>("SELECT 1").fetch_one(c).await
+    };
+    match tokio::time::timeout(PROBE_TIMEOUT, asked).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("no answer within {PROBE_TIMEOUT:?}")),
     }
 }

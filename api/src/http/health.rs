@@ -3,6 +3,7 @@
 
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
+use crate::jobs::events::JobEvents;
 use actix_web::{HttpResponse, web};
 use std::time::Duration;
 
@@ -23,10 +24,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// The process is alive: 200 with the database's state (`up`, or `down` with how long; and the
-/// embedded server's restarts when the service runs one), or, once the database has not
+/// embedded server's restarts when the service runs one), its pool of connections (`busy`
+/// when every one is in use: the service is loaded, not broken, and the status is `busy`,
+/// still 200) and the requests awaiting jobs (`long_polls`); or, once the database has not
 /// answered for longer than the threshold (`--health-db-down-secs`), 503 problem+json
 /// `/problems/database-down` with the same `database` member.
-pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
+pub async fn health(
+    state: web::Data<AppState>,
+    events: web::Data<JobEvents>,
+) -> Result<HttpResponse, Problem> {
     let s = state.db.status();
     let mut database = match s.down_for {
         None => serde_json::json!({"state": "up"}),
@@ -37,6 +43,16 @@ pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem>
             "error": s.last_error,
         }),
     };
+    let pool = &state.pool;
+    let (size, idle) = (pool.size(), pool.num_idle() as u32);
+    let max = pool.options().get_max_connections();
+    let busy = size >= max && idle == 0;
+    database["pool"] = serde_json::json!({
+        "state": if busy { "busy" } else { "ok" },
+        "connections": size,
+        "in_use": size.saturating_sub(idle),
+        "max": max,
+    });
     if let Some(e) = &s.embedded {
         database["embedded"] = serde_json::json!({
             "running": e.running,
@@ -58,7 +74,11 @@ pub async fn health(state: web::Data<AppState>) -> Result<HttpResponse, Problem>
         p.extra.insert("database".into(), database);
         return Err(p);
     }
-    Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ok", "database": database})))
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "status": if busy { "busy" } else { "ok" },
+        "database": database,
+        "long_polls": events.waiting(),
+    })))
 }
 
 /// The database answers a query within two seconds: 200, else 503 problem+json.
@@ -68,6 +88,8 @@ pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, Problem> 
         Ok(Ok(_)) => {
             Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready", "database": "ok"})))
         }
+        // It answers, but every connection of the pool is in use: busy, not down.
+        Ok(Err(e @ sqlx::Error::PoolTimedOut)) => Err(Problem::from(e).at("/ready")),
         Ok(Err(e)) => {
             Err(Problem::unavailable(format!("the database does not answer: {e}")).at("/ready"))
         }

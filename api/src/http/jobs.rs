@@ -3,7 +3,9 @@
 use crate::http::access::Access;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
+use crate::jobs::events::{self, JobEvents};
 use crate::jobs::export;
+use crate::jobs::fresh::Shared;
 use crate::jobs::paired::{PairedCache, PairedDifference, PairedError};
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
@@ -14,7 +16,9 @@ use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::broadcast;
 use uuid::Uuid;
 
 pub(super) fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Problem> {
@@ -222,24 +226,76 @@ impl WaitQuery {
 pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
-    events: web::Data<crate::jobs::events::JobEvents>,
+    events: web::Data<JobEvents>,
+    reads: web::Data<JobReads>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
+    let wait = q.duration(req.path())?;
+    if wait.is_zero() {
+        let job = load(&state, &path, req.path()).await?;
+        return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
+    }
+    let id = parse_id(&path, "simulation", req.path())?;
+    match await_job(&state, &events, &reads, id, wait).await? {
+        Some(j) if !j.0.is_tournament() => Ok(HttpResponse::Ok().json(JobView::of(&j.0, &j.1))),
+        _ => Err(Problem::not_found(format!("no simulation {id}")).at(req.path())),
+    }
+}
+
+/// A job's row and usage as the long polls of it share them (None: no such job).
+pub type SharedJob = Option<Arc<(JobRow, store::JobUsage)>>;
+
+/// The reads of jobs the long polls share ([`crate::jobs::fresh`]).
+pub type JobReads = Shared<Uuid, SharedJob>;
+
+/// The job as a read begun after its last heard change shows it: one read (two queries) for
+/// all who ask at once.
+async fn shared_job(
+    state: &AppState,
+    events: &JobEvents,
+    reads: &JobReads,
+    id: Uuid,
+) -> Result<SharedJob, Problem> {
+    let read = || async {
+        let Some(job) = store::get_job(&state.pool, id).await? else {
+            return Ok(None);
+        };
+        let usage = store::usage(&state.pool, &[id]).await?;
+        let usage = usage.get(&id).copied().unwrap_or_default();
+        Ok::<_, sqlx::Error>(Some(Arc::new((job, usage))))
+    };
+    Ok(reads.get(id, events.changed_at(id), read).await?)
+}
+
+/// Awaits job `id`'s end for at most `wait`: woken by its status change, when it looks again
+/// through the read all its waiters share ([`shared_job`]); its state when it ended, or at
+/// the deadline (None: no such job).
+pub(super) async fn await_job(
+    state: &AppState,
+    events: &JobEvents,
+    reads: &JobReads,
+    id: Uuid,
+    wait: Duration,
+) -> Result<SharedJob, Problem> {
+    let deadline = tokio::time::Instant::now() + wait;
     // Subscribed before the first look, so that no change between the two is missed.
     let mut changes = events.subscribe();
     loop {
-        let job = load(&state, &path, req.path()).await?;
-        if job.status.is_ended() || tokio::time::Instant::now() >= deadline {
-            return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
+        let job = shared_job(state, events, reads, id).await?;
+        match &job {
+            Some(j) if !j.0.status.is_ended() && tokio::time::Instant::now() < deadline => {}
+            _ => return Ok(job),
         }
-        let look_again =
-            (tokio::time::Instant::now() + crate::jobs::events::FALLBACK).min(deadline);
+        let look_again = (tokio::time::Instant::now() + events::FALLBACK).min(deadline);
         loop {
             match tokio::time::timeout_at(look_again, changes.recv()).await {
-                Ok(Ok(id)) if id != job.id => continue,
-                // Ours, news lost (lagged), or time to look anyway.
+                Ok(Ok(changed)) if changed != id => continue,
+                Ok(Err(broadcast::error::RecvError::Closed)) => {
+                    tokio::time::sleep_until(look_again).await;
+                    break;
+                }
+                // Ours, news lost (lagged: its time is kept all the same), or time to look.
                 _ => break,
             }
         }
@@ -494,8 +550,9 @@ pub async fn paired_figures(
 pub async fn show_comparison(
     req: HttpRequest,
     state: web::Data<AppState>,
-    events: web::Data<crate::jobs::events::JobEvents>,
+    events: web::Data<JobEvents>,
     cache: web::Data<PairedCache>,
+    reads: web::Data<ComparisonReads>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
@@ -503,19 +560,31 @@ pub async fn show_comparison(
     if store::get_comparison(&state.pool, id).await?.is_none() {
         return Err(Problem::not_found(format!("no comparison {id}")).at(req.path()));
     }
-    let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
+    let wait = q.duration(req.path())?;
+    if wait.is_zero() {
+        return Ok(HttpResponse::Ok().json(comparison_view(&state, &cache, id).await?));
+    }
+    let deadline = tokio::time::Instant::now() + wait;
     let mut changes = events.subscribe();
     loop {
-        let view = comparison_view(&state, &cache, id).await?;
+        // One read for all its waiters, begun after the last change heard of any job.
+        let read = || async { comparison_view(&state, &cache, id).await.map(Arc::new) };
+        let view = reads.get(id, events.any_changed_at(), read).await?;
         if view.status.is_ended() || tokio::time::Instant::now() >= deadline {
-            return Ok(HttpResponse::Ok().json(view));
+            return Ok(HttpResponse::Ok().json(view.as_ref()));
         }
         // Any job's change, then a look (a comparison's runs are few).
-        let look_again =
-            (tokio::time::Instant::now() + crate::jobs::events::FALLBACK).min(deadline);
-        let _ = tokio::time::timeout_at(look_again, changes.recv()).await;
+        let look_again = (tokio::time::Instant::now() + events::FALLBACK).min(deadline);
+        if let Ok(Err(broadcast::error::RecvError::Closed)) =
+            tokio::time::timeout_at(look_again, changes.recv()).await
+        {
+            tokio::time::sleep_until(look_again).await;
+        }
     }
 }
+
+/// The reads of comparisons their long polls share ([`crate::jobs::fresh`]).
+pub type ComparisonReads = Shared<Uuid, Arc<ComparisonView>>;
 
 #[utoipa::path(get, path = "/api/v1/comparisons/{id}/table.csv", tag = "simulations", params(("id" = String, Path, description = "Comparison id")),
     responses((status = 200, description = "The comparison table", body = String, content_type = "text/csv"), (status = 404, description = "No such comparison", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]

@@ -64,6 +64,8 @@ pub fn server(
         settings.jobs.max_exports,
     ));
     let paired = web::Data::new(crate::jobs::paired::PairedCache::default());
+    let job_reads = web::Data::new(jobs::JobReads::default());
+    let comparison_reads = web::Data::new(jobs::ComparisonReads::default());
     let state = web::Data::new(state);
     let slots = web::Data::new(crate::compute::Slots::new(
         settings.requests.max_cpu_requests,
@@ -89,6 +91,8 @@ pub fn server(
             .app_data(policy.clone())
             .app_data(events.clone())
             .app_data(paired.clone())
+            .app_data(job_reads.clone())
+            .app_data(comparison_reads.clone())
             .app_data(exports.clone())
             .app_data(slots.clone())
             .app_data(games.clone())

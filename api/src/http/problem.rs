@@ -371,7 +371,12 @@ impl From<sqlx::Error> for Problem {
             );
         }
         match e {
-            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
+            // The database answers, but every connection of the pool is in use.
+            sqlx::Error::PoolTimedOut => Problem::unavailable(
+                "the service is busy: every connection to its database is in use; try again",
+            )
+            .retry_after(1),
+            sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
                 Problem::unavailable(format!("the database is unavailable: {e}"))
             }
             // Text the database cannot hold (a NUL byte: 22021, 22P05) came from the client.

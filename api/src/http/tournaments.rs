@@ -1,7 +1,7 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::jobs::{DeleteQuery, WaitQuery, admit, parse_id};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, admit, await_job, parse_id};
 use crate::http::access::Access;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
@@ -104,24 +104,21 @@ pub async fn show(
     req: HttpRequest,
     state: web::Data<AppState>,
     events: web::Data<crate::jobs::events::JobEvents>,
+    reads: web::Data<JobReads>,
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let deadline = tokio::time::Instant::now() + q.duration(req.path())?;
-    let mut changes = events.subscribe();
-    loop {
+    let wait = q.duration(req.path())?;
+    if wait.is_zero() {
         let job = load(&state, &path, req.path()).await?;
-        if job.status.is_ended() || tokio::time::Instant::now() >= deadline {
-            return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
+        return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
+    }
+    let id = parse_id(&path, "tournament", req.path())?;
+    match await_job(&state, &events, &reads, id, wait).await? {
+        Some(j) if j.0.is_tournament() => {
+            Ok(HttpResponse::Ok().json(TournamentView::of(&j.0, &j.1)))
         }
-        let look_again =
-            (tokio::time::Instant::now() + crate::jobs::events::FALLBACK).min(deadline);
-        loop {
-            match tokio::time::timeout_at(look_again, changes.recv()).await {
-                Ok(Ok(id)) if id != job.id => continue,
-                _ => break,
-            }
-        }
+        _ => Err(Problem::not_found(format!("no tournament {id}")).at(req.path())),
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod events;
 pub mod export;
+pub mod fresh;
 pub mod game;
 pub mod packed;
 pub mod paired;

@@ -1,6 +1,7 @@
 //! Health, readiness and errors, end to end over HTTP against a real PostgreSQL.
 
 use crate::helpers::problem;
+use serde_json::Value;
 use std::time::{Duration, Instant};
 use tsoro_pg::EmbeddedPg;
 use tsoro_tests::{spawn_app, temp_dir, watchdog};
@@ -148,5 +149,86 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
     let r = wait_status(&app, "/health", 200, Duration::from_secs(15)).await;
     let body: serde_json::Value = r.json().await.unwrap();
     assert_eq!(body["database"]["state"], "up", "{body}");
+    tokio::task::spawn_blocking(move || drop(pg)).await.unwrap();
+}
+
+/// Issue 34, item 9: a pool whose every connection is in use is a busy service, not a dead
+/// database: `/health` stays 200 (`busy`, the database `up`) however long it lasts, past the
+/// threshold and the probe's timeout, and a request that finds no connection is told to try
+/// again; a database really stopped is `down` (503 past the threshold).
+#[tokio::test]
+async fn a_busy_pool_is_not_a_dead_database() {
+    let dir = temp_dir("tsoro-busy-");
+    let mut pg = EmbeddedPg::new(dir.join("pg")).unwrap();
+    pg.start().unwrap();
+    watchdog(&pg, &dir);
+    let pool = tsoro_api::db::pool_options()
+        .max_connections(3)
+        .connect_with(tsoro_api::db::options(&pg.url("postgres")).unwrap())
+        .await
+        .unwrap();
+    let settings = tsoro_api::settings::AppSettings {
+        bind: String::new(),
+        body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
+        jobs: Default::default(),
+        db_down_threshold: Duration::from_secs(1),
+        embedded: pg.watch(),
+        allow_anonymous_writes: false,
+        requests: Default::default(),
+    };
+    let app = tsoro_tests::spawn_app_from(pool.clone(), settings).await;
+    wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;
+
+    // Every connection taken (one is the service's listener for job changes): until the
+    // pool has none to give.
+    let mut held = Vec::new();
+    while let Ok(Ok(c)) = tokio::time::timeout(Duration::from_millis(500), pool.acquire()).await {
+        held.push(c);
+    }
+    let body: Value = app.get("/health").await.json().await.unwrap();
+    assert_eq!(body["status"], "busy", "{body}");
+    assert_eq!(body["database"]["pool"]["state"], "busy", "{body}");
+    assert_eq!(body["database"]["pool"]["in_use"], 3, "{body}");
+    // A request that needs a connection is told the service is busy, and when to try again.
+    let r = app.get("/ready").await;
+    let retry = r.headers().get("retry-after").cloned();
+    let status = r.status();
+    let p: Value = r.json().await.unwrap();
+    assert_eq!(status.as_u16(), 503, "{p}");
+    assert!(retry.is_some(), "{p}");
+    assert!(p["detail"].as_str().unwrap().contains("busy"), "{p}");
+    // Longer than the probe's timeout (2 s) and the threshold (1 s) together: never down.
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        let r = app.get("/health").await;
+        assert_eq!(r.status().as_u16(), 200);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["database"]["state"], "up", "{body}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    // Given back (a connection returns to the pool on a task of its own): ok again.
+    drop(held);
+    let start = Instant::now();
+    loop {
+        let body: Value = app.get("/health").await.json().await.unwrap();
+        if body["status"] == "ok" {
+            assert_eq!(body["database"]["pool"]["state"], "ok", "{body}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "{body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Stopped for good: down, and past the threshold, 503.
+    let pg = tokio::task::spawn_blocking(move || {
+        pg.stop().unwrap();
+        pg
+    })
+    .await
+    .unwrap();
+    let r = wait_status(&app, "/health", 503, Duration::from_secs(15)).await;
+    let body = problem(r, 503).await;
+    assert_eq!(body["type"], "/problems/database-down", "{body}");
+    assert_eq!(body["database"]["state"], "down", "{body}");
     tokio::task::spawn_blocking(move || drop(pg)).await.unwrap();
 }

@@ -378,3 +378,79 @@ async fn progress_moves_within_seconds_for_slow_agents_with_an_eta() {
     let eta = &schemas["Progress"]["properties"]["eta"];
     assert!(eta.to_string().contains("date-time"), "{eta}");
 }
+
+/// Issue 34, item 9: hundreds of long polls (`?wait=`) on one job, many more than the service
+/// has database connections, all get their answer when the job ends, and the wake-up costs the
+/// database a bounded number of reads, not one per waiter. Every query the service makes takes
+/// a connection from its pool; the pool here counts each one it hands out (new or reused).
+#[tokio::test]
+async fn hundreds_of_long_polls_are_answered_from_one_read_when_their_job_ends() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const WAITERS: usize = 300;
+    const CONNECTIONS: u32 = 4;
+    let url = tsoro_tests::fresh_database().await;
+    let handed_out = Arc::new(AtomicUsize::new(0));
+    let (new, reused) = (handed_out.clone(), handed_out.clone());
+    let pool = tsoro_api::db::pool_options()
+        .max_connections(CONNECTIONS)
+        .after_connect(move |_, _| {
+            new.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Ok(()) })
+        })
+        .before_acquire(move |_, _| {
+            reused.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Ok(true) })
+        })
+        .connect_with(tsoro_api::db::options(&url).unwrap())
+        .await
+        .unwrap();
+    // No worker: the job ends when the test says so.
+    let app = tsoro_tests::spawn_app_with_settings(pool, settings(0, 10)).await;
+    let job = submit(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "games": 20, "seed": 1}),
+    )
+    .await;
+    let id: sqlx::types::Uuid = job.rsplit('/').next().unwrap().parse().unwrap();
+
+    let mut waiters = tokio::task::JoinSet::new();
+    for _ in 0..WAITERS {
+        let (client, target) = (app.client.clone(), format!("{}{job}?wait=60", app.address));
+        waiters.spawn(async move {
+            let r = client.get(target).send().await.expect("an answer");
+            let status = r.status();
+            (status, r.json::<Value>().await.unwrap_or_default())
+        });
+    }
+    // Every one is waiting (the service counts the requests awaiting a job).
+    let start = Instant::now();
+    loop {
+        let health: Value = app.get("/health").await.json().await.unwrap();
+        if health["long_polls"] == WAITERS {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{health}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // The job ends (cancelled through a connection of the test's own).
+    let before = handed_out.load(Ordering::SeqCst);
+    let other = tsoro_api::db::connect(&url).await.unwrap();
+    assert!(store::cancel(&other, id).await.unwrap());
+    let mut answered = 0;
+    while let Some(done) = waiters.join_next().await {
+        let (status, body) = done.unwrap();
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["status"], "cancelled", "{body}");
+        answered += 1;
+    }
+    assert_eq!(answered, WAITERS);
+    let reads = handed_out.load(Ordering::SeqCst) - before;
+    // One shared read of the job is two queries (its row, its chunks' usage); a few more may
+    // be reads the waiters share when nothing is heard for a while.
+    assert!(
+        reads <= 8,
+        "{reads} queries to wake {WAITERS} waiters (one shared read is 2)"
+    );
+}
