@@ -347,7 +347,7 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"games.csv\"`: the path the data package gives"))), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
@@ -361,10 +361,7 @@ pub async fn games_csv(
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"{}-games.csv\"", job.id),
-        ))
+        .insert_header(export::attachment(export::GAMES_FILE))
         .streaming(streamed(body)))
 }
 
@@ -432,7 +429,7 @@ fn streamed(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The statistics, one metric per row", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"summary.csv\"`: the path the data package gives"))), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A finished job's statistics, one metric per row.
 pub async fn summary_csv(
     req: HttpRequest,
@@ -445,6 +442,7 @@ pub async fn summary_csv(
     let body = export::summary_csv_bytes(&job, &stats).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
+        .insert_header(export::attachment(export::SUMMARY_FILE))
         .body(body))
 }
 
@@ -461,7 +459,7 @@ pub async fn summary_json(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/datapackage.json", tag = "simulations", operation_id = "simulation_datapackage", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and summary.csv", body = Object, headers(("Content-Disposition" = String, description = "`attachment; filename=\"datapackage.json\"`: saved beside games.csv and summary.csv, the three form the package"))), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a job's exports.
 pub async fn datapackage(
     req: HttpRequest,
@@ -469,7 +467,9 @@ pub async fn datapackage(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(export::datapackage(&job)))
+    Ok(HttpResponse::Ok()
+        .insert_header(export::attachment(export::PACKAGE_FILE))
+        .json(export::datapackage(&job)))
 }
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",

@@ -5,7 +5,7 @@ use super::charts::{self, Bar};
 use super::{Page, PageError, html, missing, value_text};
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
-use crate::jobs::export;
+use crate::jobs::export::{self, GAMES_FILE, PACKAGE_FILE, SUMMARY_FILE};
 use crate::jobs::paired::{PairedCache, PairedDifference};
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
@@ -98,6 +98,8 @@ async fn new(req: HttpRequest, state: St, limits: web::Data<crate::settings::Job
 struct Link {
     label: &'static str,
     url: String,
+    /// The file name a browser saves it under (the data package's path), if it is a file.
+    download: Option<&'static str>,
 }
 
 #[derive(Template)]
@@ -425,25 +427,30 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         vec![
             Link {
                 label: "games.csv (every game's record)",
-                url: format!("{api}/games.csv"),
+                url: format!("{api}/{GAMES_FILE}"),
+                download: Some(GAMES_FILE),
             },
             Link {
                 label: "summary.csv (every statistic, with intervals)",
-                url: format!("{api}/summary.csv"),
+                url: format!("{api}/{SUMMARY_FILE}"),
+                download: Some(SUMMARY_FILE),
             },
             Link {
-                label: "datapackage.json (describes both files)",
-                url: format!("{api}/datapackage.json"),
+                label: "datapackage.json (describes both files: save the three in one folder)",
+                url: format!("{api}/{PACKAGE_FILE}"),
+                download: Some(PACKAGE_FILE),
             },
             Link {
                 label: "the job as JSON",
                 url: api.clone(),
+                download: None,
             },
         ]
     } else {
         vec![Link {
             label: "the job as JSON",
             url: api.clone(),
+            download: None,
         }]
     };
     let title = catalogue::get(&job.ruleset)

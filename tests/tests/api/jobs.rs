@@ -793,3 +793,104 @@ async fn a_job_s_game_is_replayed_from_its_seed() {
     let r = app.get(&format!("{url}/games/20")).await;
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
 }
+
+/// The `frictionless` executable: `$TSORO_FRICTIONLESS`, or the one `scripts/frictionless-venv`
+/// installs under `target/` (as the archive's package test finds it).
+fn frictionless() -> Option<std::path::PathBuf> {
+    if let Ok(p) = std::env::var("TSORO_FRICTIONLESS") {
+        return Some(p.into());
+    }
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/frictionless-venv/bin/frictionless");
+    p.exists().then_some(p)
+}
+
+/// Each `<a href=".." download="..">` of a page: (url, file name).
+fn download_links(html: &str) -> Vec<(String, String)> {
+    html.split("<a ")
+        .skip(1)
+        .filter_map(|a| {
+            let tag = &a[..a.find('>')?];
+            let attr = |name: &str| {
+                let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
+                let len = tag[start..].find('"')?;
+                Some(tag[start..start + len].to_string())
+            };
+            Some((attr("href")?, attr("download")?))
+        })
+        .collect()
+}
+
+/// A finished simulation's files, saved from its page's links under the names the browser
+/// gives them (the `download` attribute, and the server's `Content-Disposition`), form the
+/// data package their `datapackage.json` describes: `frictionless validate` passes on the
+/// folder.
+#[tokio::test]
+async fn the_files_saved_from_a_simulation_s_page_form_a_valid_data_package() {
+    let app = spawn_app_with_jobs(settings(1, 100)).await;
+    let url = submit(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 150, "seed": 3}),
+    )
+    .await;
+    let v = wait_done(&app, &url).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let id = v["id"].as_str().unwrap();
+    let html = app
+        .get(&format!("/simulations/{id}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let links = download_links(&html);
+    let names: Vec<&str> = links.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["games.csv", "summary.csv", "datapackage.json"],
+        "{html}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (href, name) in &links {
+        let r = app.get(href).await;
+        assert_eq!(r.status(), StatusCode::OK, "{href}");
+        let disposition = r.headers()["content-disposition"].to_str().unwrap();
+        assert_eq!(
+            disposition,
+            format!("attachment; filename=\"{name}\""),
+            "{href}: saved under the page's name"
+        );
+        std::fs::write(dir.path().join(name), r.bytes().await.unwrap()).unwrap();
+    }
+    let dp: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("datapackage.json")).unwrap())
+            .unwrap();
+    for res in dp["resources"].as_array().unwrap() {
+        let path = res["path"].as_str().unwrap();
+        assert!(
+            dir.path().join(path).exists(),
+            "{path}: the package's file is among those saved"
+        );
+    }
+    let Some(tool) = frictionless() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "frictionless not installed: CI runs scripts/frictionless-venv (.ci/run does)"
+        );
+        eprintln!("frictionless not installed: run scripts/frictionless-venv (as .ci/run does)");
+        return;
+    };
+    let out = std::process::Command::new(&tool)
+        .args(["validate", "--json", "datapackage.json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", tool.display()));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert_eq!(report["valid"], true, "{report:#}");
+    assert!(out.status.success());
+}
