@@ -115,6 +115,15 @@ pub struct ServeArgs {
     /// start until a token exists).
     #[arg(long, env = "TSORO_ALLOW_ANONYMOUS_WRITES")]
     pub allow_anonymous_writes: bool,
+    /// A reverse proxy in front of the service, whose `X-Forwarded-For` names the client (for
+    /// the shares per client: anonymous jobs' quotas, exports). Repeat it, or separate
+    /// addresses with commas; without it the header is ignored and the client is the peer.
+    #[arg(
+        long = "trusted-proxy",
+        env = "TSORO_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]
@@ -201,6 +210,22 @@ pub struct JobArgs {
     /// Days an ended job (done, failed, cancelled) and its records are kept; 0 keeps them.
     #[arg(long, env = "TSORO_RETENTION_DAYS", default_value_t = settings::DEFAULT_RETENTION_DAYS)]
     pub retention_days: f64,
+    /// Days an ended anonymous job (made without a token) and its records are kept; 0 keeps
+    /// them (unless --retention-days is shorter).
+    #[arg(long, env = "TSORO_ANONYMOUS_RETENTION_DAYS", default_value_t = settings::DEFAULT_ANONYMOUS_RETENTION_DAYS)]
+    pub anonymous_retention_days: f64,
+    /// Most jobs one owner (a token's holder; without a token, a client address) has queued
+    /// or running at once (more are refused with 429 naming the figures).
+    #[arg(long, env = "TSORO_MAX_OWNER_JOBS", default_value_t = settings::DEFAULT_MAX_OWNER_JOBS)]
+    pub max_owner_jobs: i64,
+    /// Most core-seconds of estimated work one owner has outstanding (more are refused with
+    /// 429 naming the figures).
+    #[arg(long, env = "TSORO_MAX_OWNER_COST", default_value_t = settings::DEFAULT_MAX_OWNER_COST)]
+    pub max_owner_cost: f64,
+    /// Most bytes one owner's jobs store; past it, its new jobs are refused with 507 until it
+    /// deletes some.
+    #[arg(long, env = "TSORO_MAX_OWNER_BYTES", default_value_t = settings::DEFAULT_MAX_OWNER_BYTES)]
+    pub max_owner_bytes: i64,
     /// Most games in a chunk of a job.
     #[arg(long, env = "TSORO_CHUNK_GAMES", default_value_t = settings::DEFAULT_CHUNK_GAMES)]
     pub chunk_games: u64,
@@ -212,6 +237,12 @@ pub struct JobArgs {
     /// 503 and Retry-After before their body starts).
     #[arg(long, env = "TSORO_MAX_EXPORTS", default_value_t = settings::DEFAULT_MAX_EXPORTS)]
     pub max_exports: usize,
+    /// Most exports one client streams at once (more are refused with 429 and Retry-After).
+    #[arg(long, env = "TSORO_MAX_CLIENT_EXPORTS", default_value_t = settings::DEFAULT_MAX_CLIENT_EXPORTS)]
+    pub max_client_exports: usize,
+    /// Seconds an export waits for its client to read before it is dropped (its slot freed).
+    #[arg(long, env = "TSORO_EXPORT_STALL_SECS", default_value_t = settings::DEFAULT_EXPORT_STALL_SECS)]
+    pub export_stall_secs: f64,
     /// Seconds a claimed chunk stays a worker's without renewal.
     #[arg(long, env = "TSORO_LEASE_SECS", default_value_t = settings::DEFAULT_LEASE_SECS)]
     pub lease_secs: f64,
@@ -241,7 +272,23 @@ impl JobArgs {
                 settings::DEFAULT_CHUNK_SECONDS
             },
             max_exports: self.max_exports.max(1),
+            max_client_exports: self.max_client_exports.max(1),
+            export_stall: std::time::Duration::from_secs_f64(
+                if self.export_stall_secs.is_finite() {
+                    self.export_stall_secs.clamp(0.1, 86_400.0)
+                } else {
+                    settings::DEFAULT_EXPORT_STALL_SECS
+                },
+            ),
+            max_owner_jobs: self.max_owner_jobs.max(1),
+            max_owner_cost: if self.max_owner_cost > 0.0 {
+                self.max_owner_cost
+            } else {
+                0.0
+            },
+            max_owner_bytes: self.max_owner_bytes.max(0),
             retention: settings::retention(self.retention_days),
+            anonymous_retention: settings::retention(self.anonymous_retention_days),
             lease: std::time::Duration::from_secs_f64(self.lease_secs.clamp(0.5, 3600.0)),
             poll: settings::POLL,
             workers: self.workers,

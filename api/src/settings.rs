@@ -23,6 +23,20 @@ pub const DEFAULT_MAX_JOBS: i64 = 16;
 pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
 /// Days an ended job is kept, by default (`--retention-days`; 0 keeps them).
 pub const DEFAULT_RETENTION_DAYS: f64 = 0.0;
+/// Days an ended anonymous job (made without a token) is kept, by default
+/// (`--anonymous-retention-days`; 0 keeps them): on a shared service, what anyone may make
+/// does not fill its disk for good.
+pub const DEFAULT_ANONYMOUS_RETENTION_DAYS: f64 = 30.0;
+/// Most jobs one owner has queued or running at once, by default (`--max-owner-jobs`): a
+/// comparison of the most rulesets fits. An owner is a token's holder or, for anonymous jobs,
+/// a client address ([`crate::jobs::quota`]).
+pub const DEFAULT_MAX_OWNER_JOBS: i64 = 8;
+/// Most core-seconds of estimated work one owner has outstanding (its queued and running jobs'
+/// games not yet played), by default (`--max-owner-cost`): two core-days.
+pub const DEFAULT_MAX_OWNER_COST: f64 = 172_800.0;
+/// Most bytes one owner's jobs may store before its new jobs are refused, by default
+/// (`--max-owner-bytes`): 2 GiB, the records of some 100 million games.
+pub const DEFAULT_MAX_OWNER_BYTES: i64 = 2 << 30;
 /// Most games in a chunk, by default (`--chunk-games`).
 pub const DEFAULT_CHUNK_GAMES: u64 = 1_000_000;
 /// Core-seconds of play a chunk aims at, by default (`--chunk-seconds`): long enough that a
@@ -31,6 +45,12 @@ pub const DEFAULT_CHUNK_GAMES: u64 = 1_000_000;
 pub const DEFAULT_CHUNK_SECONDS: f64 = 0.5;
 /// Most exports of games streaming at once, by default (`--max-exports`).
 pub const DEFAULT_MAX_EXPORTS: usize = 32;
+/// Most exports one client streams at once, by default (`--max-client-exports`): its share
+/// of the `--max-exports` slots.
+pub const DEFAULT_MAX_CLIENT_EXPORTS: usize = 4;
+/// Seconds an export waits for its client to read before it is dropped and its slot freed, by
+/// default (`--export-stall-secs`).
+pub const DEFAULT_EXPORT_STALL_SECS: f64 = 60.0;
 /// Seconds a claimed chunk stays a worker's without renewal, by default (`--lease-secs`).
 pub const DEFAULT_LEASE_SECS: f64 = 30.0;
 /// Worker loops in a process, by default (`--workers`).
@@ -67,6 +87,9 @@ pub struct AppSettings {
     pub allow_anonymous_writes: bool,
     /// Bounds of the CPU-bound requests.
     pub requests: RequestSettings,
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`; none by default:
+    /// the client is the peer).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// Bounds of the CPU-bound requests ([`crate::compute`]).
@@ -103,8 +126,21 @@ pub struct JobSettings {
     pub chunk_seconds: f64,
     /// Most exports of games (`games.csv`, `games.json`) streaming at once; more get 503.
     pub max_exports: usize,
+    /// Most exports one client streams at once; more get 429.
+    pub max_client_exports: usize,
+    /// How long an export waits for its client to read before it is dropped.
+    pub export_stall: Duration,
+    /// Most jobs one owner has queued or running.
+    pub max_owner_jobs: i64,
+    /// Most core-seconds of estimated work one owner has outstanding.
+    pub max_owner_cost: f64,
+    /// Most bytes one owner's jobs store before its new jobs are refused.
+    pub max_owner_bytes: i64,
     /// Ended jobs older than this are deleted with what they stored (None: kept).
     pub retention: Option<Duration>,
+    /// Ended anonymous jobs older than this are deleted with what they stored (None: kept, or
+    /// as `retention` says).
+    pub anonymous_retention: Option<Duration>,
     /// How long a claimed chunk stays a worker's without renewal.
     pub lease: Duration,
     /// How often an idle worker looks for work.
@@ -124,7 +160,13 @@ impl Default for JobSettings {
             chunk_games: DEFAULT_CHUNK_GAMES,
             chunk_seconds: DEFAULT_CHUNK_SECONDS,
             max_exports: DEFAULT_MAX_EXPORTS,
+            max_client_exports: DEFAULT_MAX_CLIENT_EXPORTS,
+            export_stall: Duration::from_secs_f64(DEFAULT_EXPORT_STALL_SECS),
+            max_owner_jobs: DEFAULT_MAX_OWNER_JOBS,
+            max_owner_cost: DEFAULT_MAX_OWNER_COST,
+            max_owner_bytes: DEFAULT_MAX_OWNER_BYTES,
             retention: retention(DEFAULT_RETENTION_DAYS),
+            anonymous_retention: retention(DEFAULT_ANONYMOUS_RETENTION_DAYS),
             lease: Duration::from_secs_f64(DEFAULT_LEASE_SECS),
             poll: POLL,
             workers: DEFAULT_WORKERS,

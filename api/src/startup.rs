@@ -184,6 +184,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             embedded: db.embedded.as_ref().and_then(EmbeddedPg::watch),
             allow_anonymous_writes: args.allow_anonymous_writes,
             requests: args.requests.settings(),
+            trusted_proxies: args.trusted_proxies.clone(),
         };
         crate::http::access::check_exposure(&settings, &pool).await?;
         let app = Application::build(&settings, pool.clone())

@@ -258,6 +258,7 @@ pub async fn spawn_app_with_settings(
             embedded: None,
             allow_anonymous_writes: false,
             requests: Default::default(),
+            trusted_proxies: vec![],
         },
     )
     .await

@@ -141,6 +141,51 @@ impl From<TournamentRequestError> for Problem {
     }
 }
 
+/// Seconds an owner refused for its quota of jobs or work is told to wait (`Retry-After`).
+pub const QUOTA_RETRY_SECS: u64 = 10;
+
+impl From<crate::jobs::quota::OverQuota> for Problem {
+    fn from(e: crate::jobs::quota::OverQuota) -> Problem {
+        use crate::jobs::quota::Limit;
+        let detail = e.to_string();
+        let limit = e.limit.name();
+        let mut p = match (e.limit, e.never) {
+            (Limit::Bytes, _) => Problem::of(&super::problem::STORAGE_QUOTA, detail)
+                .with_error(limit, format!("at most {} bytes stored", e.max_bytes)),
+            (Limit::Jobs, true) => Problem::unprocessable(detail)
+                .with_error(limit, format!("at most {} jobs at once", e.max_jobs)),
+            (Limit::Cost, true) => Problem::unprocessable(detail).with_error(
+                limit,
+                format!("at most {:.0} core-seconds outstanding", e.max_cost),
+            ),
+            (Limit::Jobs, false) => Problem::of(&super::problem::OVER_QUOTA, detail)
+                .with_error(limit, format!("at most {} jobs at once", e.max_jobs))
+                .retry_after(QUOTA_RETRY_SECS),
+            (Limit::Cost, false) => Problem::of(&super::problem::OVER_QUOTA, detail)
+                .with_error(
+                    limit,
+                    format!("at most {:.0} core-seconds outstanding", e.max_cost),
+                )
+                .retry_after(QUOTA_RETRY_SECS),
+        };
+        let o = e.outstanding;
+        for (k, v) in [
+            ("limit", json!(limit)),
+            ("outstanding_jobs", json!(o.jobs)),
+            ("outstanding_cost", json!(o.cost)),
+            ("stored_bytes", json!(o.stored_bytes)),
+            ("requested_jobs", json!(e.requested_jobs)),
+            ("requested_cost", json!(e.requested_cost)),
+            ("max_owner_jobs", json!(e.max_jobs)),
+            ("max_owner_cost", json!(e.max_cost)),
+            ("max_owner_bytes", json!(e.max_bytes)),
+        ] {
+            p.extra.insert(k.into(), v);
+        }
+        p
+    }
+}
+
 impl From<ExportError> for Problem {
     fn from(e: ExportError) -> Problem {
         match e {
@@ -149,8 +194,13 @@ impl From<ExportError> for Problem {
                     .with_error("max_exports", format!("at most {max} at once"))
                     .retry_after(EXPORT_RETRY_SECS)
             }
+            ExportError::ClientBusy { max, .. } => {
+                Problem::of(&super::problem::TOO_MANY_CLIENT_EXPORTS, e.to_string())
+                    .with_error("max_client_exports", format!("at most {max} at once"))
+                    .retry_after(EXPORT_RETRY_SECS)
+            }
             ExportError::Database(e) => e.into(),
-            ExportError::Render(_) => Problem::internal(e),
+            ExportError::Render(_) | ExportError::Stalled { .. } => Problem::internal(e),
         }
     }
 }

@@ -1,12 +1,14 @@
 //! Simulations and comparisons as jobs, and their exports.
 
 use crate::http::access::Access;
+use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::events::{self, JobEvents};
 use crate::jobs::export;
 use crate::jobs::fresh::Shared;
 use crate::jobs::paired::{PairedCache, PairedDifference, PairedError};
+use crate::jobs::quota::Account;
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
@@ -37,14 +39,20 @@ async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem
 /// Seconds a client refused for too many jobs is told to wait (`Retry-After`).
 const ADMISSION_RETRY_SECS: u64 = 5;
 
-/// Admits `new` jobs inside the transaction that will insert them (holding the admission lock
-/// until it ends), or 429 with `Retry-After`.
+/// Admits `new` jobs of `account` estimated at `cost` core-seconds in all, inside the
+/// transaction that will insert them (holding the admission lock until it ends): within the
+/// service's `--max-jobs` (else 429 with `Retry-After`) and the account's quotas
+/// ([`crate::jobs::quota`]: 429 with `Retry-After` and the figures, 507 for its disk).
 pub(super) async fn admit(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     limits: &JobSettings,
+    account: &Account,
     new: i64,
+    cost: f64,
 ) -> Result<(), Problem> {
     let active = store::lock_admission(tx).await?;
+    let now = store::outstanding(tx, account).await?;
+    crate::jobs::quota::check(account, now, new, cost, limits)?;
     if active + new > limits.max_active_jobs {
         return Err(Problem::of(
             &crate::http::problem::TOO_MANY_JOBS,
@@ -62,6 +70,15 @@ pub(super) async fn admit(
     Ok(())
 }
 
+/// The account a new job of this caller counts against: its token's holder (`owner`), or
+/// the client's address.
+pub(super) fn account(owner: Option<String>, client: Client) -> Account {
+    Account {
+        owner,
+        client: client.0,
+    }
+}
+
 #[utoipa::path(post, path = "/api/v1/simulations", tag = "simulations",
     request_body = RunRequest,
     responses(
@@ -69,7 +86,8 @@ pub(super) async fn admit(
         (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost`, `per_game_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`--max-owner-jobs`, `--max-owner-cost`: `/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`; `stored_bytes`, `max_owner_bytes`): delete some first", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 401, description = "Starting a job needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = [])))]
@@ -77,11 +95,12 @@ pub(super) async fn admit(
 pub async fn create(
     req: HttpRequest,
     access: Access,
+    client: Client,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let owner = access.may_create()?;
+    let account = account(access.may_create()?, client);
     // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
     let spec = web::block(move || request::check(&b, &l))
@@ -89,10 +108,10 @@ pub async fn create(
         .map_err(Problem::internal)?
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
-    admit(&mut tx, &limits, 1)
+    admit(&mut tx, &limits, &account, 1, spec.cost)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let job = store::create_job(&mut tx, &spec, None, owner.as_deref()).await?;
+    let job = store::create_job(&mut tx, &spec, None, &account).await?;
     tx.commit().await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", job_url(job.id)))
@@ -347,16 +366,17 @@ async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Pr
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"games.csv\"`: the path the data package gives"))), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed: the columns of `tsoro simulate --csv`", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"games.csv\"`: the path the data package gives"))), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "This client streams as many exports as one client may (`--max-client-exports`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as CSV, streamed.
 pub async fn games_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
     exports: web::Data<export::Exports>,
+    client: Client,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    let body = export::games_csv(&exports, &job)
+    let body = export::games_csv(&exports, &job, &client.0)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok()
@@ -398,16 +418,17 @@ pub async fn game_moves(
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Every game's record, streamed", body = Vec<Object>), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The job is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "This client streams as many exports as one client may (`--max-client-exports`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Every game's record of a finished job, as JSON, streamed.
 pub async fn games_json(
     req: HttpRequest,
     state: web::Data<AppState>,
     exports: web::Data<export::Exports>,
+    client: Client,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    let body = export::games_json(&exports, &job)
+    let body = export::games_json(&exports, &job, &client.0)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok()
@@ -474,17 +495,18 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = ComparisonRequest,
-    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a comparison needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a comparison needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
     req: HttpRequest,
     access: Access,
+    client: Client,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let owner = access.may_create()?;
+    let account = account(access.may_create()?, client);
     let b_in = body.into_inner();
     // Pricing may play sample games: off the async executor.
     let l = limits.clone();
@@ -496,14 +518,15 @@ pub async fn create_comparison(
     .map_err(Problem::internal)?;
     let specs = specs.map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
-    admit(&mut tx, &limits, specs.len() as i64)
+    let cost = specs.iter().map(|s| s.cost).sum();
+    admit(&mut tx, &limits, &account, specs.len() as i64, cost)
         .await
         .map_err(|p| p.at(req.path()))?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
     let mut jobs = Vec::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
-        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32)), owner.as_deref()).await?);
+        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32)), &account).await?);
     }
     tx.commit().await?;
     let url = view::comparison_url(cid);

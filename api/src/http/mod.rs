@@ -9,6 +9,7 @@
 
 pub mod access;
 pub mod archive;
+pub mod client;
 pub mod cors;
 pub mod errors;
 pub mod extract;
@@ -61,8 +62,9 @@ pub fn server(
     let events = web::Data::new(crate::jobs::events::JobEvents::listen(&state.pool));
     let exports = web::Data::new(crate::jobs::export::Exports::new(
         &state.pool,
-        settings.jobs.max_exports,
+        &settings.jobs,
     ));
+    let proxies = web::Data::new(client::TrustedProxies(settings.trusted_proxies.clone()));
     let paired = web::Data::new(crate::jobs::paired::PairedCache::default());
     let job_reads = web::Data::new(jobs::JobReads::default());
     let comparison_reads = web::Data::new(jobs::ComparisonReads::default());
@@ -94,6 +96,7 @@ pub fn server(
             .app_data(job_reads.clone())
             .app_data(comparison_reads.clone())
             .app_data(exports.clone())
+            .app_data(proxies.clone())
             .app_data(slots.clone())
             .app_data(games.clone())
             .app_data(extract::json_config(limit))

@@ -106,6 +106,19 @@ kinds! {
     TOO_MANY_JOBS = ("too-many-jobs", 429, "Too Many Requests",
         "Too many simulations are queued or running (`--max-jobs`); try again after the \
          `Retry-After` header's seconds.");
+    OVER_QUOTA = ("over-quota", 429, "Too Many Requests",
+        "The request's owner (its token's holder; without a token, the client's address) has as \
+         many jobs queued or running (`--max-owner-jobs`), or as many core-seconds of estimated \
+         work outstanding (`--max-owner-cost`), as one owner may. `limit` names which; \
+         `outstanding_jobs`, `outstanding_cost` (core-seconds not yet played), `requested_jobs`, \
+         `requested_cost`, `max_owner_jobs` and `max_owner_cost` give the figures. Try again \
+         after the `Retry-After` header's seconds, once some of it is done, or cancel a job.");
+    STORAGE_QUOTA = ("storage-quota", 507, "Insufficient Storage",
+        "The records of the owner's jobs (its token's holder's; without a token, the client \
+         address's) take as many bytes as one owner may store (`--max-owner-bytes`): \
+         `stored_bytes` and `max_owner_bytes` give them. Delete jobs \
+         (`DELETE /api/v1/simulations/{id}?purge=true`) before starting more; anonymous jobs \
+         are also deleted some days after they end (`--anonymous-retention-days`).");
     OVER_TIME = ("over-time", 422, "Unprocessable Entity",
         "The request's computation (an agent's search, a replay, a simulation's game played \
          again) ran out of the time a request may take (`--request-seconds`) and was stopped; \
@@ -127,6 +140,12 @@ kinds! {
         "As many exports (`games.csv`, `games.json`) are streaming as the service allows at \
          once (`--max-exports`); try again after the `Retry-After` header's seconds. The \
          refusal comes before the body starts: an export is never cut in the middle.");
+    TOO_MANY_CLIENT_EXPORTS = ("too-many-client-exports", 429, "Too Many Requests",
+        "This client (its address; behind a trusted proxy, the one the proxy forwards) is \
+         streaming as many exports at once as one client may (`--max-client-exports`), so that \
+         one client cannot take every export slot; try again after the `Retry-After` header's \
+         seconds. An export whose client reads nothing for `--export-stall-secs` is dropped and \
+         its slot freed.");
     CPU_BUSY = ("cpu-busy", 503, "Service Unavailable",
         "As many CPU-bound requests (agent moves, replays, games of simulations played again) \
          are running as the service allows at once (`--max-cpu-requests`), so that cheap reads \

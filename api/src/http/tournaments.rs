@@ -1,8 +1,9 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::jobs::{DeleteQuery, JobReads, WaitQuery, admit, await_job, parse_id};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, account, admit, await_job, parse_id};
 use crate::http::access::Access;
+use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::status::JobStatus;
@@ -54,7 +55,8 @@ async fn view_of(state: &AppState, job: &JobRow) -> Result<TournamentView, Probl
         (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown ruleset or agent, an agent with a time budget (not reproducible), a parameter out of range, too many pairs or agents, or an estimated cost over the budget (`--max-job-cost`; the problem names `pairs` and gives `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many jobs queued or running (`--max-jobs`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`--max-owner-jobs`, `--max-owner-cost`: `/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`; `stored_bytes`, `max_owner_bytes`): delete some first", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 401, description = "Starting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))),
         (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ),
@@ -64,32 +66,26 @@ async fn view_of(state: &AppState, job: &JobRow) -> Result<TournamentView, Probl
 pub async fn create(
     req: HttpRequest,
     access: Access,
+    client: Client,
     state: web::Data<AppState>,
     limits: web::Data<JobSettings>,
     body: crate::http::extract::JsonObject<TournamentRequest>,
 ) -> Result<HttpResponse, Problem> {
-    let owner = access.may_create()?;
+    let account = account(access.may_create()?, client);
     // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
-    let (plan, chunk) = web::block(move || check(&b, &l))
+    let (plan, chunk, cost) = web::block(move || check(&b, &l))
         .await
         .map_err(Problem::internal)?
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let agents: Vec<String> = plan.spec.agents.iter().map(|a| a.to_string()).collect();
     let stored = serde_json::to_value(Stored::of(&plan.spec)).map_err(Problem::internal)?;
     let mut tx = state.pool.begin().await?;
-    admit(&mut tx, &limits, 1)
+    admit(&mut tx, &limits, &account, 1, cost)
         .await
         .map_err(|p| p.at(req.path()))?;
-    let job = store::create_tournament(
-        &mut tx,
-        &plan.run,
-        &agents,
-        &stored,
-        chunk,
-        owner.as_deref(),
-    )
-    .await?;
+    let job = store::create_tournament(&mut tx, &plan.run, &agents, &stored, chunk, cost, &account)
+        .await?;
     tx.commit().await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", tournament_url(job.id)))

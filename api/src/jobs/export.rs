@@ -5,21 +5,28 @@
 //! slice ([`SLICE_BYTES`]) and what it renders to, however slowly its client reads. Each
 //! slice is read on a connection of the exports' own small pool, held for that one query: a
 //! slow reader holds no connection, and exports cannot take the connections other requests
-//! need. At most `max_exports` stream at once; one more is refused before its body starts
-//! ([`ExportError::Busy`]), never cut in the middle.
+//! need. At most `max_exports` stream at once, and at most `max_client_exports` of them for
+//! one client; one more is refused before its body starts ([`ExportError::Busy`],
+//! [`ExportError::ClientBusy`]), never cut in the middle. An export whose client reads nothing
+//! for `export_stall` is dropped: its slot is freed at once, and its response ends there, cut
+//! (the client sees a body without its end), when the client reads again.
 
 use super::records::{self, Decoder};
 use super::store::{self, JobRow};
 use crate::runs::csv::{
     GAME_FIELDS, RunLabel, SUMMARY_FIELDS, frictionless_fields, header, summary_csv,
 };
+use crate::settings::JobSettings;
 use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
-use std::collections::VecDeque;
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::{HashMap, VecDeque};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tsoro_engine::stats::{Stats, Summary};
@@ -43,6 +50,21 @@ pub enum ExportError {
         /// The most at once (`--max-exports`).
         max: usize,
     },
+    /// This client streams as many exports at once as one client may.
+    #[error(
+        "this client is streaming {max} exports, the most one client may at once; try again \
+         when one has ended"
+    )]
+    ClientBusy {
+        /// The most at once for one client (`--max-client-exports`).
+        max: usize,
+    },
+    /// The client read nothing for this long: the export was dropped.
+    #[error("the client read nothing for {secs} s: the export was dropped")]
+    Stalled {
+        /// `--export-stall-secs`.
+        secs: f64,
+    },
     /// The database failed.
     #[error(transparent)]
     Database(#[from] sqlx::Error),
@@ -57,18 +79,23 @@ pub type Body = std::pin::Pin<Box<dyn Stream<Item = Result<Vec<u8>, ExportError>
 /// How long a slice waits for one of the exports' connections before the export fails.
 const SLICE_WAIT: Duration = Duration::from_secs(300);
 
-/// The exports of a process: their pool and how many may stream at once.
+/// The exports of a process: their pool, how many may stream at once (in all and per client)
+/// and how long one waits for its client.
 #[derive(Clone)]
 pub struct Exports {
     pool: PgPool,
     permits: Arc<Semaphore>,
     max: usize,
+    per_client: usize,
+    stall: Duration,
+    clients: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl Exports {
     /// Exports reading through a small pool of their own (same database and credentials as
-    /// `pool`, connected on first use), at most `max` at once.
-    pub fn new(pool: &PgPool, max: usize) -> Exports {
+    /// `pool`, connected on first use), bounded as `limits` say (`max_exports`,
+    /// `max_client_exports`, `export_stall`).
+    pub fn new(pool: &PgPool, limits: &JobSettings) -> Exports {
         let options = (*pool.connect_options()).clone();
         let pool = PgPoolOptions::new()
             .max_connections(EXPORT_CONNECTIONS)
@@ -76,35 +103,184 @@ impl Exports {
             .acquire_timeout(SLICE_WAIT)
             .idle_timeout(Duration::from_secs(60))
             .connect_lazy_with(options);
-        let max = max.max(1);
+        let max = limits.max_exports.max(1);
         Exports {
             pool,
             permits: Arc::new(Semaphore::new(max)),
             max,
+            per_client: limits.max_client_exports.max(1),
+            stall: limits.export_stall,
+            clients: Arc::default(),
         }
     }
 
-    /// A place for one more export, or [`ExportError::Busy`] when all are taken.
-    fn admit(&self) -> Result<OwnedSemaphorePermit, ExportError> {
-        self.permits
+    /// A place for one more export of `client`: refused when the client has its share
+    /// ([`ExportError::ClientBusy`]), or when every place is taken ([`ExportError::Busy`]).
+    fn admit(&self, client: &str) -> Result<Slot, ExportError> {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if clients.get(client).copied().unwrap_or(0) >= self.per_client {
+            return Err(ExportError::ClientBusy {
+                max: self.per_client,
+            });
+        }
+        let permit = self
+            .permits
             .clone()
             .try_acquire_owned()
-            .map_err(|_| ExportError::Busy { max: self.max })
+            .map_err(|_| ExportError::Busy { max: self.max })?;
+        *clients.entry(client.to_string()).or_default() += 1;
+        Ok(Slot {
+            _permit: permit,
+            client: client.to_string(),
+            clients: self.clients.clone(),
+        })
     }
 
-    /// Starts reading a finished job's records: admitted (or refused) and the list of its
-    /// stored chunks read before any byte of the body is sent.
-    async fn open(&self, job: &JobRow) -> Result<RecordReader, ExportError> {
-        let permit = self.admit()?;
+    /// Starts reading a finished job's records for `client`: admitted (or refused) and the
+    /// list of its stored chunks read before any byte of the body is sent.
+    async fn open(&self, job: &JobRow, client: &str) -> Result<(RecordReader, Slot), ExportError> {
+        let slot = self.admit(client)?;
         let chunks = store::stored_chunks(&self.pool, job.id).await?;
-        Ok(RecordReader {
+        let reader = RecordReader {
             pool: self.pool.clone(),
             job: job.id,
             chunks: chunks.into(),
             current: None,
-            _permit: permit,
-        })
+        };
+        Ok((reader, slot))
     }
+}
+
+/// An export's place: one of the service's slots and one of its client's share, given back
+/// when dropped.
+struct Slot {
+    _permit: OwnedSemaphorePermit,
+    client: String,
+    clients: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = clients.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                clients.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// An export's slot, shared by its body and its watchdog.
+struct Watch {
+    /// The slot (None once the export ended or was dropped for stalling).
+    slot: Mutex<Option<Slot>>,
+    /// When the body last handed a piece over that the client has not come back for: ms
+    /// since `origin`, plus one (0: the body is at work, not waiting for its client).
+    waiting: AtomicU64,
+    origin: Instant,
+}
+
+impl Watch {
+    fn now(&self) -> u64 {
+        self.origin.elapsed().as_millis() as u64 + 1
+    }
+
+    fn release(&self) -> Option<Slot> {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    fn holds(&self) -> bool {
+        self.slot
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+    }
+}
+
+/// An export's body under its watch: each piece handed over starts the wait for the client
+/// (actix asks for the next piece only once the last has gone out to the socket, so a client
+/// that stops reading stops the asking); the body's own work (reading the database) is not
+/// waiting. Past `stall`, the watchdog frees the slot and the body ends in an error.
+struct Watched {
+    inner: Body,
+    watch: Arc<Watch>,
+    stall: Duration,
+    ended: bool,
+}
+
+impl Stream for Watched {
+    type Item = Result<Vec<u8>, ExportError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        if this.ended {
+            return Poll::Ready(None);
+        }
+        if !this.watch.holds() {
+            this.ended = true;
+            return Poll::Ready(Some(Err(ExportError::Stalled {
+                secs: this.stall.as_secs_f64(),
+            })));
+        }
+        this.watch.waiting.store(0, Ordering::Relaxed);
+        let next = this.inner.as_mut().poll_next(cx);
+        match &next {
+            Poll::Ready(Some(Ok(_))) => {
+                let now = this.watch.now();
+                this.watch.waiting.store(now, Ordering::Relaxed);
+            }
+            Poll::Ready(_) => {
+                this.ended = true;
+                drop(this.watch.release());
+            }
+            Poll::Pending => {}
+        }
+        next
+    }
+}
+
+/// Frees the slot of an export whose client has not come back for a piece for `stall`; ends
+/// with the export.
+async fn watchdog(watch: Weak<Watch>, stall: Duration) {
+    let period = (stall / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(w) = watch.upgrade() else { return };
+        if !w.holds() {
+            return;
+        }
+        let since = w.waiting.load(Ordering::Relaxed);
+        if since != 0 && w.now().saturating_sub(since) >= stall.as_millis() as u64 {
+            if let Some(slot) = w.release() {
+                tracing::warn!(
+                    client = %slot.client,
+                    stall_secs = stall.as_secs_f64(),
+                    "an export's client read nothing: the export is dropped, its slot freed"
+                );
+            }
+            return;
+        }
+    }
+}
+
+/// `body` holding `slot`, dropped (its slot freed) once its client has read nothing for
+/// `stall`.
+fn watched(body: Body, slot: Slot, stall: Duration) -> Body {
+    let watch = Arc::new(Watch {
+        slot: Mutex::new(Some(slot)),
+        waiting: AtomicU64::new(0),
+        origin: Instant::now(),
+    });
+    // Waiting from the start: the client has the head, and has yet to ask for the body.
+    watch.waiting.store(watch.now(), Ordering::Relaxed);
+    tokio::spawn(watchdog(Arc::downgrade(&watch), stall));
+    Box::pin(Watched {
+        inner: body,
+        watch,
+        stall,
+        ended: false,
+    })
 }
 
 /// The chunk being read: index, stored length, bytes read so far, and its decoder.
@@ -115,14 +291,12 @@ struct Reading {
     decoder: Decoder,
 }
 
-/// A job's records read a slice at a time, in game order, as CSV lines; holds its export's
-/// place until dropped (the body ended or the client went away).
+/// A job's records read a slice at a time, in game order, as CSV lines.
 struct RecordReader {
     pool: PgPool,
     job: Uuid,
     chunks: VecDeque<(i32, i64)>,
     current: Option<Reading>,
-    _permit: OwnedSemaphorePermit,
 }
 
 impl RecordReader {
@@ -192,17 +366,22 @@ where
 }
 
 /// `games.csv`: the header, then the stored lines in game order; byte for byte the file
-/// `tsoro simulate --csv` writes for the same inputs.
-pub async fn games_csv(exports: &Exports, job: &JobRow) -> Result<Body, ExportError> {
-    let reader = exports.open(job).await?;
+/// `tsoro simulate --csv` writes for the same inputs; as `client` (as
+/// [`crate::http::client`] names it) asks.
+pub async fn games_csv(exports: &Exports, job: &JobRow, client: &str) -> Result<Body, ExportError> {
+    let (reader, slot) = exports.open(job, client).await?;
     let head = (header(GAME_FIELDS) + "\n").into_bytes();
     let body = stream::once(async { Ok(head) }).chain(record_stream(reader, |_, lines| Ok(lines)));
-    Ok(Box::pin(body))
+    Ok(watched(Box::pin(body), slot, exports.stall))
 }
 
-/// `games.json`: a JSON array of records, streamed a slice at a time.
-pub async fn games_json(exports: &Exports, job: &JobRow) -> Result<Body, ExportError> {
-    let reader = exports.open(job).await?;
+/// `games.json`: a JSON array of records, streamed a slice at a time, as `client` asks.
+pub async fn games_json(
+    exports: &Exports,
+    job: &JobRow,
+    client: &str,
+) -> Result<Body, ExportError> {
+    let (reader, slot) = exports.open(job, client).await?;
     let pages = record_stream(reader, |first, lines| {
         let page = records::parse(&lines).map_err(|e| e.to_string())?;
         let mut buf = Vec::with_capacity(page.len() * 400);
@@ -218,7 +397,7 @@ pub async fn games_json(exports: &Exports, job: &JobRow) -> Result<Body, ExportE
     let body = stream::once(async { Ok(b"[".to_vec()) })
         .chain(pages)
         .chain(stream::once(async { Ok(b"\n]\n".to_vec()) }));
-    Ok(Box::pin(body))
+    Ok(watched(Box::pin(body), slot, exports.stall))
 }
 
 /// The aggregates of a finished job.

@@ -14,6 +14,7 @@ pub mod fresh;
 pub mod game;
 pub mod packed;
 pub mod paired;
+pub mod quota;
 pub mod records;
 pub mod request;
 pub mod status;

@@ -15,6 +15,8 @@ pub struct JobSpec {
     pub plan: RunPlan,
     /// Games per chunk.
     pub chunk_games: u64,
+    /// Its estimated cost, in core-seconds (what it counts against its owner's quota).
+    pub cost: f64,
 }
 
 impl std::ops::Deref for JobSpec {
@@ -55,7 +57,12 @@ fn job(
     cost::check(&plan, price, limits)
         .map_err(|over| JobRequestError::OverBudget { over, ruleset })?;
     let chunk_games = cost::chunk_games(price.per_game, limits);
-    Ok(JobSpec { plan, chunk_games })
+    let cost = plan.games as f64 * price.per_game;
+    Ok(JobSpec {
+        plan,
+        chunk_games,
+        cost,
+    })
 }
 
 /// Checks a simulation request against the catalogue, the service's limits and its cost

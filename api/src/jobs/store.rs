@@ -2,6 +2,7 @@
 //! a job keeps the next game to hand out), storing a chunk's records, folding a finished
 //! job's records into its statistics.
 
+use super::quota::{Account, Outstanding};
 use super::request::JobSpec;
 use super::status::JobStatus;
 use chrono::{DateTime, Utc};
@@ -152,21 +153,55 @@ pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, s
         .await
 }
 
-/// Stores a job of `owner` (a token's name; None: anonymous); its chunks are cut as workers
-/// claim them, see [`claim`]. Returns it as stored, queued (a worker may start it as soon as
-/// the transaction commits).
+/// What an account has queued, running and stored ([`super::quota`]), read inside the
+/// admission's transaction (after [`lock_admission`]): its active jobs, their estimated
+/// core-seconds not yet played, and the bytes all its jobs' records take.
+pub async fn outstanding(
+    tx: &mut Transaction<'_, Postgres>,
+    account: &Account,
+) -> Result<Outstanding, sqlx::Error> {
+    // One statement per kind of account, so each reads its own index.
+    let whose = match account.owner {
+        Some(_) => "j.owner = $1",
+        None => "j.owner IS NULL AND j.client = $2",
+    };
+    let sql = format!(
+        "SELECT count(*) FILTER (WHERE j.status IN ('queued', 'running')), \
+           coalesce(sum(j.estimated_cost * (j.games - j.games_done)::float8 / greatest(j.games, 1)) \
+             FILTER (WHERE j.status IN ('queued', 'running')), 0)::float8, \
+           coalesce((SELECT sum(pg_column_size(c.records)) FROM simulation_chunks c \
+                     JOIN simulation_jobs j ON j.id = c.job_id WHERE {whose}), 0)::bigint \
+         FROM simulation_jobs j WHERE {whose}"
+    );
+    let (jobs, cost, stored_bytes): (i64, f64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(account.owner.as_deref())
+        .bind(&account.client)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(Outstanding {
+        jobs,
+        cost: cost.max(0.0),
+        stored_bytes,
+    })
+}
+
+/// Stores a job of `account` (its owner: a token's name, None: anonymous; and its client);
+/// its chunks are cut as workers claim them, see [`claim`]. Returns it as stored, queued (a
+/// worker may start it as soon as the transaction commits).
 pub async fn create_job(
     tx: &mut Transaction<'_, Postgres>,
     spec: &JobSpec,
     comparison: Option<(Uuid, i32)>,
-    owner: Option<&str>,
+    account: &Account,
 ) -> Result<JobRow, sqlx::Error> {
     let id = Uuid::new_v4();
     let agents: Vec<String> = spec.agents.iter().map(|a| a.to_string()).collect();
     let sql = format!(
         "INSERT INTO simulation_jobs (id, comparison_id, position, ruleset, ruleset_hash, \
-         config, params, agents, games, seed, swap_seats, chunk_games, reference, owner) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13, $14) \
+         config, params, agents, games, seed, swap_seats, chunk_games, reference, owner, \
+         estimated_cost, client) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13, $14, \
+         $15, $16) \
          RETURNING {JOB_COLUMNS}"
     );
     let row = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -183,27 +218,32 @@ pub async fn create_job(
         .bind(spec.swap_seats)
         .bind(spec.chunk_games as i64)
         .bind(spec.reference)
-        .bind(owner)
+        .bind(account.owner.as_deref())
+        .bind(spec.cost)
+        .bind(&account.client)
         .fetch_one(&mut **tx)
         .await?;
     job_from(&row)
 }
 
-/// Stores a tournament of `owner` as a job of `games` games, `chunk_games` to a chunk, its
-/// agents and what else it plays (`tournament`) beside the run's ruleset and seed; queued.
+/// Stores a tournament of `account` as a job of `games` games, `chunk_games` to a chunk,
+/// estimated at `cost` core-seconds, its agents and what else it plays (`tournament`) beside
+/// the run's ruleset and seed; queued.
 pub async fn create_tournament(
     tx: &mut Transaction<'_, Postgres>,
     run: &crate::runs::plan::RunPlan,
     agents: &[String],
     tournament: &Value,
     chunk_games: u64,
-    owner: Option<&str>,
+    cost: f64,
+    account: &Account,
 ) -> Result<JobRow, sqlx::Error> {
     let sql = format!(
         "INSERT INTO simulation_jobs (id, ruleset, ruleset_hash, config, params, agents, games, \
-         seed, swap_seats, chunk_games, reference, owner, kind, tournament) \
+         seed, swap_seats, chunk_games, reference, owner, kind, tournament, estimated_cost, \
+         client) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::numeric, true, $9, false, $10, \
-         'tournament', $11) RETURNING {JOB_COLUMNS}"
+         'tournament', $11, $12, $13) RETURNING {JOB_COLUMNS}"
     );
     let row = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(Uuid::new_v4())
@@ -215,8 +255,10 @@ pub async fn create_tournament(
         .bind(run.games as i64)
         .bind(run.seed.to_string())
         .bind(chunk_games as i64)
-        .bind(owner)
+        .bind(account.owner.as_deref())
         .bind(tournament)
+        .bind(cost)
+        .bind(&account.client)
         .fetch_one(&mut **tx)
         .await?;
     job_from(&row)
@@ -304,14 +346,21 @@ pub async fn purge(pool: &PgPool, id: Uuid) -> Result<Option<i64>, sqlx::Error> 
     .await
 }
 
-/// Deletes the jobs that ended (done, failed, cancelled) more than `age` ago, with what they
-/// stored; returns how many.
-pub async fn expire(pool: &PgPool, age: Duration) -> Result<u64, sqlx::Error> {
+/// Deletes the jobs that ended (done, failed, cancelled) more than `age` ago, and the
+/// anonymous ones (made without a token) that ended more than `anonymous_age` ago, with what
+/// they stored; returns how many. None keeps them.
+pub async fn expire(
+    pool: &PgPool,
+    age: Option<Duration>,
+    anonymous_age: Option<Duration>,
+) -> Result<u64, sqlx::Error> {
     let r = sqlx::query(
         "DELETE FROM simulation_jobs WHERE status IN ('done', 'failed', 'cancelled') \
-         AND finished_at < now() - make_interval(secs => $1)",
+         AND (finished_at < now() - make_interval(secs => $1) \
+              OR (owner IS NULL AND finished_at < now() - make_interval(secs => $2)))",
     )
-    .bind(age.as_secs_f64())
+    .bind(age.map(|a| a.as_secs_f64()))
+    .bind(anonymous_age.map(|a| a.as_secs_f64()))
     .execute(pool)
     .await?;
     Ok(r.rows_affected())

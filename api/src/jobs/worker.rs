@@ -78,8 +78,9 @@ pub async fn run(
                 if let Err(e) = store::finish_stragglers(&pool).await {
                     tracing::warn!(worker = %name, error = %e, "finishing jobs");
                 }
-                if let Some(age) = settings.retention {
-                    match store::expire(&pool, age).await {
+                if settings.retention.is_some() || settings.anonymous_retention.is_some() {
+                    let (age, anonymous) = (settings.retention, settings.anonymous_retention);
+                    match store::expire(&pool, age, anonymous).await {
                         Ok(0) => {}
                         Ok(n) => tracing::info!(worker = %name, jobs = n, "expired jobs deleted"),
                         Err(e) => tracing::warn!(worker = %name, error = %e, "expiring jobs"),

@@ -183,11 +183,12 @@ pub fn estimate(p: &TournamentPlan) -> Result<cost::Price, String> {
     Ok(total)
 }
 
-/// A checked tournament within the cost budget, and the games a chunk of it holds.
+/// A checked tournament within the cost budget, the games a chunk of it holds, and its
+/// estimated cost in core-seconds.
 pub fn check(
     req: &TournamentRequest,
     limits: &JobSettings,
-) -> Result<(TournamentPlan, u64), TournamentRequestError> {
+) -> Result<(TournamentPlan, u64, f64), TournamentRequestError> {
     let p = plan(req, limits.max_games)?;
     let total = estimate(&p).map_err(TournamentRequestError::Pricing)?;
     let games = p.spec.games();
@@ -201,7 +202,7 @@ pub fn check(
         }));
     }
     let chunk = cost::chunk_games(total.per_game / games.max(1) as f64, limits);
-    Ok((p, chunk))
+    Ok((p, chunk, total.per_game))
 }
 
 /// Quotes a word for a POSIX shell if it needs it.
@@ -309,7 +310,7 @@ mod tests {
     fn a_tournament_is_priced_pairing_by_pairing_and_refused_over_the_budget() {
         let limits = JobSettings::default();
         let weak = json!({"ruleset": "tsoro-ludii", "agents": ["random", "greedy"], "pairs": 10});
-        let (p, chunk) = check(&req(weak), &limits).unwrap();
+        let (p, chunk, _) = check(&req(weak), &limits).unwrap();
         assert_eq!(p.spec.games(), 60);
         assert!(chunk >= 1);
         // The sum of its pairings' games, each priced as a run of its two agents is.

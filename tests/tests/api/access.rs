@@ -352,6 +352,7 @@ async fn exposed_app(allow_anonymous_writes: bool) -> (TestApp, AppSettings) {
         embedded: None,
         allow_anonymous_writes,
         requests: Default::default(),
+        trusted_proxies: vec![],
     };
     let app = Application::build(&settings, pool.clone()).unwrap();
     let address = format!("http://127.0.0.1:{}", app.port());

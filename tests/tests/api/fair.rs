@@ -75,6 +75,7 @@ async fn app_with_requests(slots: usize, seconds: f64) -> tsoro_tests::TestApp {
             max_cpu_requests: slots,
             budget: Duration::from_secs_f64(seconds),
         },
+        trusted_proxies: vec![],
     };
     tsoro_tests::spawn_app_from(pool, settings).await
 }

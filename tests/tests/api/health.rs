@@ -85,6 +85,7 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
         embedded: pg.watch(),
         allow_anonymous_writes: false,
         requests: Default::default(),
+        trusted_proxies: vec![],
     };
     let app = tsoro_tests::spawn_app_from(pool, settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;

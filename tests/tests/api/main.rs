@@ -24,6 +24,7 @@ mod helpers;
 mod jobs;
 mod jobs_scale;
 mod pages;
+mod quotas;
 mod robustness;
 mod schemathesis;
 mod strict_input;
