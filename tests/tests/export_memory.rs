@@ -59,8 +59,11 @@ fn rss_mb() -> f64 {
 async fn many_slow_readers_get_whole_exports_or_a_503_before_the_body() {
     const MAX: usize = 24;
     const READERS: usize = 32;
+    // Every reader is the same client: its share is more than all the slots here (the shares
+    // per client are `quotas`' in the api binary).
     let app = spawn_app_with_jobs(JobSettings {
         max_exports: MAX,
+        max_client_exports: READERS,
         ..settings(1, 20_000)
     })
     .await;
