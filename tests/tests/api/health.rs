@@ -176,6 +176,7 @@ async fn a_busy_pool_is_not_a_dead_database() {
         embedded: pg.watch(),
         allow_anonymous_writes: false,
         requests: Default::default(),
+        trusted_proxies: vec![],
     };
     let app = tsoro_tests::spawn_app_from(pool.clone(), settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;
