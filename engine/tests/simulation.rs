@@ -82,6 +82,65 @@ fn cancel_stops_early() {
     assert_eq!(err, tsoro_engine::sim::SimError::Cancelled { done: 0 });
 }
 
+/// On the fast path (random agents, chunks of games played by each thread without waiting for
+/// the others) the sink receives the games in order, and a cancel set during the run ends it
+/// with exactly the games the sink received; progress rises to the whole run when it is not
+/// cancelled.
+#[test]
+fn the_fast_path_hands_on_games_in_order_and_stops_when_cancelled() {
+    let g = catalogue::get("tsoro-ludii")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let spec = SimSpec {
+        agents: [AgentSpec::Random, AgentSpec::Random],
+        games: 0..200_000,
+        seed: 3,
+        swap_seats: true,
+    };
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let opts = SimOptions {
+        threads: 2,
+        cancel: Some(cancel.clone()),
+        ..SimOptions::default()
+    };
+    let mut seen = 0u64;
+    let err = simulate_any(&g, &spec, &opts, &mut |r| {
+        assert_eq!(r.game, seen, "in game order");
+        seen += 1;
+        if seen == 5000 {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    })
+    .unwrap_err();
+    assert_eq!(err, tsoro_engine::sim::SimError::Cancelled { done: seen });
+    assert!((5000..200_000).contains(&seen), "{seen}");
+
+    let reports = Arc::new(std::sync::Mutex::new(vec![]));
+    let log = reports.clone();
+    let opts = SimOptions {
+        threads: 2,
+        progress: Some(Arc::new(move |done, total| {
+            log.lock().unwrap().push((done, total))
+        })),
+        ..SimOptions::default()
+    };
+    let spec = SimSpec {
+        games: 0..20_000,
+        ..spec
+    };
+    let mut seen = 0u64;
+    simulate_any(&g, &spec, &opts, &mut |r| {
+        assert_eq!(r.game, seen, "in game order");
+        seen += 1;
+    })
+    .unwrap();
+    assert_eq!(seen, 20_000);
+    let reports = reports.lock().unwrap();
+    assert!(reports.windows(2).all(|w| w[0].0 < w[1].0), "{reports:?}");
+    assert_eq!(reports.last(), Some(&(20_000, 20_000)));
+}
+
 /// A cancel set while searching agents think (a search that alone would take minutes) ends
 /// the run within a moment, with no game of the interrupted batch handed on.
 #[test]

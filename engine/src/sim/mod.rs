@@ -2,8 +2,9 @@
 //!
 //! Game `k` draws all its randomness from [`Rng::for_game`]`(seed, k)`, so its record is the
 //! same whatever the number of threads and whichever slice of games a process runs. Records
-//! are produced in game order, in batches played in parallel with rayon; only running
-//! aggregates are kept unless the caller keeps the records its sink receives.
+//! are produced in game order, played in parallel (random games in chunks on the kernel, one
+//! chunk a thread at a time; other games in batches with rayon); only running aggregates are
+//! kept unless the caller keeps the records its sink receives.
 
 use crate::agents::{Agent, AgentSpec};
 use crate::anygame::AnyGame;
@@ -230,17 +231,13 @@ fn random_records<G: Game, T>(
     for (r, _) in &records {
         summary.add(r);
     }
-    Part {
-        records,
-        summary: Some(summary),
-    }
+    Part { records, summary }
 }
 
-/// Games played by one task, in game order, with their aggregates when the task folded them.
+/// Games played by one task, in game order, with their aggregates.
 struct Part<T> {
     records: Vec<(GameRecord, T)>,
-    /// The records' summary, or `None` when they are still to be folded.
-    summary: Option<Summary>,
+    summary: Summary,
 }
 
 /// Games a worker plays at once on the fast path (enough to keep the lanes full).
@@ -282,23 +279,30 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
     let fast = !opts.reference && spec.agents == [AgentSpec::Random; 2];
     let total = end - start;
     // Fast: each task plays a chunk of games on the kernel (enough to keep its lanes full,
-    // and at least four a thread so the threads finish together); a batch is eight rounds.
-    let (chunk, batch) = if fast {
-        let chunk = total.div_ceil(4 * threads).clamp(512, FAST_CHUNK);
-        (chunk, 8 * threads * chunk)
-    } else {
-        (1, (256 * threads).max(256))
-    };
+    // and at least four a thread so the threads finish together). Otherwise games are played
+    // in batches, one game a task.
+    let chunk = total.div_ceil(4 * threads).clamp(512, FAST_CHUNK);
+    let batch = (256 * threads).max(256);
     let cancelled = || {
         opts.cancel
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed))
     };
+    if fast {
+        return fast_chunks(
+            g,
+            spec,
+            opts,
+            names,
+            map,
+            sink,
+            (start..end, chunk, threads),
+            summary,
+        );
+    }
     // One thread plays the batches (on the pool) while this one hands the previous batch's
-    // records to the sink in game order: playing and recording overlap. On the fast path the
-    // playing threads fold their own games' aggregates too, and this thread only merges them,
-    // so that it takes little of the cores the games are played on.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Part<T>>>(1);
+    // records to the sink in game order: playing and recording overlap.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(GameRecord, T)>>(1);
     let names = &names;
     std::thread::scope(|scope| {
         let player = scope.spawn(move || {
@@ -308,45 +312,29 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
                     return true;
                 }
                 let stop = (next + batch).min(end);
-                let parts: Vec<Part<T>> = pool.install(|| {
-                    if fast {
-                        let chunks = (stop - next).div_ceil(chunk);
-                        (0..chunks)
-                            .into_par_iter()
-                            .map(|c| {
-                                let from = next + c * chunk;
-                                let to = (from + chunk).min(stop);
-                                random_records(g, spec, names, from..to, map)
-                            })
-                            .collect()
-                    } else {
-                        // Agents that search see the cancel flag inside their searches; games
-                        // not yet started are skipped once it is set.
-                        let records = (next..stop)
-                            .into_par_iter()
-                            .map(|k| {
-                                if cancelled() {
-                                    return None;
-                                }
-                                let r = crate::agents::stop::scoped(opts.cancel.as_ref(), || {
-                                    play_game(g, spec, names, k)
-                                });
-                                let t = map(&r);
-                                Some((r, t))
-                            })
-                            .collect::<Option<Vec<_>>>()
-                            .unwrap_or_default();
-                        vec![Part {
-                            records,
-                            summary: None,
-                        }]
-                    }
+                // Agents that search see the cancel flag inside their searches; games not yet
+                // started are skipped once it is set.
+                let records = pool.install(|| {
+                    (next..stop)
+                        .into_par_iter()
+                        .map(|k| {
+                            if cancelled() {
+                                return None;
+                            }
+                            let r = crate::agents::stop::scoped(opts.cancel.as_ref(), || {
+                                play_game(g, spec, names, k)
+                            });
+                            let t = map(&r);
+                            Some((r, t))
+                        })
+                        .collect::<Option<Vec<_>>>()
+                        .unwrap_or_default()
                 });
                 // Set during the batch: its games may have been cut short, none is kept.
                 if cancelled() {
                     return true;
                 }
-                if tx.send(parts).is_err() {
+                if tx.send(records).is_err() {
                     return false;
                 }
                 next = stop;
@@ -354,16 +342,11 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
             false
         });
         let mut done = start;
-        for parts in rx {
-            for part in parts {
-                done += part.records.len() as u64;
-                match &part.summary {
-                    Some(s) => summary.merge(s),
-                    None => part.records.iter().for_each(|(r, _)| summary.add(r)),
-                }
-                for (r, t) in part.records {
-                    sink(&r, t);
-                }
+        for records in rx {
+            done += records.len() as u64;
+            for (r, t) in records {
+                summary.add(&r);
+                sink(&r, t);
             }
             if let Some(p) = &opts.progress {
                 p(done - start, total);
@@ -373,6 +356,111 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
             Ok(false) => Ok(summary),
             Ok(true) => Err(SimError::Cancelled { done: done - start }),
             Err(e) => std::panic::resume_unwind(e),
+        }
+    })
+}
+
+/// The fast path of [`simulate_with`]: each of `threads` threads takes the next chunk of
+/// games, plays it on the kernel and folds its summary, with no wait for the other threads
+/// (a thread runs at most a window of chunks ahead of the one the sink is to receive next);
+/// this thread hands the chunks' records to the sink in game order and merges their
+/// summaries (exact sums: the same summary on any thread count).
+#[allow(clippy::too_many_arguments)]
+fn fast_chunks<G: Game + 'static, T: Send>(
+    g: &G,
+    spec: &SimSpec,
+    opts: &SimOptions,
+    names: [Arc<str>; 2],
+    map: &(dyn Fn(&GameRecord) -> T + Sync),
+    sink: &mut dyn FnMut(&GameRecord, T),
+    (games, chunk, threads): (Range<u64>, u64, u64),
+    mut summary: Summary,
+) -> Result<Summary, SimError> {
+    use std::sync::atomic::AtomicU64;
+    use std::sync::{Condvar, Mutex};
+    let Range { start, end } = games;
+    let total = end - start;
+    let chunks = total.div_ceil(chunk);
+    // Chunks a thread may run ahead of the sink, and chunks between progress reports.
+    let window = 4 * threads;
+    let report_every = 8 * threads;
+    let cancelled = || {
+        opts.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
+    let claimed = AtomicU64::new(0);
+    // Chunks handed to the sink, and whether it stopped taking them.
+    let recorded = (Mutex::new((0u64, false)), Condvar::new());
+    let (tx, rx) = std::sync::mpsc::channel::<(u64, Part<T>)>();
+    let names = &names;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (claimed, recorded) = (&claimed, &recorded);
+            scope.spawn(move || {
+                loop {
+                    if cancelled() {
+                        return;
+                    }
+                    let c = claimed.fetch_add(1, Ordering::Relaxed);
+                    if c >= chunks {
+                        return;
+                    }
+                    // The chunk the sink waits for is never held back: it was claimed before
+                    // any chunk that waits here.
+                    {
+                        let (lock, cv) = recorded;
+                        let mut r = lock.lock().unwrap_or_else(|e| e.into_inner());
+                        while c >= r.0 + window && !r.1 {
+                            r = cv.wait(r).unwrap_or_else(|e| e.into_inner());
+                        }
+                        if r.1 {
+                            return;
+                        }
+                    }
+                    let from = start + c * chunk;
+                    let part = random_records(g, spec, names, from..(from + chunk).min(end), map);
+                    if tx.send((c, part)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let (mut next, mut done) = (0u64, 0u64);
+        for (c, part) in rx.iter() {
+            if cancelled() {
+                break;
+            }
+            waiting.insert(c, part);
+            while let Some(part) = waiting.remove(&next) {
+                done += part.records.len() as u64;
+                summary.merge(&part.summary);
+                for (r, t) in part.records {
+                    sink(&r, t);
+                }
+                next += 1;
+                let (lock, cv) = &recorded;
+                lock.lock().unwrap_or_else(|e| e.into_inner()).0 = next;
+                cv.notify_all();
+                if let Some(p) = &opts.progress
+                    && (next % report_every == 0 || next == chunks)
+                {
+                    p(done, total);
+                }
+            }
+        }
+        // Release the threads waiting for room (when cancelled), and let them end.
+        let (lock, cv) = &recorded;
+        lock.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        cv.notify_all();
+        drop(rx);
+        if next == chunks {
+            Ok(summary)
+        } else {
+            Err(SimError::Cancelled { done })
         }
     })
 }
