@@ -3,6 +3,11 @@
 //! Every ruleset is a declarative configuration ([`sowing::SowingConfig`]) of one engine. The
 //! [`catalogue`] holds the rulesets the archive ships. Pure library: no I/O, no database.
 
+/// The engine's version: a digest of its sources, rulesets and manifest (16 hex digits, made
+/// by `build.rs`). Two builds with the same version play the same games for the same inputs;
+/// a job records the version that made it, and a worker of another version leaves it alone.
+pub const VERSION: &str = env!("TSORO_ENGINE_VERSION");
+
 pub mod game;
 pub mod morris;
 pub mod nhodo;

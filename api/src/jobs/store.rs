@@ -61,6 +61,9 @@ pub struct JobRow {
     /// A simulation's, or a tournament's: what else it plays
     /// ([`super::tournament::Stored`]).
     pub tournament: Option<Value>,
+    /// The engine version that made it ([`tsoro_engine::VERSION`]; None: made before jobs
+    /// recorded it). Only workers of that version play it.
+    pub engine_version: Option<String>,
 }
 
 impl JobRow {
@@ -68,13 +71,28 @@ impl JobRow {
     pub fn is_tournament(&self) -> bool {
         self.tournament.is_some()
     }
+
+    /// Why this process's workers leave it alone, while it waits for play: it was made by
+    /// another engine version than theirs.
+    pub fn held_back(&self) -> Option<String> {
+        let version = self.engine_version.as_deref()?;
+        let waiting = matches!(self.status, JobStatus::Queued | JobStatus::Running);
+        (waiting && version != tsoro_engine::VERSION).then(|| {
+            format!(
+                "made by engine version {version}; this service's workers run engine version \
+                 {}, and only a worker of version {version} plays it (another engine could \
+                 record other games for the same inputs)",
+                tsoro_engine::VERSION
+            )
+        })
+    }
 }
 
 /// A job's columns: only its own row (what its chunks add up to is [`usage`]'s, read by the
 /// views that show it, not by every read such as a worker's claim).
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
-     next_game, summary, created_at, started_at, finished_at, owner, tournament";
+     next_game, summary, created_at, started_at, finished_at, owner, tournament, engine_version";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -104,6 +122,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         finished_at: r.try_get("finished_at")?,
         owner: r.try_get("owner")?,
         tournament: r.try_get("tournament")?,
+        engine_version: r.try_get("engine_version")?,
     })
 }
 
@@ -199,9 +218,9 @@ pub async fn create_job(
     let sql = format!(
         "INSERT INTO simulation_jobs (id, comparison_id, position, ruleset, ruleset_hash, \
          config, params, agents, games, seed, swap_seats, chunk_games, reference, owner, \
-         estimated_cost, client) \
+         estimated_cost, client, engine_version) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::numeric, $11, $12, $13, $14, \
-         $15, $16) \
+         $15, $16, $17) \
          RETURNING {JOB_COLUMNS}"
     );
     let row = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -221,6 +240,7 @@ pub async fn create_job(
         .bind(account.owner.as_deref())
         .bind(spec.cost)
         .bind(&account.client)
+        .bind(tsoro_engine::VERSION)
         .fetch_one(&mut **tx)
         .await?;
     job_from(&row)
@@ -241,9 +261,9 @@ pub async fn create_tournament(
     let sql = format!(
         "INSERT INTO simulation_jobs (id, ruleset, ruleset_hash, config, params, agents, games, \
          seed, swap_seats, chunk_games, reference, owner, kind, tournament, estimated_cost, \
-         client) \
+         client, engine_version) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::numeric, true, $9, false, $10, \
-         'tournament', $11, $12, $13) RETURNING {JOB_COLUMNS}"
+         'tournament', $11, $12, $13, $14) RETURNING {JOB_COLUMNS}"
     );
     let row = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(Uuid::new_v4())
@@ -259,6 +279,7 @@ pub async fn create_tournament(
         .bind(tournament)
         .bind(cost)
         .bind(&account.client)
+        .bind(tsoro_engine::VERSION)
         .fetch_one(&mut **tx)
         .await?;
     job_from(&row)
@@ -392,11 +413,12 @@ pub struct Claim {
 
 /// Takes back a chunk whose lease ran out or that was given back: the oldest job's first.
 /// Reads only the chunks not done (the partial index `simulation_chunks_open`) of the active
-/// jobs, never the history.
+/// jobs, never the history; only the jobs of the worker's engine version (`$3`), or of none.
 pub const RECLAIM_SQL: &str = "WITH next AS ( \
        SELECT c.job_id, c.idx FROM simulation_chunks c \
        JOIN simulation_jobs j ON j.id = c.job_id \
        WHERE c.status <> 'done' AND j.status IN ('queued', 'running') \
+         AND coalesce(j.engine_version, $3) = $3 \
          AND (c.status = 'pending' OR c.lease_until < now()) \
        ORDER BY j.created_at, j.id, c.idx \
        LIMIT 1 FOR UPDATE OF c SKIP LOCKED) \
@@ -415,7 +437,8 @@ pub const RECLAIM_SQL: &str = "WITH next AS ( \
 /// else runs (round robin, by job's kind of work alike): first the owner with the fewest
 /// chunks in play (anonymous jobs are one owner), then the job with the fewest chunks in
 /// play, then the fewest chunks cut so far (each about `--chunk-seconds` of play, so about
-/// the least CPU time given), then the oldest.
+/// the least CPU time given), then the oldest. Only the jobs of the worker's engine version
+/// (`$3`), or of none.
 pub const CUT_SQL: &str = "WITH playing AS ( \
        SELECT c.job_id, j.owner, count(*) AS n FROM simulation_chunks c \
        JOIN simulation_jobs j ON j.id = c.job_id \
@@ -426,6 +449,7 @@ pub const CUT_SQL: &str = "WITH playing AS ( \
          status = 'running', started_at = coalesce(j.started_at, now()) \
        WHERE j.id = (SELECT a.id FROM simulation_jobs a \
                      WHERE a.status IN ('queued', 'running') AND a.next_game < a.games \
+                       AND coalesce(a.engine_version, $3) = $3 \
                      ORDER BY (SELECT coalesce(sum(p.n), 0) FROM playing p \
                                WHERE p.owner IS NOT DISTINCT FROM a.owner), \
                        (SELECT coalesce(sum(p.n), 0) FROM playing p WHERE p.job_id = a.id), \
@@ -443,7 +467,8 @@ pub const CUT_SQL: &str = "WITH playing AS ( \
 const CUT_TRIES: usize = 4;
 
 /// Claims work: a chunk whose lease ran out (or given back) if there is one, else the next
-/// chunk of the job served least ([`CUT_SQL`]). None when there is no work.
+/// chunk of the job served least ([`CUT_SQL`]); only of the jobs made by this build's engine
+/// version ([`tsoro_engine::VERSION`]) or by none. None when there is no such work.
 pub async fn claim(
     pool: &PgPool,
     owner: &str,
@@ -453,6 +478,7 @@ pub async fn claim(
     let mut row = sqlx::query(RECLAIM_SQL)
         .bind(owner)
         .bind(secs)
+        .bind(tsoro_engine::VERSION)
         .fetch_optional(pool)
         .await?;
     for _ in 0..CUT_TRIES {
@@ -462,6 +488,7 @@ pub async fn claim(
         row = sqlx::query(CUT_SQL)
             .bind(owner)
             .bind(secs)
+            .bind(tsoro_engine::VERSION)
             .fetch_optional(pool)
             .await?;
         if row.is_none() && !uncut_work(pool).await? {
@@ -481,12 +508,14 @@ pub async fn claim(
     }))
 }
 
-/// Whether an active job has games not yet handed out.
+/// Whether an active job of this engine version (or of none) has games not yet handed out.
 async fn uncut_work(pool: &PgPool) -> Result<bool, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM simulation_jobs \
-         WHERE status IN ('queued', 'running') AND next_game < games)",
+         WHERE status IN ('queued', 'running') AND next_game < games \
+           AND coalesce(engine_version, $1) = $1)",
     )
+    .bind(tsoro_engine::VERSION)
     .fetch_one(pool)
     .await
 }

@@ -70,6 +70,13 @@ pub struct TournamentView {
     pub progress: Progress,
     /// Why it failed.
     pub error: Option<String>,
+    /// The engine version that made it (a digest of the engine's sources; none for jobs made
+    /// before jobs recorded it). Only workers of that version play it.
+    #[schema(example = "3f2a9c0d41b7e865")]
+    pub engine_version: Option<String>,
+    /// Why it waits: made by another engine version than this service's workers', which leave
+    /// it to workers of its own version.
+    pub held: Option<String>,
     /// The name of the token that created it.
     pub owner: Option<String>,
     /// When it was queued.
@@ -128,6 +135,8 @@ impl TournamentView {
             games: job.games,
             progress: Progress::of(job, usage, Utc::now()),
             error: job.error.clone(),
+            engine_version: job.engine_version.clone(),
+            held: job.held_back(),
             owner: job.owner.clone(),
             created_at: job.created_at,
             started_at: job.started_at,

@@ -125,6 +125,13 @@ pub struct JobView {
     pub progress: Progress,
     /// Why it failed.
     pub error: Option<String>,
+    /// The engine version that made it (a digest of the engine's sources; none for jobs made
+    /// before jobs recorded it). Only workers of that version play it.
+    #[schema(example = "3f2a9c0d41b7e865")]
+    pub engine_version: Option<String>,
+    /// Why it waits: made by another engine version than this service's workers', which leave
+    /// it to workers of its own version.
+    pub held: Option<String>,
     /// Bytes its stored records and aggregates take in the database.
     pub stored_bytes: i64,
     /// When it was queued.
@@ -158,6 +165,8 @@ impl JobView {
             comparison: job.comparison_id.map(comparison_url),
             progress: Progress::of(job, usage, Utc::now()),
             error: job.error.clone(),
+            engine_version: job.engine_version.clone(),
+            held: job.held_back(),
             stored_bytes: usage.stored_bytes,
             created_at: job.created_at,
             started_at: job.started_at,

@@ -13,7 +13,7 @@ use tsoro_engine::stats::GameRecord;
 use tsoro_tests::store_gate::StoreGate;
 use tsoro_tests::{TestApp, fresh_database, spawn_app_with_jobs, spawn_app_with_settings};
 
-fn settings(workers: usize, chunk: u64) -> JobSettings {
+pub(crate) fn settings(workers: usize, chunk: u64) -> JobSettings {
     JobSettings {
         workers,
         chunk_games: chunk,
@@ -25,7 +25,12 @@ fn settings(workers: usize, chunk: u64) -> JobSettings {
 }
 
 /// The engine's own run of the same inputs: records and statistics (as JSON).
-fn engine_run(ruleset: &str, agents: [&str; 2], games: u64, seed: u64) -> (Vec<GameRecord>, Value) {
+pub(crate) fn engine_run(
+    ruleset: &str,
+    agents: [&str; 2],
+    games: u64,
+    seed: u64,
+) -> (Vec<GameRecord>, Value) {
     let g = catalogue::get(ruleset)
         .unwrap()
         .build(&Params::new())
@@ -44,7 +49,7 @@ fn engine_run(ruleset: &str, agents: [&str; 2], games: u64, seed: u64) -> (Vec<G
     (records, serde_json::to_value(s.stats()).unwrap())
 }
 
-async fn wait_done(app: &TestApp, url: &str) -> Value {
+pub(crate) async fn wait_done(app: &TestApp, url: &str) -> Value {
     for _ in 0..12 {
         let r = app.get(&format!("{url}?wait=10")).await;
         assert_eq!(r.status(), StatusCode::OK);
@@ -56,14 +61,14 @@ async fn wait_done(app: &TestApp, url: &str) -> Value {
     panic!("{url} did not finish");
 }
 
-fn parse_games(csv_text: &str) -> (csv::StringRecord, Vec<GameRecord>) {
+pub(crate) fn parse_games(csv_text: &str) -> (csv::StringRecord, Vec<GameRecord>) {
     let mut r = csv::Reader::from_reader(csv_text.as_bytes());
     let header = r.headers().unwrap().clone();
     let rows = r.deserialize().map(|x| x.unwrap()).collect();
     (header, rows)
 }
 
-async fn submit(app: &TestApp, body: Value) -> String {
+pub(crate) async fn submit(app: &TestApp, body: Value) -> String {
     let r = app.post("/api/v1/simulations", &body).await;
     assert_eq!(r.status(), StatusCode::ACCEPTED);
     let location = r.headers()["location"].to_str().unwrap().to_string();

@@ -222,6 +222,7 @@ async fn explain(app: &TestApp, sql: &str) -> Value {
     )))
     .bind("explainer")
     .bind(30.0f64)
+    .bind(tsoro_engine::VERSION)
     .fetch_one(&mut *tx)
     .await
     .unwrap();

@@ -1,5 +1,6 @@
-//! Upgrades: a database holding a form of job this version no longer reads is refused by a
-//! migration that names it (migration 0014).
+//! Upgrades: a database of the previous release is migrated and served; one holding a form of
+//! job this version no longer reads is refused by a migration that names it (0014); a job
+//! made by another engine version is left to workers of that version (0015).
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -109,4 +110,132 @@ async fn a_database_holding_a_retired_form_of_job_is_refused_by_name() {
         .unwrap();
     }
     assert_eq!(migrate_0014_again(&app.pool).await, None);
+}
+
+/// The database of a service of the previous release (main at 4bedfe0, migrations 1 to 13):
+/// `pg_dump --inserts` of its data directory's database, the archive's rows left out (the
+/// service imports them), with a finished simulation, a finished tournament and a simulation
+/// still queued; and the exports that service gave for the finished two.
+const PREVIOUS: &str = include_str!("../../fixtures/upgrade-4bedfe0/database.sql");
+const PREVIOUS_SIMULATION_CSV: &str =
+    include_str!("../../fixtures/upgrade-4bedfe0/simulation-games.csv");
+const PREVIOUS_TOURNAMENT_CSV: &str =
+    include_str!("../../fixtures/upgrade-4bedfe0/tournament-games.csv");
+const PREVIOUS_RATINGS_CSV: &str =
+    include_str!("../../fixtures/upgrade-4bedfe0/tournament-ratings.csv");
+
+/// A database made by the previous release is migrated (its applied migrations' checksums
+/// still match, the new ones pass over its jobs) and served: its finished jobs read back with
+/// the very exports that release gave, and its queued job is played to the engine's records.
+#[tokio::test]
+async fn a_database_of_the_previous_release_is_upgraded_and_serves_its_jobs() {
+    use sqlx::Connection;
+    let url = tsoro_tests::fresh_database().await;
+    // An empty database, then the previous release's (on a connection of its own: the dump
+    // empties its search_path).
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::raw_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::raw_sql(PREVIOUS).execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+    let pool = tsoro_api::db::connect(&url).await.unwrap();
+    tsoro_api::db::migrate(&pool)
+        .await
+        .expect("the previous release's database migrates");
+    let app = tsoro_tests::spawn_app_with_settings(pool, crate::jobs::settings(1, 50)).await;
+
+    let simulation = "/api/v1/simulations/e865e0e8-70aa-4e1a-8794-1cbf42dc82ca";
+    let v: Value = app.get(simulation).await.json().await.unwrap();
+    assert_eq!(v["status"], "done", "{v}");
+    assert_eq!(v["seed"], "18446744073709551615");
+    assert_eq!(
+        v["engine_version"],
+        Value::Null,
+        "made before jobs recorded it"
+    );
+    let csv = app.get(&format!("{simulation}/games.csv")).await;
+    assert_eq!(csv.text().await.unwrap(), PREVIOUS_SIMULATION_CSV);
+    let tournament = "/api/v1/tournaments/afd825e9-9197-4444-aead-20dd4329f075";
+    let v: Value = app.get(tournament).await.json().await.unwrap();
+    assert_eq!(v["status"], "done", "{v}");
+    for (export, previous) in [
+        ("games.csv", PREVIOUS_TOURNAMENT_CSV),
+        ("ratings.csv", PREVIOUS_RATINGS_CSV),
+    ] {
+        let r = app.get(&format!("{tournament}/{export}")).await;
+        assert_eq!(r.status(), StatusCode::OK, "{export}");
+        assert_eq!(r.text().await.unwrap(), previous, "{export}");
+    }
+
+    // The job queued under the previous release (it recorded no engine version) is played.
+    let queued = "/api/v1/simulations/21483d0e-fb5a-4502-8e15-83a98e4def97";
+    let v = crate::jobs::wait_done(&app, queued).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let csv = app
+        .get(&format!("{queued}/games.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let (records, stats) = crate::jobs::engine_run("tsoro-ludii", ["greedy", "random"], 120, 9);
+    assert_eq!(crate::jobs::parse_games(&csv).1, records);
+    assert_eq!(v["stats"], stats);
+}
+
+/// A job records the engine version that made it; a worker of another version leaves it
+/// alone (its claims pass it by), and the job's view and page say why.
+#[tokio::test]
+async fn workers_leave_alone_a_job_of_another_engine_version() {
+    use tsoro_api::jobs::store;
+    let app = spawn_app_with_jobs(crate::jobs::settings(0, 50)).await;
+    let url = crate::jobs::submit(
+        &app,
+        json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 100, "seed": 4}),
+    )
+    .await;
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert_eq!(v["engine_version"], tsoro_engine::VERSION);
+    assert_eq!(v["held"], Value::Null);
+    let id = v["id"].as_str().unwrap().to_string();
+
+    // As a job made by a build of another engine: this build's workers pass it by.
+    sqlx::query("UPDATE simulation_jobs SET engine_version = 'another' WHERE id = $1::uuid")
+        .bind(&id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let lease = Duration::from_secs(30);
+    assert!(
+        store::claim(&app.pool, "w", lease).await.unwrap().is_none(),
+        "a worker of another engine version claimed the job"
+    );
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert_eq!(v["status"], "queued");
+    let held = v["held"].as_str().expect("the view says why it waits");
+    assert!(
+        held.contains("engine version another") && held.contains(tsoro_engine::VERSION),
+        "{held}"
+    );
+    let page = app
+        .get(&format!("/simulations/{id}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("id=\"held\"") && page.contains("engine version another"),
+        "the page says why it waits"
+    );
+
+    // Its own version's workers play it.
+    sqlx::query("UPDATE simulation_jobs SET engine_version = $2 WHERE id = $1::uuid")
+        .bind(&id)
+        .bind(tsoro_engine::VERSION)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let claim = store::claim(&app.pool, "w", lease).await.unwrap();
+    assert_eq!(claim.map(|c| c.job.id.to_string()), Some(id));
 }

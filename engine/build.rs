@@ -1,0 +1,53 @@
+//! The engine's version (`tsoro_engine::VERSION`): a digest of its sources, its rulesets and
+//! its manifest, so that two builds carry the same version exactly when they are built from
+//! the same engine (and so play the same games for the same inputs).
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// Every file under `dir`, recursively.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = vec![root.join("Cargo.toml")];
+    for dir in ["src", "rulesets"] {
+        println!("cargo:rerun-if-changed={}", root.join(dir).display());
+        files(&root.join(dir), &mut all);
+    }
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.toml").display()
+    );
+    all.sort();
+    let mut hash = Sha256::new();
+    for f in &all {
+        let rel = f
+            .strip_prefix(root)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let bytes = std::fs::read(f).unwrap_or_default();
+        hash.update((rel.len() as u64).to_le_bytes());
+        hash.update(rel.as_bytes());
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
+    }
+    let hex: String = hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    println!("cargo:rustc-env=TSORO_ENGINE_VERSION={hex}");
+}
