@@ -5,7 +5,6 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tsoro_api::settings::JobSettings;
 use tsoro_tests::spawn_app_with_jobs;
 
 /// Runs migration 0014 again on the app's database: its error, if it refuses it. On a
@@ -27,30 +26,10 @@ async fn migrate_0014_again(pool: &sqlx::PgPool) -> Option<String> {
 
 #[tokio::test]
 async fn a_database_holding_a_retired_form_of_job_is_refused_by_name() {
-    let app = spawn_app_with_jobs(JobSettings {
-        workers: 1,
-        chunk_games: 20,
-        poll: Duration::from_millis(50),
-        ..JobSettings::default()
-    })
-    .await;
-    let r = app
-        .post(
-            "/api/v1/simulations",
-            &json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 40, "seed": 3}),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::ACCEPTED);
-    let url = r.json::<Value>().await.unwrap()["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let done: Value = app
-        .get(&format!("{url}?wait=60"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let app = spawn_app_with_jobs(crate::jobs::settings(1, 20)).await;
+    let body = json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 40, "seed": 3});
+    let url = crate::jobs::submit(&app, body).await;
+    let done = crate::jobs::wait_done(&app, &url).await;
     assert_eq!(done["status"], "done", "{done}");
     // The database as this version writes it passes.
     assert_eq!(migrate_0014_again(&app.pool).await, None);
