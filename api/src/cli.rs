@@ -39,6 +39,10 @@ pub enum Command {
     /// One family of agents at doubling strength against itself and its neighbours: the
     /// first-player advantage as a curve of strength, and the skill trace.
     Ladder(crate::commands::tournament::LadderArgs),
+    /// What each reading of the sources changes in play: every choice of the parameters
+    /// named, against the default on the same seeds, under random play and a pairing of
+    /// agents, with intervals and Holm-corrected paired tests.
+    Readings(crate::commands::readings::ReadingsArgs),
     /// Work on simulation jobs of a service: through its shared PostgreSQL (`DATABASE_URL`, any
     /// number of machines), or on its machine through the embedded server of its data directory.
     Worker(WorkerArgs),

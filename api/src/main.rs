@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(&args),
         Command::Simulate(args) => commands::simulate::run_simulate(&args),
         Command::Compare(args) => commands::simulate::run_compare(&args),
+        Command::Readings(args) => commands::readings::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Tournament(args) => commands::tournament::run_tournament(&args),
         Command::Ladder(args) => commands::tournament::run_ladder(&args),

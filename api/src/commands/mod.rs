@@ -1,10 +1,11 @@
 //! The command-line subcommands: those that need no database (replay, simulate, compare,
-//! search, rulesets, export, tournament, ladder), and `token`, `backup` and `restore`, over the
+//! search, rulesets, export, tournament, ladder, readings), and `token`, `backup` and `restore`, over the
 //! service's database.
 
 pub mod backup;
 pub mod export;
 pub mod nhodo;
+pub mod readings;
 pub mod replay;
 pub mod rulesets;
 pub mod run_args;

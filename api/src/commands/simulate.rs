@@ -180,6 +180,7 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
             turn_limit: args.run.turn_limit,
             swap_seats: !args.run.fixed_seats,
             reference: args.run.reference,
+            variants: vec![],
         },
         Err(e) => return usage(e),
     };

@@ -7,7 +7,7 @@ use crate::http::state::AppState;
 use crate::jobs::events::{self, JobEvents};
 use crate::jobs::export;
 use crate::jobs::fresh::Shared;
-use crate::jobs::paired::{PairedCache, PairedDifference, PairedError};
+use crate::jobs::paired::{PairedCache, PairedError};
 use crate::jobs::quota::Account;
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
@@ -550,7 +550,7 @@ async fn comparison_view(
         id,
         &jobs,
         &usage,
-        paired.as_deref().map(|v| &v[..]),
+        paired.as_deref().map(|f| &f.diffs[..]),
     ))
 }
 
@@ -560,7 +560,7 @@ pub async fn paired_figures(
     cache: &PairedCache,
     id: Uuid,
     jobs: &[JobRow],
-) -> Result<Option<std::sync::Arc<Vec<PairedDifference>>>, Problem> {
+) -> Result<Option<std::sync::Arc<crate::jobs::paired::Figures>>, Problem> {
     cache.get(&state.pool, id, jobs).await.map_err(|e| match e {
         PairedError::Database(e) => Problem::from(e),
         e => Problem::internal(e),
@@ -635,7 +635,7 @@ pub async fn comparison_csv(
     };
     let labels: Vec<_> = jobs.iter().map(export::label).collect();
     let mut out = Vec::new();
-    let diffs: Vec<_> = diffs.iter().map(|d| d.paired).collect();
+    let diffs: Vec<_> = diffs.diffs.iter().map(|d| d.paired).collect();
     crate::runs::csv::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")

@@ -20,6 +20,7 @@ pub mod openapi;
 pub mod package;
 pub mod play;
 pub mod problem;
+pub mod readings;
 pub mod respond;
 pub mod routes;
 pub mod security_headers;

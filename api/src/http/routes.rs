@@ -3,7 +3,7 @@
 //! documentation, and the OpenAPI document is built from the same table, so the routes and
 //! the document cannot disagree.
 
-use super::{archive, jobs, package, play, tournaments, unmatched};
+use super::{archive, jobs, package, play, readings, tournaments, unmatched};
 use actix_web::http::Method;
 use actix_web::{FromRequest, Handler, Responder, Route, web};
 use utoipa::OpenApi;
@@ -107,6 +107,9 @@ endpoints! {
     jobs::create_comparison,
     jobs::show_comparison,
     jobs::comparison_csv,
+    readings::create,
+    readings::show,
+    readings::readings_csv,
     tournaments::create,
     tournaments::show,
     tournaments::cancel,

@@ -1,5 +1,5 @@
-//! A finished comparison's paired figures: game k of each run against game k of the first
-//! (its runs share their seeds), read from the stored records a chunk at a time. Done once
+//! A finished comparison's paired figures: game k of each run against game k of its
+//! reference (the runs share their seeds), and each run's metric vector, read from the stored records a chunk at a time. Done once
 //! per comparison and kept: a finished comparison's records do not change.
 
 use super::records::{self, DecodeError};
@@ -10,6 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 use tsoro_engine::stats::paired::{Paired, PairedGame, PairedSummary};
+use tsoro_engine::stats::study::ReadingSums;
 use uuid::Uuid;
 
 /// One run of a comparison against the first, game by game.
@@ -38,12 +39,14 @@ pub enum PairedError {
     Misaligned(String),
 }
 
-/// A job's stored records in game order, a chunk at a time.
+/// A job's stored records in game order, a chunk at a time; every record read is also
+/// folded into the job's metric vector.
 struct Games<'a> {
     pool: &'a PgPool,
     job: Uuid,
     chunks: VecDeque<i32>,
     buffered: VecDeque<(u64, PairedGame)>,
+    sums: ReadingSums,
 }
 
 impl<'a> Games<'a> {
@@ -54,6 +57,7 @@ impl<'a> Games<'a> {
             job,
             chunks: chunks.into_iter().map(|(idx, _)| idx).collect(),
             buffered: VecDeque::new(),
+            sums: ReadingSums::default(),
         })
     }
 
@@ -66,7 +70,9 @@ impl<'a> Games<'a> {
             let stored = store::chunk_records(self.pool, self.job, idx)
                 .await?
                 .unwrap_or_default();
-            self.buffered = records::decode_all(&stored)?
+            let records = records::decode_all(&stored)?;
+            records.iter().for_each(|r| self.sums.add(r));
+            self.buffered = records
                 .iter()
                 .map(|r| (r.game, PairedGame::of(r)))
                 .collect();
@@ -75,41 +81,77 @@ impl<'a> Games<'a> {
     }
 }
 
-/// Each later run of a finished comparison against the first, pairing game k with game k.
-pub async fn compute(pool: &PgPool, jobs: &[JobRow]) -> Result<Vec<PairedDifference>, PairedError> {
-    let Some((first, rest)) = jobs.split_first() else {
-        return Ok(vec![]);
-    };
-    let mut reference = Games::open(pool, first.id).await?;
-    let mut others = Vec::with_capacity(rest.len());
-    for j in rest {
-        others.push(Games::open(pool, j.id).await?);
+/// What a finished comparison's records add up to: each run against its reference, game by
+/// game, and each run's metric vector.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    /// Each run but the references against its reference, in the runs' order.
+    pub diffs: Vec<PairedDifference>,
+    /// Each run's metric vector, in the runs' order.
+    pub sums: Vec<ReadingSums>,
+}
+
+/// The run each run of a comparison is paired with: the first run with the same agents (a
+/// comparison's runs all share theirs, so that is the first run; a readings study plays its
+/// readings under two pairings, each with its own default first).
+pub fn references(jobs: &[JobRow]) -> Vec<usize> {
+    jobs.iter()
+        .map(|j| jobs.iter().position(|o| o.agents == j.agents).unwrap_or(0))
+        .collect()
+}
+
+/// Each run of a finished comparison against its reference ([`references`]), pairing game k
+/// with game k, and every run's metric vector.
+pub async fn compute(pool: &PgPool, jobs: &[JobRow]) -> Result<Figures, PairedError> {
+    let refs = references(jobs);
+    let mut games = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        games.push(Games::open(pool, j.id).await?);
     }
-    let mut sums = vec![PairedSummary::default(); rest.len()];
-    while let Some((k, x)) = reference.next().await? {
-        for (i, games) in others.iter_mut().enumerate() {
-            match games.next().await? {
-                Some((k2, y)) if k2 == k => sums[i].add(&y, &x),
-                other => {
+    let mut pairs = vec![PairedSummary::default(); jobs.len()];
+    loop {
+        let mut row = Vec::with_capacity(jobs.len());
+        for g in games.iter_mut() {
+            row.push(g.next().await?);
+        }
+        if row.iter().all(Option::is_none) {
+            break;
+        }
+        for (i, &r) in refs.iter().enumerate() {
+            match (&row[r], &row[i]) {
+                (Some((k, x)), Some((k2, y))) if k == k2 => {
+                    if i != r {
+                        pairs[i].add(y, x);
+                    }
+                }
+                (x, y) => {
                     return Err(PairedError::Misaligned(format!(
-                        "game {k} of {} has no game {k} in {} (found {:?})",
-                        first.ruleset,
-                        rest[i].ruleset,
-                        other.map(|(k, _)| k)
+                        "game {:?} of {} has no game to pair with in {} (found {:?})",
+                        x.as_ref().map(|g| g.0),
+                        jobs[r].ruleset,
+                        jobs[i].ruleset,
+                        y.as_ref().map(|g| g.0)
                     )));
                 }
             }
         }
     }
-    Ok(rest
+    let diffs = jobs
         .iter()
-        .zip(sums)
-        .map(|(j, s)| PairedDifference {
+        .zip(&refs)
+        .zip(&pairs)
+        .enumerate()
+        .filter(|(i, ((_, r), _))| *i != **r)
+        .map(|(_, ((j, &r), s))| PairedDifference {
             ruleset: j.ruleset.clone(),
-            reference: first.ruleset.clone(),
+            reference: jobs[r].ruleset.clone(),
             paired: s.stats(),
         })
-        .collect())
+        .collect();
+    Ok(Figures {
+        diffs,
+        sums: games.into_iter().map(|g| g.sums).collect(),
+    })
 }
 
 /// Most comparisons whose figures are kept.
@@ -118,7 +160,7 @@ const KEPT: usize = 256;
 /// The paired figures of finished comparisons, computed on first request.
 #[derive(Clone, Default)]
 pub struct PairedCache {
-    kept: Arc<Mutex<HashMap<Uuid, Arc<Vec<PairedDifference>>>>>,
+    kept: Arc<Mutex<HashMap<Uuid, Arc<Figures>>>>,
 }
 
 impl PairedCache {
@@ -129,7 +171,7 @@ impl PairedCache {
         pool: &PgPool,
         id: Uuid,
         jobs: &[JobRow],
-    ) -> Result<Option<Arc<Vec<PairedDifference>>>, PairedError> {
+    ) -> Result<Option<Arc<Figures>>, PairedError> {
         if jobs.is_empty() || jobs.iter().any(|j| j.summary.is_none()) {
             return Ok(None);
         }
@@ -145,7 +187,7 @@ impl PairedCache {
         Ok(Some(figures))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Arc<Vec<PairedDifference>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Arc<Figures>>> {
         self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

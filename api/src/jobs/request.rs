@@ -4,6 +4,7 @@
 
 use crate::runs::cost::{self, OverBudget};
 use crate::runs::plan::{self, ComparisonRequest, RunError, RunPlan, RunRequest};
+use crate::runs::readings::{self, ReadingsRequest, StudyPlan};
 use crate::settings::JobSettings;
 use thiserror::Error;
 
@@ -84,6 +85,21 @@ pub fn check_comparison(
         .enumerate()
         .map(|(i, plan)| job(plan, limits, Some(i)))
         .collect()
+}
+
+/// Checks a readings study: one job per (pairing, reading), on the same seeds, each within
+/// the budget.
+pub fn check_study(
+    req: &ReadingsRequest,
+    limits: &JobSettings,
+) -> Result<(StudyPlan, Vec<JobSpec>), JobRequestError> {
+    let study = readings::plan_study(req, limits.max_games)?;
+    let specs = study
+        .runs
+        .iter()
+        .map(|plan| job(plan.clone(), limits, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((study, specs))
 }
 
 #[cfg(test)]

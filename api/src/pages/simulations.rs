@@ -647,7 +647,7 @@ async fn comparison(state: St, cache: web::Data<PairedCache>, id: web::Path<Stri
     let paired = crate::http::jobs::paired_figures(&state, &cache, uid, &jobs).await?;
     let first_agent = first.agents.first().cloned().unwrap_or_default();
     let (mut charts, table, identical) = match &paired {
-        Some(p) => paired_results(p, &first_agent),
+        Some(p) => paired_results(&p.diffs, &first_agent),
         None => (vec![], vec![], vec![]),
     };
     if stats.len() == jobs.len() {

@@ -4,4 +4,5 @@
 pub mod cost;
 pub mod csv;
 pub mod plan;
+pub mod readings;
 pub mod tournament;

@@ -363,13 +363,21 @@ pub struct RunRequest {
     "agents": ["random", "random"], "games": 200, "seed": "1"}))]
 #[serde(deny_unknown_fields)]
 pub struct ComparisonRequest {
-    /// Two to eight ruleset ids; the first is the reference the others are compared with.
+    /// Two to eight ruleset ids; the first is the reference the others are compared with
+    /// (give these or `variants`).
+    #[serde(default)]
     #[schema(schema_with = compared_schema)]
     pub rulesets: Vec<String>,
-    /// Parameter values, applied to every ruleset that has them (each must belong to one).
+    /// Parameter values, applied to every ruleset that has them (each must belong to one;
+    /// with `rulesets` only).
     #[serde(default)]
     #[schema(schema_with = params_schema)]
     pub params: Params,
+    /// Two to eight variants, each a ruleset with its own parameters; the first is the
+    /// reference (give these or `rulesets`).
+    #[serde(default)]
+    #[schema(min_items = 2, max_items = 8)]
+    pub variants: Vec<Variant>,
     /// The two agents.
     #[serde(default)]
     pub agents: Agents,
@@ -391,6 +399,19 @@ pub struct ComparisonRequest {
     /// Play every game action by action through the reference rules, not the fast kernel.
     #[serde(default)]
     pub reference: bool,
+}
+
+/// A ruleset with its own parameters: one run of a comparison of variants.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// The ruleset id.
+    #[schema(schema_with = ruleset_schema)]
+    pub ruleset: String,
+    /// Its parameter values (others at their defaults).
+    #[serde(default)]
+    #[schema(schema_with = params_schema)]
+    pub params: Params,
 }
 
 /// A checked run, ready to play or to store as a job.
@@ -473,11 +494,18 @@ impl RunError {
     }
 
     /// The same fault, of the run on `rulesets[i]` of a comparison.
-    fn in_ruleset(mut self, i: usize) -> Self {
+    fn in_ruleset(self, i: usize) -> Self {
+        self.within(&format!("rulesets[{i}]"))
+    }
+
+    /// The same fault, of the run `at` (`rulesets[1]`, `variants[2]`) of a comparison: its
+    /// `ruleset`, `params.` and `config.` fields are that run's.
+    fn within(mut self, at: &str) -> Self {
         self.field = match self.field.strip_prefix("ruleset") {
-            Some(rest) => format!("rulesets[{i}]{rest}"),
+            Some(rest) if at.starts_with("rulesets") => format!("{at}{rest}"),
+            Some(rest) => format!("{at}.ruleset{rest}"),
             None if self.field.starts_with("params.") || self.field.starts_with("config.") => {
-                format!("rulesets[{i}].{}", self.field)
+                format!("{at}.{}", self.field)
             }
             None => self.field,
         };
@@ -605,6 +633,21 @@ pub fn plan(req: &RunRequest, max_games: u64) -> Result<RunPlan, RunError> {
 /// Checks a comparison: one run per ruleset, each with the parameters it has; every parameter
 /// must belong to at least one of the rulesets.
 pub fn plan_comparison(req: &ComparisonRequest, max_games: u64) -> Result<Vec<RunPlan>, RunError> {
+    if !req.variants.is_empty() {
+        if !req.rulesets.is_empty() || !req.params.is_empty() {
+            let field = if req.rulesets.is_empty() {
+                "params"
+            } else {
+                "rulesets"
+            };
+            return Err(RunError::new(
+                field,
+                format!("{field} given with variants: a comparison has one or the other"),
+                "rulesets (with shared params) or variants (each with its own params)",
+            ));
+        }
+        return plan_variants(req, max_games);
+    }
     let n = req.rulesets.len();
     if !(2..=MAX_COMPARED).contains(&n) {
         return Err(RunError::new(
@@ -651,6 +694,35 @@ pub fn plan_comparison(req: &ComparisonRequest, max_games: u64) -> Result<Vec<Ru
                 reference: req.reference,
             };
             plan(&run, max_games).map_err(|e| e.in_ruleset(i))
+        })
+        .collect()
+}
+
+/// Checks a comparison of variants: one run per variant, each with its own parameters.
+fn plan_variants(req: &ComparisonRequest, max_games: u64) -> Result<Vec<RunPlan>, RunError> {
+    let n = req.variants.len();
+    if !(2..=MAX_COMPARED).contains(&n) {
+        return Err(RunError::new(
+            "variants",
+            format!("{n} variants given: a comparison has 2 to {MAX_COMPARED}"),
+            format!("2 to {MAX_COMPARED} variants"),
+        ));
+    }
+    req.variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let run = RunRequest {
+                ruleset: v.ruleset.clone(),
+                params: v.params.clone(),
+                agents: req.agents.clone(),
+                games: req.games,
+                seed: req.seed,
+                turn_limit: req.turn_limit,
+                swap_seats: req.swap_seats,
+                reference: req.reference,
+            };
+            plan(&run, max_games).map_err(|e| e.within(&format!("variants[{i}]")))
         })
         .collect()
 }
@@ -812,5 +884,46 @@ mod tests {
         assert_eq!(e.field, "rulesets[0].params.holes");
         let e = plan_comparison(&req(serde_json::json!({}), &["tsoro-ludii"]), 1000).unwrap_err();
         assert_eq!(e.field, "rulesets");
+    }
+
+    #[test]
+    fn a_comparison_of_variants_gives_each_its_own_parameters() {
+        let req = |body: Value| -> ComparisonRequest { serde_json::from_value(body).unwrap() };
+        let plans = plan_comparison(
+            &req(serde_json::json!({"games": 10, "variants": [
+                {"ruleset": "tsoro-matthews-basic"},
+                {"ruleset": "tsoro-matthews-basic", "params": {"back_capture": "require_both"}},
+            ]})),
+            1000,
+        )
+        .unwrap();
+        assert_eq!(plans.len(), 2);
+        assert_eq!(plans[0].params["back_capture"], "with_front");
+        assert_eq!(plans[1].params["back_capture"], "require_both");
+        assert_ne!(plans[0].hash, plans[1].hash);
+        for (body, field) in [
+            (
+                serde_json::json!({"games": 10, "variants": [{"ruleset": "tsoro-ludii"},
+                    {"ruleset": "tsoro-ludii", "params": {"holes": 99}}]}),
+                "variants[1].params.holes",
+            ),
+            (
+                serde_json::json!({"games": 10, "variants": [{"ruleset": "nope"},
+                    {"ruleset": "tsoro-ludii"}]}),
+                "variants[0].ruleset",
+            ),
+            (
+                serde_json::json!({"games": 10, "variants": [{"ruleset": "tsoro-ludii"}]}),
+                "variants",
+            ),
+            (
+                serde_json::json!({"games": 10, "rulesets": ["tsoro-ludii", "tsoro-ludii"],
+                    "variants": [{"ruleset": "tsoro-ludii"}, {"ruleset": "tsoro-ludii"}]}),
+                "rulesets",
+            ),
+        ] {
+            let e = plan_comparison(&req(body.clone()), 1000).unwrap_err();
+            assert_eq!(e.field, field, "{body}: {e}");
+        }
     }
 }

@@ -25,6 +25,7 @@ mod jobs;
 mod jobs_scale;
 mod pages;
 mod quotas;
+mod readings;
 mod robustness;
 mod schemathesis;
 mod strict_input;
