@@ -47,6 +47,7 @@ use utoipa::{Modify, OpenApi};
         crate::runs::plan::Seed,
         crate::http::play::GameBody,
         crate::jobs::view::JobView,
+        crate::jobs::view::Paused,
         crate::jobs::status::JobStatus,
         crate::jobs::view::JobList,
         crate::jobs::view::ComparisonView,

@@ -64,6 +64,10 @@ pub struct JobRow {
     /// The engine version that made it ([`tsoro_engine::VERSION`]; None: made before jobs
     /// recorded it). Only workers of that version play it.
     pub engine_version: Option<String>,
+    /// Why it cannot progress now (the disk is full), until one of its chunks is stored.
+    pub paused: Option<String>,
+    /// Since when.
+    pub paused_at: Option<DateTime<Utc>>,
 }
 
 impl JobRow {
@@ -92,7 +96,8 @@ impl JobRow {
 /// views that show it, not by every read such as a worker's claim).
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
-     next_game, summary, created_at, started_at, finished_at, owner, tournament, engine_version";
+     next_game, summary, created_at, started_at, finished_at, owner, tournament, engine_version, \
+     paused, paused_at";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -123,6 +128,8 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         owner: r.try_get("owner")?,
         tournament: r.try_get("tournament")?,
         engine_version: r.try_get("engine_version")?,
+        paused: r.try_get("paused")?,
+        paused_at: r.try_get("paused_at")?,
     })
 }
 
@@ -639,14 +646,31 @@ pub async fn complete(pool: &PgPool, owner: &str, played: Played) -> Result<bool
         tx.rollback().await?;
         return Ok(false);
     }
-    sqlx::query("UPDATE simulation_jobs SET games_done = games_done + $2 WHERE id = $1")
-        .bind(c.job.id)
-        .bind(games as i64)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "UPDATE simulation_jobs SET games_done = games_done + $2, paused = NULL, \
+         paused_at = NULL WHERE id = $1",
+    )
+    .bind(c.job.id)
+    .bind(games as i64)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     finish_if_complete(pool, c.job.id).await?;
     Ok(true)
+}
+
+/// Marks a job that has not ended as paused, saying why (kept until one of its chunks is
+/// stored, [`complete`]); the first reason and time stay while it lasts.
+pub async fn pause(pool: &PgPool, id: Uuid, why: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE simulation_jobs SET paused = $2, paused_at = coalesce(paused_at, now()) \
+         WHERE id = $1 AND status IN ('queued', 'running')",
+    )
+    .bind(id)
+    .bind(why)
+    .execute(pool)
+    .await?;
+    Ok(())
 }
 
 /// Marks a job failed.

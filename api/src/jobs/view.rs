@@ -132,6 +132,9 @@ pub struct JobView {
     /// Why it waits: made by another engine version than this service's workers', which leave
     /// it to workers of its own version.
     pub held: Option<String>,
+    /// Why it cannot progress now, while it has not ended (the database's disk is full: it
+    /// resumes by itself once space is freed); absent when it can.
+    pub paused: Option<Paused>,
     /// Bytes its stored records and aggregates take in the database.
     pub stored_bytes: i64,
     /// When it was queued.
@@ -167,6 +170,7 @@ impl JobView {
             error: job.error.clone(),
             engine_version: job.engine_version.clone(),
             held: job.held_back(),
+            paused: Paused::of(job),
             stored_bytes: usage.stored_bytes,
             created_at: job.created_at,
             started_at: job.started_at,
@@ -180,6 +184,28 @@ impl JobView {
                 datapackage: format!("{url}/datapackage.json"),
             },
             url,
+        }
+    }
+}
+
+/// Why a job that has not ended cannot progress now.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Paused {
+    /// Why, such as "disk full: ...".
+    pub reason: String,
+    /// Since when.
+    pub since: DateTime<Utc>,
+}
+
+impl Paused {
+    /// The job's pause, while it has not ended.
+    pub fn of(job: &JobRow) -> Option<Paused> {
+        match (&job.paused, job.paused_at) {
+            (Some(reason), Some(since)) if !job.status.is_ended() => Some(Paused {
+                reason: reason.clone(),
+                since,
+            }),
+            _ => None,
         }
     }
 }

@@ -30,8 +30,24 @@ pub fn worker_name(label: &str) -> String {
     )
 }
 
+/// How long a worker first waits after the disk was found full, before it claims again.
+const DISK_FULL_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+/// The longest it waits (the wait doubles while the disk stays full).
+const DISK_FULL_MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// What the storing of a played chunk met.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stored {
+    /// Stored, or not for a reason of its own (the lease lost, the job ended, an error).
+    Done,
+    /// The database's disk is full.
+    DiskFull,
+}
+
 /// Runs until `stop` turns true: claims and plays chunks, or waits `poll` when there is none.
-/// A played chunk is stored while the next one plays.
+/// A played chunk is stored while the next one plays. When the disk is full (a chunk could
+/// not be stored, or claimed), it stops claiming for a while, longer each time it stays full,
+/// instead of playing chunks it cannot store.
 pub async fn run(
     pool: PgPool,
     settings: JobSettings,
@@ -39,13 +55,37 @@ pub async fn run(
     mut stop: watch::Receiver<bool>,
 ) {
     tracing::info!(worker = %name, "worker started");
-    let mut storing: Option<JoinHandle<()>> = None;
+    let mut storing: Option<JoinHandle<Stored>> = None;
+    let mut full = false;
+    let mut wait = DISK_FULL_WAIT;
     loop {
         if *stop.borrow() {
             break;
         }
+        if storing.as_ref().is_some_and(JoinHandle::is_finished) {
+            settle(storing.take(), &mut full, &mut wait).await;
+        }
+        if full {
+            full = false;
+            tracing::warn!(
+                worker = %name, wait_secs = wait.as_secs(),
+                "disk full: the worker waits before claiming again; its jobs resume by \
+                 themselves once space is freed"
+            );
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => {}
+            }
+            wait = (wait * 2).min(DISK_FULL_MAX_WAIT);
+            continue;
+        }
         let claimed = match store::claim(&pool, &name, settings.lease).await {
             Ok(c) => c,
+            Err(e) if crate::db::is_disk_full(&e) => {
+                tracing::error!(worker = %name, error = %e, "disk full: claiming a chunk");
+                full = true;
+                continue;
+            }
             Err(e) => {
                 tracing::warn!(worker = %name, error = %e, "claiming a chunk");
                 None
@@ -56,9 +96,7 @@ pub async fn run(
                 let (job, idx) = (c.job.id, c.idx);
                 match play(&pool, &settings, &name, c, &mut stop).await {
                     Ok(Some(played)) => {
-                        if let Some(previous) = storing.take() {
-                            let _ = previous.await;
-                        }
+                        settle(storing.take(), &mut full, &mut wait).await;
                         storing = Some(tokio::spawn(store_played(
                             pool.clone(),
                             name.clone(),
@@ -72,9 +110,7 @@ pub async fn run(
                 }
             }
             None => {
-                if let Some(previous) = storing.take() {
-                    let _ = previous.await;
-                }
+                settle(storing.take(), &mut full, &mut wait).await;
                 if let Err(e) = store::finish_stragglers(&pool).await {
                     tracing::warn!(worker = %name, error = %e, "finishing jobs");
                 }
@@ -93,23 +129,49 @@ pub async fn run(
             }
         }
     }
-    if let Some(previous) = storing.take() {
-        let _ = previous.await;
-    }
+    settle(storing.take(), &mut full, &mut wait).await;
     tracing::info!(worker = %name, "worker stopped");
 }
 
-async fn store_played(pool: PgPool, name: String, played: Played) {
+/// Awaits a storing, noting a full disk (and, once a chunk is stored, forgetting how long
+/// the last wait was).
+async fn settle(
+    storing: Option<JoinHandle<Stored>>,
+    full: &mut bool,
+    wait: &mut std::time::Duration,
+) {
+    if let Some(h) = storing {
+        match h.await {
+            Ok(Stored::DiskFull) => *full = true,
+            Ok(Stored::Done) => *wait = DISK_FULL_WAIT,
+            Err(_) => {}
+        }
+    }
+}
+
+/// Why a job waits while the disk is full, as its page and JSON say.
+const DISK_FULL_PAUSE: &str = "disk full: the database could not store a chunk's records; the \
+     job is paused and resumes by itself once space is freed";
+
+async fn store_played(pool: PgPool, name: String, played: Played) -> Stored {
     let (job, idx, games) = (played.claim.job.id, played.claim.idx, played.games);
     match store::complete(&pool, &name, played).await {
         Ok(stored) => tracing::debug!(%job, chunk = idx, games, stored, "chunk played"),
-        Err(e) if crate::db::is_disk_full(&e) => tracing::error!(
-            worker = %name, %job, chunk = idx, error = %e,
-            "disk full: the chunk was not stored; the job waits (its chunk is claimed again once \
-             its lease runs out) and resumes once space is freed"
-        ),
+        Err(e) if crate::db::is_disk_full(&e) => {
+            tracing::error!(
+                worker = %name, %job, chunk = idx, error = %e,
+                "disk full: the chunk was not stored; the job waits (its chunk is claimed \
+                 again once its lease runs out) and resumes once space is freed"
+            );
+            // Said where the job is shown, if the database can still take that much.
+            if let Err(e) = store::pause(&pool, job, DISK_FULL_PAUSE).await {
+                tracing::warn!(worker = %name, %job, error = %e, "marking the job paused");
+            }
+            return Stored::DiskFull;
+        }
         Err(e) => tracing::warn!(worker = %name, %job, chunk = idx, error = %e, "chunk not stored"),
     }
+    Stored::Done
 }
 
 /// A chunk's play, to run on a blocking thread.

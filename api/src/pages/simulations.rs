@@ -106,6 +106,8 @@ struct Link {
 #[template(path = "simulation.html")]
 struct SimulationPage {
     job: JobRow,
+    /// Why it cannot progress now (the disk is full), while it has not ended.
+    paused: Option<crate::jobs::view::Paused>,
     title: String,
     params: String,
     percent: u32,
@@ -468,6 +470,7 @@ async fn show(state: St, id: web::Path<String>) -> Page {
                     .join(", ")
             })
             .unwrap_or_default(),
+        paused: crate::jobs::view::Paused::of(&job),
         percent: (progress.fraction * 100.0) as u32,
         games_done: progress.games_done,
         finished: job.status.is_ended(),

@@ -7,6 +7,7 @@
 
 mod backup;
 mod cli;
+mod disk_full;
 mod embedded_pg;
 mod helpers;
 mod jobs_processes;
