@@ -161,6 +161,13 @@ pub struct Evidence {
     pub source: String,
     /// The game described.
     pub game: String,
+    /// What the passage describes, in a few words for a reader (`Tsoro, Variant 7 ...`).
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Its place among the passages the archive quotes from its source, in the source's
+    /// order (1 first), so that readers meet them as the source sets them out.
+    #[serde(default)]
+    pub position: Option<u32>,
     /// Page or pages (`64-65`) in a printed source; none for a web page or database record,
     /// which its source's URL and accessed date locate instead.
     #[serde(default)]

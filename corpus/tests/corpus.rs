@@ -16,6 +16,31 @@ fn the_real_corpus_loads_clean() {
     assert_eq!(dir.evidence.len(), c.evidence.len());
 }
 
+/// Every passage says what it describes and where it stands in its source, each place taken
+/// once, so that pages list a source's passages in its order under their labels.
+#[test]
+fn every_passage_has_a_label_and_its_place_in_its_source() {
+    let c = Corpus::load().unwrap_or_else(|e| panic!("{e}"));
+    let mut places = std::collections::BTreeSet::new();
+    for e in c.evidence.values() {
+        assert!(
+            e.label.as_deref().is_some_and(|l| !l.trim().is_empty()),
+            "{} has no label",
+            e.id
+        );
+        let p = e
+            .position
+            .unwrap_or_else(|| panic!("{} has no position", e.id));
+        assert!(
+            places.insert((e.source.clone(), p)),
+            "{}: position {p} taken twice",
+            e.id
+        );
+    }
+    let v7 = &c.evidence["matthews-1964-tsoro-v7"];
+    assert!(v7.label.as_deref().unwrap().contains("Variant 7"));
+}
+
 /// The seed texts (`shared/seeds/`, beside the checkout on the project's machines) by file
 /// name; `None` when the folder is absent outside CI. Under CI (`CI` set) a missing folder
 /// fails: the verbatim checks must run there.

@@ -63,6 +63,17 @@ async fn every_page_renders_and_every_link_resolves() {
     };
     let app = spawn_app().await;
     let mut pages: Vec<String> = vec!["/".into(), "/simulations/new".into()];
+    for index in [
+        "/games",
+        "/rulesets",
+        "/sources",
+        "/evidence",
+        "/simulations",
+        "/search",
+        "/search?q=misor",
+    ] {
+        pages.push(index.into());
+    }
     for g in [
         "tsoro",
         "njombwa",
@@ -139,6 +150,7 @@ async fn every_page_renders_and_every_link_resolves() {
     };
     for p in [
         "/",
+        "/search?q=misor",
         "/rulesets/tsoro-matthews-basic",
         "/rulesets/tsoro-matthews-basic/play",
         "/evidence/matthews-1964-tsoro-b",

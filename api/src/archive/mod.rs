@@ -5,6 +5,7 @@
 pub mod detail;
 pub mod import;
 pub mod read;
+pub mod search;
 pub mod store;
 pub mod views;
 

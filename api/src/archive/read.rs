@@ -62,6 +62,8 @@ pub fn evidence_item(e: &Evidence, rank: Option<f32>) -> EvidenceItem {
         id: e.id.clone(),
         source: e.source.clone(),
         game: e.game.clone(),
+        label: e.label.clone(),
+        position: e.position,
         pages: e.pages.clone(),
         location: e.location.clone(),
         date_from: e.date_from,

@@ -120,6 +120,10 @@ pub struct EvidenceItem {
     pub source: String,
     /// The game described.
     pub game: String,
+    /// What the passage describes, in a few words (`Tsoro, Variant 5: additional takes`).
+    pub label: Option<String>,
+    /// Its place among the archive's passages of its source, in the source's order.
+    pub position: Option<u32>,
     /// Page or pages in a printed source; none for a web page or database record (its
     /// source's `web` address and `accessed` date locate it).
     pub pages: Option<String>,

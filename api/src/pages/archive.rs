@@ -27,6 +27,10 @@ type St = web::Data<AppState>;
 
 struct EvidenceLine {
     id: String,
+    /// What the passage describes (`Tsoro, Variant 7 ...`).
+    label: String,
+    /// The whole quotation.
+    quote: String,
     source_short: String,
     game: String,
     pages: Option<String>,
@@ -80,10 +84,14 @@ async fn evidence_lines(
     game: Option<&str>,
     source: Option<&str>,
 ) -> Result<Vec<EvidenceLine>, crate::http::problem::Problem> {
-    Ok(read::evidence_items(&state.pool, game, source)
-        .await?
+    let mut items = read::evidence_items(&state.pool, game, source).await?;
+    // By source, then in each source's order (not by the period described).
+    super::order::sort_evidence(&mut items, &read::all_sources(&state.pool).await?);
+    Ok(items
         .into_iter()
         .map(|e| EvidenceLine {
+            label: e.label.clone().unwrap_or_else(|| e.id.clone()),
+            quote: e.quote.split_whitespace().collect::<Vec<_>>().join(" "),
             source_short: refs
                 .get(&e.source)
                 .map(|s| s.short.clone())

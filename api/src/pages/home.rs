@@ -89,7 +89,7 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
     let refs = source_refs(pool).await?;
     let mut games = read::all_games(pool).await?;
     // Tsoro, the archive's main subject, first; the others in the archive's order.
-    games.sort_by_key(|(g, _)| g.id != "tsoro");
+    games.sort_by_key(|(g, _)| super::order::game_key(&g.id));
     let games = games
         .into_iter()
         .map(|(g, summary)| GameLine {
@@ -107,7 +107,8 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
             name: g.name,
         })
         .collect();
-    let lines = rulesets
+    // Grouped by game and source, in reading order.
+    let lines = super::order::sort_rulesets(rulesets, &read::all_sources(pool).await?)
         .into_iter()
         .map(|r| RulesetLine {
             playable: playable(&r.id),

@@ -10,6 +10,8 @@ pub mod board;
 pub mod charts;
 pub mod demos;
 pub mod home;
+pub mod indexes;
+pub mod order;
 pub mod play;
 pub mod problems;
 pub mod simulations;
@@ -25,6 +27,7 @@ use askama::Template;
 pub fn configure(cfg: &mut web::ServiceConfig) {
     assets::configure(cfg);
     home::configure(cfg);
+    indexes::configure(cfg);
     archive::configure(cfg);
     play::configure(cfg);
     problems::configure(cfg);

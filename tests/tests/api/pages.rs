@@ -303,3 +303,118 @@ async fn a_histogram_sets_the_turn_limit_apart_and_every_chart_has_its_table() {
     // The rates' axis ticks at 20% steps, not quarters.
     assert!(html.contains(">40%</text>") && !html.contains(">25%</text>"));
 }
+
+/// Issue 35, items 4 and 5: the index pages answer a browser with HTML, in a reader's order
+/// (tsoro first; Matthews' basic version, Variants 1-7, Mancala World, then Ludii; passages by
+/// source and in each source's order, under what they describe), every page's header links
+/// them, and the search page highlights prefix matches and takes any input.
+#[tokio::test]
+async fn index_pages_and_search_read_in_order() {
+    let app = spawn_app().await;
+    let home = page(&app, "/").await;
+    for link in [
+        "/games",
+        "/rulesets",
+        "/sources",
+        "/evidence",
+        "/search",
+        "/simulations",
+    ] {
+        assert!(
+            home.contains(&format!("<li><a href=\"{link}\">")),
+            "header link {link}"
+        );
+        page(&app, link).await;
+    }
+    let pos = |html: &str, s: &str| {
+        html.find(s)
+            .unwrap_or_else(|| panic!("{s} not on the page"))
+    };
+    let games = page(&app, "/games").await;
+    assert!(pos(&games, "href=\"/games/tsoro\"") < pos(&games, "href=\"/games/dig-dig\""));
+
+    let rulesets = page(&app, "/rulesets").await;
+    let mut order = vec!["tsoro-matthews-basic".to_string()];
+    order.extend((1..=7).map(|v| format!("tsoro-matthews-v{v}")));
+    order.extend([
+        "tsoro-russ".into(),
+        "tsoro-ludii".into(),
+        "tsoro-ludii-baia".into(),
+    ]);
+    let at: Vec<usize> = order
+        .iter()
+        .map(|id| pos(&rulesets, &format!("href=\"/rulesets/{id}\"")))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{order:?} at {at:?}");
+    // Tsoro's group first; njombwa after Sanderson, then Ludii.
+    assert!(pos(&rulesets, "id=\"game-tsoro\"") < pos(&rulesets, "id=\"game-njombwa\""));
+    assert!(
+        pos(&rulesets, "/rulesets/njombwa-sanderson-gambit\"")
+            < pos(&rulesets, "/rulesets/njombwa-ludii\"")
+    );
+
+    let evidence = page(&app, "/evidence").await;
+    // Matthews before the Ludii portal (whose record's date came first), and his passages in
+    // the article's order, each under what it describes.
+    assert!(
+        pos(&evidence, "href=\"/evidence/matthews-1964-tsoro-a\"")
+            < pos(&evidence, "href=\"/evidence/ludii-dlp-1882-rules\"")
+    );
+    let v: Vec<usize> = ["board", "a", "e", "v1", "v6", "v7", "two-rows", "tactics"]
+        .iter()
+        .map(|p| {
+            pos(
+                &evidence,
+                &format!("href=\"/evidence/matthews-1964-tsoro-{p}\""),
+            )
+        })
+        .collect();
+    assert!(v.windows(2).all(|w| w[0] < w[1]), "{v:?}");
+    assert!(evidence.contains("Tsoro, Variant 7 (Tracey&#39;s)"));
+
+    // A source lists its passages by label, whole.
+    let source = page(&app, "/sources/matthews-1964").await;
+    assert!(source.contains(">Tsoro, Variant 7 (Tracey&#39;s): another layout (Diagram B)</a>"));
+    assert!(source.contains("and after the third and each subsequent take, from two more."));
+    assert!(
+        pos(&source, "/evidence/matthews-1964-tsoro-v5\"")
+            < pos(&source, "/evidence/matthews-1964-tsoro-v7\"")
+    );
+    let sources = page(&app, "/sources").await;
+    assert!(pos(&sources, "/sources/matthews-1964\"") < pos(&sources, "/sources/ludii-portal\""));
+
+    // Prefix search: "misor" finds "misoro", highlighted, in passages and rules.
+    let s = page(&app, "/search?q=misor").await;
+    assert!(s.contains("<mark>misoro</mark>"), "highlighted");
+    assert!(s.contains("href=\"/evidence/matthews-1964-tsoro-v1\""));
+    assert!(s.contains("href=\"/rulesets/"));
+    // A phrase, and a word that is only a prefix.
+    let s = page(&app, "/search?q=%22last+stone%22+vaca").await;
+    assert!(
+        s.contains("href=\"/evidence/matthews-1964-tsoro-b\""),
+        "phrase and prefix"
+    );
+    // Any input: quotes, operators, markup, empty, very long; never an error, never markup.
+    for q in [
+        "",
+        "%22",
+        "%27",
+        "%26%7C%21%3A%2A",
+        "!!!",
+        "a%27%29%3B+DROP+TABLE+archive_evidence%3B--",
+        "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+        "the",
+        "%22unclosed",
+        "%5C",
+    ] {
+        let r = app.get(&format!("/search?q={q}")).await;
+        assert_eq!(r.status().as_u16(), 200, "q={q}");
+        let body = r.text().await.unwrap();
+        assert!(!body.contains("<script>alert"), "q={q} reflected as markup");
+    }
+    // A NUL byte is refused before the page, as everywhere in the service.
+    assert_eq!(app.get("/search?q=%00").await.status().as_u16(), 400);
+    let long = "capture+".repeat(300);
+    page(&app, &format!("/search?q={long}")).await;
+    page(&app, "/evidence/matthews-1964-tsoro-a").await;
+}
