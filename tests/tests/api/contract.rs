@@ -287,7 +287,8 @@ fn assert_exact_in_javascript(v: &Value, at: &str) {
     }
 }
 
-/// Every JSON body the document describes, read for a job, a comparison and a tournament whose
+/// Every JSON body the document describes, read for a job, a comparison, a tournament and a
+/// readings study whose
 /// seed is the largest there is (so that the games' own seeds use all 64 bits): its 64-bit
 /// integers are strings, as JavaScript would round them as numbers.
 #[tokio::test]
@@ -314,6 +315,11 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
             "/api/v1/tournaments",
             json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 2, "seed": seed}),
         ),
+        (
+            "/api/v1/readings",
+            json!({"ruleset": "tsoro-matthews-basic", "params": ["back_capture"],
+                   "agents": "random,random", "games": 20, "seed": seed}),
+        ),
     ] {
         let r = app.post(path, &body).await;
         assert_eq!(r.status(), StatusCode::ACCEPTED, "{path}");
@@ -329,7 +335,7 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
         assert_eq!(done["status"], "done", "{done}");
         ids.push(v["id"].as_str().unwrap().to_string());
     }
-    let (job, comparison, tournament) = (&ids[0], &ids[1], &ids[2]);
+    let (job, comparison, tournament, study) = (&ids[0], &ids[1], &ids[2], &ids[3]);
     let spec: Value = app
         .get("/api-docs/openapi.json")
         .await
@@ -353,6 +359,7 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
                 "id" if path.starts_with("/api/v1/simulations") => job.clone(),
                 "id" if path.starts_with("/api/v1/comparisons") => comparison.clone(),
                 "id" if path.starts_with("/api/v1/tournaments") => tournament.clone(),
+                "id" if path.starts_with("/api/v1/readings") => study.clone(),
                 "game" => "7".to_string(),
                 _ => p["example"]
                     .as_str()
