@@ -112,6 +112,13 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         json!({"rulesets": ["tsoro-ludii", "tsoro-ludii-additional-capture"], "games": 4}),
     )
     .await;
+    let study = finished(
+        &app,
+        "/api/v1/readings",
+        json!({"ruleset": "tsoro-matthews-basic", "params": ["back_capture"],
+               "agents": "random,random", "games": 4, "seed": "3"}),
+    )
+    .await;
     let config = workspace().join("tests/contract/schemathesis.toml");
     let (ok, out) = run(Command::new(tools.join("schemathesis"))
         .arg("--config-file")
@@ -129,6 +136,7 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         .args(["--request-timeout", "30"])
         .env("TSORO_JOB_ID", &job)
         .env("TSORO_COMPARISON_ID", &comparison)
+        .env("TSORO_READINGS_ID", &study)
         .current_dir(std::env::temp_dir()))
     .await;
     assert!(ok, "schemathesis found failures:\n{out}");
