@@ -41,8 +41,8 @@ pub struct ReadingsArgs {
 
 /// Runs `tsoro readings`.
 pub fn run(args: &ReadingsArgs) -> ExitCode {
-    if args.threads == Some(0) || args.threads.is_some_and(|t| t > 1024) {
-        eprintln!("error: --threads: allowed 1 to 1024");
+    if let Err(e) = super::run_args::check_threads(args.threads) {
+        eprintln!("error: {e}");
         return ExitCode::from(2);
     }
     let req = ReadingsRequest {

@@ -6,6 +6,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
+/// Checks a `--threads` value (one per core when absent): the error every command prints.
+pub fn check_threads(threads: Option<usize>) -> Result<(), &'static str> {
+    match threads {
+        Some(0) => Err("--threads: allowed 1 to 1024"),
+        Some(t) if t > 1024 => Err("--threads: allowed 1 to 1024"),
+        _ => Ok(()),
+    }
+}
+
 /// Options shared by `simulate` and `compare`.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {

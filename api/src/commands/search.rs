@@ -59,8 +59,8 @@ pub fn run(args: &SearchArgs) -> ExitCode {
         Ok(a) => a,
         Err(e) => return usage(e.to_string()),
     };
-    if args.threads == Some(0) || args.threads.is_some_and(|t| t > 1024) {
-        return usage("--threads: allowed 1 to 1024".into());
+    if let Err(e) = super::run_args::check_threads(args.threads) {
+        return usage(e.into());
     }
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))

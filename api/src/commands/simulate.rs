@@ -62,9 +62,7 @@ fn plan_simulation(id: &str, run: &RunArgs) -> Result<RunPlan, RunError> {
 
 /// How the run is played (the numbers do not depend on it), checked.
 fn sim_options(run: &RunArgs) -> Result<SimOptions, String> {
-    if run.threads == Some(0) || run.threads.is_some_and(|t| t > 1024) {
-        return Err("--threads: allowed 1 to 1024".into());
-    }
+    super::run_args::check_threads(run.threads)?;
     Ok(SimOptions {
         threads: run.threads.unwrap_or(0),
         reference: run.reference,

@@ -123,9 +123,7 @@ fn run_spec(
     spec: &TournamentSpec,
     a: &PlayArgs,
 ) -> Result<(TournamentRun, TournamentReport), ExitCode> {
-    if a.threads == Some(0) || a.threads.is_some_and(|t| t > 1024) {
-        return Err(usage("--threads: allowed 1 to 1024"));
-    }
+    super::run_args::check_threads(a.threads).map_err(usage)?;
     if let Err(e) = spec.check() {
         return Err(usage(named(&e)));
     }

@@ -38,13 +38,14 @@ struct RulesetLine {
     playable: bool,
 }
 
-struct JobLine {
-    url: String,
-    short_id: String,
-    ruleset: String,
-    agents: String,
-    games: i64,
-    status: String,
+/// A job as the home page and `/simulations` list it.
+pub(super) struct JobLine {
+    pub(super) url: String,
+    pub(super) short_id: String,
+    pub(super) ruleset: String,
+    pub(super) agents: String,
+    pub(super) games: i64,
+    pub(super) status: String,
 }
 
 #[derive(Template)]
@@ -122,14 +123,28 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
             game: r.game,
         })
         .collect();
-    // Listed only where anyone may list them: elsewhere a job's id is its share link.
-    let jobs_listed = crate::http::access::anonymous_writes_open(&req, pool).await;
-    let listed = if jobs_listed {
-        crate::jobs::store::list_jobs(pool, None, None, None, 10, false).await?
-    } else {
-        Vec::new()
-    };
-    let jobs = listed
+    let (jobs_listed, jobs) = listed_jobs(&req, pool, 10).await?;
+    html(&Home {
+        games,
+        rulesets: lines,
+        sources: refs.into_values().collect(),
+        jobs,
+        jobs_listed,
+    })
+}
+
+/// The latest `limit` jobs, and whether jobs are listed at all: only where anyone may list
+/// them (elsewhere a job's id is its share link).
+pub(super) async fn listed_jobs(
+    req: &actix_web::HttpRequest,
+    pool: &sqlx::PgPool,
+    limit: i64,
+) -> Result<(bool, Vec<JobLine>), sqlx::Error> {
+    if !crate::http::access::anonymous_writes_open(req, pool).await {
+        return Ok((false, Vec::new()));
+    }
+    let jobs = crate::jobs::store::list_jobs(pool, None, None, None, limit, false).await?;
+    let lines = jobs
         .into_iter()
         .map(|j| JobLine {
             url: format!("/simulations/{}", j.id),
@@ -140,13 +155,7 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
             status: j.status.to_string(),
         })
         .collect();
-    html(&Home {
-        games,
-        rulesets: lines,
-        sources: refs.into_values().collect(),
-        jobs,
-        jobs_listed,
-    })
+    Ok((true, lines))
 }
 
 fn capitalise(s: &str) -> String {

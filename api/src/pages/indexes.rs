@@ -2,7 +2,7 @@
 //! and source), `/sources`, `/evidence` (by source, in each source's order), `/simulations`,
 //! and `/search`, prefix full-text search over the archive's words with highlighted snippets.
 
-use super::home::{SourceRef, playable, source_refs};
+use super::home::{JobLine, SourceRef, listed_jobs, playable, source_refs};
 use super::order;
 use super::{Page, html};
 use crate::archive::read;
@@ -203,15 +203,6 @@ async fn evidence(state: St) -> Page {
     html(&EvidenceIndex { groups })
 }
 
-struct JobLine {
-    url: String,
-    short_id: String,
-    ruleset: String,
-    agents: String,
-    games: i64,
-    status: String,
-}
-
 #[derive(Template)]
 #[template(path = "simulations.html")]
 struct SimulationsPage {
@@ -220,25 +211,7 @@ struct SimulationsPage {
 }
 
 async fn simulations(req: HttpRequest, state: St) -> Page {
-    let pool = &state.pool;
-    // Listed only where anyone may list them: elsewhere a job's id is its share link.
-    let listed = crate::http::access::anonymous_writes_open(&req, pool).await;
-    let jobs = if listed {
-        crate::jobs::store::list_jobs(pool, None, None, None, 100, false).await?
-    } else {
-        Vec::new()
-    };
-    let jobs = jobs
-        .into_iter()
-        .map(|j| JobLine {
-            url: format!("/simulations/{}", j.id),
-            short_id: j.id.to_string()[..8].to_string(),
-            ruleset: j.ruleset,
-            agents: j.agents.join(" vs "),
-            games: j.games,
-            status: j.status.to_string(),
-        })
-        .collect();
+    let (listed, jobs) = listed_jobs(&req, &state.pool, 100).await?;
     html(&SimulationsPage { jobs, listed })
 }
 
