@@ -15,6 +15,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use std::future::{Ready, ready};
 use std::net::{IpAddr, Ipv6Addr};
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 
 /// The proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`).
 #[derive(Clone, Debug, Default)]
@@ -89,6 +90,29 @@ impl Client {
             .filter_map(|v| v.to_str().ok());
         Client(client_key(client_ip(peer, forwarded, trusted)))
     }
+}
+
+/// The socket of a connection (its descriptor's number), kept by [`remember_socket`] so that
+/// an export whose client stalls can close its connection ([`crate::jobs::export`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ConnSocket(pub RawFd);
+
+/// The server's `on_connect`: keeps each TCP connection's socket in its data.
+pub fn remember_socket(conn: &dyn std::any::Any, data: &mut actix_web::dev::Extensions) {
+    if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
+        data.insert(ConnSocket(tcp.as_raw_fd()));
+    }
+}
+
+/// A handle of its own on the socket of the connection serving `req` (a duplicate of its
+/// descriptor), to close that connection later whatever the server does meanwhile.
+pub fn socket_of(req: &HttpRequest) -> Option<std::net::TcpStream> {
+    let fd = req.conn_data::<ConnSocket>()?.0;
+    // SAFETY: the descriptor is the socket of the connection serving this request, which
+    // the server keeps open while the request is handled, as it is now; it is only
+    // duplicated here, and the duplicate is ours.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    fd.try_clone_to_owned().ok().map(std::net::TcpStream::from)
 }
 
 impl FromRequest for Client {

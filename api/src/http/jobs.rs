@@ -376,7 +376,8 @@ pub async fn games_csv(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    let body = export::games_csv(&exports, &job, &client.0)
+    let conn = crate::http::client::socket_of(&req);
+    let body = export::games_csv(&exports, &job, &client.0, conn)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok()
@@ -428,7 +429,8 @@ pub async fn games_json(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    let body = export::games_json(&exports, &job, &client.0)
+    let conn = crate::http::client::socket_of(&req);
+    let body = export::games_json(&exports, &job, &client.0, conn)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok()

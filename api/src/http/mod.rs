@@ -109,6 +109,8 @@ pub fn server(
     // A client that closes its connection ends its request: the handler is dropped, and with
     // it the stop flag of its computation (`crate::compute`).
     .h1_allow_half_closed(false)
+    // Each connection's socket, which an export whose client stalls closes.
+    .on_connect(client::remember_socket)
     .listen(listener)?
     // The caller stops it (see `startup::serve`): on a signal, the workers stop while the
     // requests in flight get this long to finish.

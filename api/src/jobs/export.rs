@@ -8,8 +8,8 @@
 //! need. At most `max_exports` stream at once, and at most `max_client_exports` of them for
 //! one client; one more is refused before its body starts ([`ExportError::Busy`],
 //! [`ExportError::ClientBusy`]), never cut in the middle. An export whose client reads nothing
-//! for `export_stall` is dropped: its slot is freed at once, and its response ends there, cut
-//! (the client sees a body without its end), when the client reads again.
+//! for `export_stall` is dropped: its slot is freed at once and its connection closed (reset,
+//! so that the kernel lets go of what it still held to send).
 
 use super::records::{self, Decoder};
 use super::store::{self, JobRow};
@@ -179,6 +179,8 @@ struct Watch {
     /// since `origin`, plus one (0: the body is at work, not waiting for its client).
     waiting: AtomicU64,
     origin: Instant,
+    /// The export's connection (a handle of our own on its socket), closed if it stalls.
+    conn: Mutex<Option<std::net::TcpStream>>,
 }
 
 impl Watch {
@@ -252,11 +254,19 @@ async fn watchdog(watch: Weak<Watch>, stall: Duration) {
         }
         let since = w.waiting.load(Ordering::Relaxed);
         if since != 0 && w.now().saturating_sub(since) >= stall.as_millis() as u64 {
+            if let Some(conn) = w.conn.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                // Reset rather than closed: what the socket still holds to send is dropped
+                // (a closed socket would keep trying to deliver it to a client that does not
+                // read). The server then sees the connection end and drops it.
+                let _ = socket2::SockRef::from(&conn).set_linger(Some(Duration::ZERO));
+                let _ = conn.shutdown(std::net::Shutdown::Both);
+            }
             if let Some(slot) = w.release() {
                 tracing::warn!(
                     client = %slot.client,
                     stall_secs = stall.as_secs_f64(),
-                    "an export's client read nothing: the export is dropped, its slot freed"
+                    "an export's client read nothing: the export is dropped, its slot freed and \
+                     its connection closed"
                 );
             }
             return;
@@ -264,13 +274,14 @@ async fn watchdog(watch: Weak<Watch>, stall: Duration) {
     }
 }
 
-/// `body` holding `slot`, dropped (its slot freed) once its client has read nothing for
-/// `stall`.
-fn watched(body: Body, slot: Slot, stall: Duration) -> Body {
+/// `body` holding `slot`, dropped (its slot freed, its connection `conn` closed) once its
+/// client has read nothing for `stall`.
+fn watched(body: Body, slot: Slot, stall: Duration, conn: Option<std::net::TcpStream>) -> Body {
     let watch = Arc::new(Watch {
         slot: Mutex::new(Some(slot)),
         waiting: AtomicU64::new(0),
         origin: Instant::now(),
+        conn: Mutex::new(conn),
     });
     // Waiting from the start: the client has the head, and has yet to ask for the body.
     watch.waiting.store(watch.now(), Ordering::Relaxed);
@@ -367,19 +378,26 @@ where
 
 /// `games.csv`: the header, then the stored lines in game order; byte for byte the file
 /// `tsoro simulate --csv` writes for the same inputs; as `client` (as
-/// [`crate::http::client`] names it) asks.
-pub async fn games_csv(exports: &Exports, job: &JobRow, client: &str) -> Result<Body, ExportError> {
+/// [`crate::http::client`] names it) asks, on the connection `conn` (closed if it stalls).
+pub async fn games_csv(
+    exports: &Exports,
+    job: &JobRow,
+    client: &str,
+    conn: Option<std::net::TcpStream>,
+) -> Result<Body, ExportError> {
     let (reader, slot) = exports.open(job, client).await?;
     let head = (header(GAME_FIELDS) + "\n").into_bytes();
     let body = stream::once(async { Ok(head) }).chain(record_stream(reader, |_, lines| Ok(lines)));
-    Ok(watched(Box::pin(body), slot, exports.stall))
+    Ok(watched(Box::pin(body), slot, exports.stall, conn))
 }
 
-/// `games.json`: a JSON array of records, streamed a slice at a time, as `client` asks.
+/// `games.json`: a JSON array of records, streamed a slice at a time, as `client` asks (on
+/// the connection `conn`).
 pub async fn games_json(
     exports: &Exports,
     job: &JobRow,
     client: &str,
+    conn: Option<std::net::TcpStream>,
 ) -> Result<Body, ExportError> {
     let (reader, slot) = exports.open(job, client).await?;
     let pages = record_stream(reader, |first, lines| {
@@ -397,7 +415,7 @@ pub async fn games_json(
     let body = stream::once(async { Ok(b"[".to_vec()) })
         .chain(pages)
         .chain(stream::once(async { Ok(b"\n]\n".to_vec()) }));
-    Ok(watched(Box::pin(body), slot, exports.stall))
+    Ok(watched(Box::pin(body), slot, exports.stall, conn))
 }
 
 /// The aggregates of a finished job.
