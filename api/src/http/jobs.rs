@@ -330,7 +330,7 @@ pub struct DeleteQuery {
 }
 
 #[utoipa::path(delete, path = "/api/v1/simulations/{id}", tag = "simulations", params(("id" = String, Path, description = "Job id"), ("purge" = Option<bool>, Query, description = "Delete the job and everything it stored (whatever its status; a running job stops), answering its id and `freed_bytes`")),
-    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a job needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's job (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 200, description = "Cancelled: the job (a `JobView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes` (the bytes its records and aggregates took as stored, which PostgreSQL reuses for new records; its files shrink only when compacted, `VACUUM FULL`)", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such job", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a job needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's job (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Cancels a job; with `?purge=true`, deletes it and everything it stored.
 pub async fn cancel(
@@ -440,7 +440,7 @@ pub async fn games_json(
 
 /// An export's body as actix streams it: a failure once it has started can only end the
 /// response early (logged as an internal error).
-fn streamed(
+pub(super) fn streamed(
     body: export::Body,
 ) -> impl futures_util::Stream<Item = Result<web::Bytes, actix_web::Error>> {
     use futures_util::StreamExt;

@@ -6,6 +6,7 @@ use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
+use crate::jobs::export;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::tournament::{self, Stored};
@@ -119,7 +120,7 @@ pub async fn show(
 }
 
 #[utoipa::path(delete, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "cancel_tournament", params(("id" = String, Path, description = "Tournament id"), ("purge" = Option<bool>, Query, description = "Delete the tournament and everything it stored (whatever its status; a running one stops), answering its id and `freed_bytes`")),
-    responses((status = 200, description = "Cancelled: the tournament (a `TournamentView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's tournament (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 200, description = "Cancelled: the tournament (a `TournamentView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes` (the bytes its records and aggregates took as stored, which PostgreSQL reuses for new records; its files shrink only when compacted, `VACUUM FULL`)", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's tournament (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Cancels a tournament; with `?purge=true`, deletes it and everything it stored (its owner
 /// or an admin).
@@ -142,22 +143,24 @@ pub async fn cancel(
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/games.csv", tag = "tournaments", operation_id = "tournament_games_csv", params(("id" = String, Path, description = "Tournament id")),
-    responses((status = 200, description = "Every game, in order (pairing, pair, game): the columns of `tsoro tournament --csv`'s games.csv", body = String, content_type = "text/csv"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The tournament is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
-/// Every game of a finished tournament, as CSV.
+    responses((status = 200, description = "Every game, in order (pairing, pair, game), streamed: the columns of `tsoro tournament --csv`'s games.csv", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"games.csv\"`: the path the data package gives"))), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The tournament is not done", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "This client streams as many exports as one client may (`--max-client-exports`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "Too many exports streaming (`--max-exports`), or the database is unavailable; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// Every game of a finished tournament, as CSV, streamed in the exports' slots.
 pub async fn games_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
+    exports: web::Data<export::Exports>,
+    client: Client,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = load_done(&state, &path, req.path()).await?;
-    let body = tournament::games_csv_of(&state.pool, &job).await?;
+    let conn = crate::http::client::socket_of(&req);
+    let body = export::tournament_games_csv(&exports, &job, &client.0, conn)
+        .await
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"{}-games.csv\"", job.id),
-        ))
-        .body(body))
+        .insert_header(export::attachment(export::GAMES_FILE))
+        .streaming(super::jobs::streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/ratings.csv", tag = "tournaments", operation_id = "tournament_ratings_csv", params(("id" = String, Path, description = "Tournament id")),

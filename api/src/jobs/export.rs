@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tsoro_engine::stats::{Stats, Summary};
+use tsoro_engine::tournament::report::GAMES_CSV_HEADER;
 use uuid::Uuid;
 
 /// Bytes of a chunk's stored records read at a time.
@@ -388,6 +389,43 @@ pub async fn games_csv(
     let (reader, slot) = exports.open(job, client).await?;
     let head = (header(GAME_FIELDS) + "\n").into_bytes();
     let body = stream::once(async { Ok(head) }).chain(record_stream(reader, |_, lines| Ok(lines)));
+    Ok(watched(Box::pin(body), slot, exports.stall, conn))
+}
+
+/// A finished tournament's `games.csv`: the header, then each stored chunk's games in game
+/// order (a chunk at a time: a tournament's chunks hold a few hundred games); byte for byte
+/// what `tsoro tournament --csv` writes for the same inputs. In the same slots, with the same
+/// stall timeout, as the simulations' exports.
+pub async fn tournament_games_csv(
+    exports: &Exports,
+    job: &JobRow,
+    client: &str,
+    conn: Option<std::net::TcpStream>,
+) -> Result<Body, ExportError> {
+    let spec = super::tournament::spec_of(job).map_err(ExportError::Render)?;
+    let (reader, slot) = exports.open(job, client).await?;
+    let RecordReader {
+        pool,
+        job: id,
+        chunks,
+        ..
+    } = reader;
+    let head = GAMES_CSV_HEADER.as_bytes().to_vec();
+    let lines = stream::unfold(Some(chunks), move |state| {
+        let (pool, spec) = (pool.clone(), spec.clone());
+        async move {
+            let mut chunks = state?;
+            let (idx, _) = chunks.pop_front()?;
+            let piece = match store::chunk_records(&pool, id, idx).await {
+                Ok(stored) => super::tournament::csv_lines(&spec, &stored.unwrap_or_default())
+                    .map_err(ExportError::Render),
+                Err(e) => Err(ExportError::Database(e)),
+            };
+            let next = piece.is_ok().then_some(chunks);
+            Some((piece, next))
+        }
+    });
+    let body = stream::once(async { Ok(head) }).chain(lines);
     Ok(watched(Box::pin(body), slot, exports.stall, conn))
 }
 

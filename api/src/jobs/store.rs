@@ -133,10 +133,19 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     })
 }
 
+/// The bytes a chunk `c` takes as stored, its records and aggregates (read from the values'
+/// headers, not their bodies): what a job's `stored_bytes` and a purge's `freed_bytes` add up.
+macro_rules! chunk_bytes {
+    () => {
+        "coalesce(pg_column_size(c.records), 0) + coalesce(pg_column_size(c.summary), 0)"
+    };
+}
+
 /// What a job's chunks add up to, for the views that show it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JobUsage {
-    /// Bytes its stored records take (their blocks as stored, TOAST included).
+    /// Bytes its chunks' records and aggregates take as stored (PostgreSQL's row and page
+    /// overhead adds a few percent on disk).
     pub stored_bytes: i64,
     /// Games played in its chunks still running (under a live lease), not yet stored.
     pub games_in_play: i64,
@@ -146,9 +155,13 @@ pub struct JobUsage {
 /// play). One query over their chunks, by the primary key.
 pub async fn usage(pool: &PgPool, ids: &[Uuid]) -> Result<HashMap<Uuid, JobUsage>, sqlx::Error> {
     let rows: Vec<(Uuid, i64, i64)> = sqlx::query_as(
-        "SELECT job_id, coalesce(sum(pg_column_size(records)), 0)::bigint, \
-                coalesce(sum(played) FILTER (WHERE status = 'running' AND lease_until > now()), 0)::bigint \
-         FROM simulation_chunks WHERE job_id = ANY($1) GROUP BY job_id",
+        concat!(
+            "SELECT job_id, coalesce(sum(",
+            chunk_bytes!(),
+            "), 0)::bigint, \
+             coalesce(sum(played) FILTER (WHERE status = 'running' AND lease_until > now()), 0)::bigint \
+             FROM simulation_chunks c WHERE job_id = ANY($1) GROUP BY job_id"
+        ),
     )
     .bind(ids)
     .fetch_all(pool)
@@ -195,9 +208,10 @@ pub async fn outstanding(
         "SELECT count(*) FILTER (WHERE j.status IN ('queued', 'running')), \
            coalesce(sum(j.estimated_cost * (j.games - j.games_done)::float8 / greatest(j.games, 1)) \
              FILTER (WHERE j.status IN ('queued', 'running')), 0)::float8, \
-           coalesce((SELECT sum(pg_column_size(c.records)) FROM simulation_chunks c \
-                     JOIN simulation_jobs j ON j.id = c.job_id WHERE {whose}), 0)::bigint \
-         FROM simulation_jobs j WHERE {whose}"
+           coalesce((SELECT sum({chunk_bytes}) \
+                     FROM simulation_chunks c JOIN simulation_jobs j ON j.id = c.job_id WHERE {whose}), 0)::bigint \
+         FROM simulation_jobs j WHERE {whose}",
+        chunk_bytes = chunk_bytes!()
     );
     let (jobs, cost, stored_bytes): (i64, f64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(account.owner.as_deref())
@@ -364,11 +378,12 @@ pub async fn cancel(pool: &PgPool, id: Uuid) -> Result<bool, sqlx::Error> {
 /// records took, or None when there was no such job. A worker playing one of its chunks
 /// loses the lease and stores nothing.
 pub async fn purge(pool: &PgPool, id: Uuid) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    sqlx::query_scalar(concat!(
         "WITH gone AS (DELETE FROM simulation_jobs WHERE id = $1 RETURNING id) \
-         SELECT coalesce((SELECT sum(pg_column_size(c.records)) FROM simulation_chunks c \
-                          WHERE c.job_id = $1), 0)::bigint FROM gone",
-    )
+             SELECT coalesce((SELECT sum(",
+        chunk_bytes!(),
+        ") FROM simulation_chunks c WHERE c.job_id = $1), 0)::bigint FROM gone"
+    ))
     .bind(id)
     .fetch_optional(pool)
     .await

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::tournament::ratings::DEFAULT_BOOTSTRAP;
-use tsoro_engine::tournament::report::{games_csv, ratings_csv, report};
+use tsoro_engine::tournament::report::{ratings_csv, report, write_game_row};
 use tsoro_engine::tournament::{
     AgentTime, TournamentError, TournamentGame, TournamentOptions, TournamentSpec, play_range_any,
 };
@@ -181,10 +181,20 @@ pub async fn finish(pool: &PgPool, job: &JobRow) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// A finished tournament's games as CSV (the columns of `tsoro tournament --csv`).
-pub async fn games_csv_of(pool: &PgPool, job: &JobRow) -> Result<String, sqlx::Error> {
-    let spec = spec_of(job).map_err(sqlx::Error::Protocol)?;
-    Ok(games_csv(&spec, &games(pool, job).await?))
+/// One stored chunk's games as lines of `games.csv` (the columns of `tsoro tournament --csv`,
+/// after its header [`GAMES_CSV_HEADER`]); what [`super::export::tournament_games_csv`] streams.
+pub fn csv_lines(spec: &TournamentSpec, stored: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = String::new();
+    for g in decode(stored).map_err(|e| e.to_string())? {
+        if g.first >= spec.agents.len() || g.second >= spec.agents.len() {
+            return Err(format!(
+                "a stored game names agent {} or {}",
+                g.first, g.second
+            ));
+        }
+        write_game_row(&mut out, spec, &g);
+    }
+    Ok(out.into_bytes())
 }
 
 /// The Frictionless data package describing a tournament's `games.csv` and `ratings.csv`.

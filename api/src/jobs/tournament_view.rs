@@ -4,7 +4,7 @@
 use super::status::JobStatus;
 use super::store::{JobRow, JobUsage};
 use super::tournament::Stored;
-use super::view::Progress;
+use super::view::{Paused, Progress};
 use crate::runs::tournament::command;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -77,6 +77,9 @@ pub struct TournamentView {
     /// Why it waits: made by another engine version than this service's workers', which leave
     /// it to workers of its own version.
     pub held: Option<String>,
+    /// Why it cannot progress now, while it has not ended (the database's disk is full: it
+    /// resumes by itself once space is freed); absent when it can.
+    pub paused: Option<Paused>,
     /// The name of the token that created it.
     pub owner: Option<String>,
     /// When it was queued.
@@ -137,6 +140,7 @@ impl TournamentView {
             error: job.error.clone(),
             engine_version: job.engine_version.clone(),
             held: job.held_back(),
+            paused: Paused::of(job),
             owner: job.owner.clone(),
             created_at: job.created_at,
             started_at: job.started_at,

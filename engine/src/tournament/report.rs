@@ -258,32 +258,40 @@ pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -
 
 /// The games as CSV, one line each, with a header.
 pub fn games_csv(spec: &TournamentSpec, games: &[TournamentGame]) -> String {
-    let mut out = String::from(
-        "pairing,pair,game,seed,first,second,result,reason,opening_plies,turns,moves,decisions\n",
-    );
+    let mut out = String::from(GAMES_CSV_HEADER);
     for g in games {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
-            g.pairing,
-            g.pair,
-            g.game,
-            g.seed,
-            spec.agents[g.first],
-            spec.agents[g.second],
-            match g.result {
-                Won::First => "first",
-                Won::Second => "second",
-                Won::Draw => "draw",
-            },
-            g.reason.as_str(),
-            g.opening_plies,
-            g.turns,
-            g.moves,
-            g.decisions
-        );
+        write_game_row(&mut out, spec, g);
     }
     out
+}
+
+/// The header line of a tournament's `games.csv` (newline included).
+pub const GAMES_CSV_HEADER: &str =
+    "pairing,pair,game,seed,first,second,result,reason,opening_plies,turns,moves,decisions\n";
+
+/// Appends one game's line of `games.csv` to `out` (a stream of them, after
+/// [`GAMES_CSV_HEADER`], is [`games_csv`]).
+pub fn write_game_row(out: &mut String, spec: &TournamentSpec, g: &TournamentGame) {
+    let _ = writeln!(
+        out,
+        "{},{},{},{},{},{},{},{},{},{},{},{}",
+        g.pairing,
+        g.pair,
+        g.game,
+        g.seed,
+        spec.agents[g.first],
+        spec.agents[g.second],
+        match g.result {
+            Won::First => "first",
+            Won::Second => "second",
+            Won::Draw => "draw",
+        },
+        g.reason.as_str(),
+        g.opening_plies,
+        g.turns,
+        g.moves,
+        g.decisions
+    );
 }
 
 /// The ratings as CSV: one line per agent, then one for the first-move term (`agent` empty,

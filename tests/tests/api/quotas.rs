@@ -396,6 +396,30 @@ async fn stalled_exports_hold_only_their_clients_share_and_are_dropped() {
     let url = accepted(post_as(&app, "/api/v1/simulations", A, None, &body).await).await;
     assert_eq!(ended(&app, &url).await["status"], "done");
     let csv = format!("{url}/games.csv");
+    // A tournament's games stream in the same slots.
+    let t = json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 2});
+    let tournament = accepted(post_as(&app, "/api/v1/tournaments", A, None, &t).await).await;
+    assert_eq!(ended(&app, &tournament).await["status"], "done");
+    let tournament_csv = format!("{tournament}/games.csv");
+    let get_tournament = |from: &'static str| {
+        app.client
+            .get(format!("{}{tournament_csv}", app.address))
+            .header("x-forwarded-for", from)
+            .send()
+    };
+    let r = get_tournament(B).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(
+        r.headers()["content-disposition"],
+        "attachment; filename=\"games.csv\""
+    );
+    let tournament_games = r.text().await.unwrap();
+    // The header and the 3 pairings' 2 pairs of 2 games.
+    assert_eq!(
+        tournament_games.lines().count(),
+        1 + 3 * 2 * 2,
+        "{tournament_games}"
+    );
 
     // B's whole export, to compare with.
     let get_as = |from: &'static str| {
@@ -421,6 +445,9 @@ async fn stalled_exports_hold_only_their_clients_share_and_are_dropped() {
     let p = problem(r, 429).await;
     assert_eq!(p["type"], "/problems/too-many-client-exports", "{p}");
     assert_eq!(p["errors"][0]["field"], "max_client_exports");
+    // So is its tournament's games.csv: it streams in the same slots.
+    let p = problem(get_tournament(A).await.unwrap(), 429).await;
+    assert_eq!(p["type"], "/problems/too-many-client-exports", "{p}");
     // B still gets the third slot, whole.
     let r = get_as(B).await.unwrap();
     assert_eq!(r.status(), StatusCode::OK);
@@ -433,6 +460,9 @@ async fn stalled_exports_hold_only_their_clients_share_and_are_dropped() {
         let r = get_as(A).await.unwrap();
         if r.status() == StatusCode::OK {
             assert_eq!(r.bytes().await.unwrap(), whole);
+            let r = get_tournament(A).await.unwrap();
+            assert_eq!(r.status(), StatusCode::OK);
+            assert_eq!(r.text().await.unwrap(), tournament_games);
             break;
         }
         problem(r, 429).await;

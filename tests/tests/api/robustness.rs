@@ -256,6 +256,48 @@ async fn chunk_rows(app: &tsoro_tests::TestApp) -> i64 {
         .unwrap()
 }
 
+/// The chunks' table and its out-of-line storage, compacted as `VACUUM FULL` leaves them:
+/// the bytes they take on disk.
+async fn compacted_chunk_bytes(app: &tsoro_tests::TestApp) -> i64 {
+    sqlx::query("VACUUM FULL simulation_chunks")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    sqlx::query_scalar("SELECT pg_total_relation_size('simulation_chunks')")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap()
+}
+
+/// A purge's `freed_bytes` is the space the job's records took on disk: what the database's
+/// files give back once compacted (`VACUUM FULL`), within the few percent of PostgreSQL's
+/// page and row overhead.
+#[tokio::test]
+async fn a_purge_reports_the_space_the_job_took_on_disk() {
+    let mut s = settings(1);
+    s.chunk_games = 5_000;
+    let app = spawn_app_with_jobs(s).await;
+    let body = json!({"ruleset": "tsoro-ludii", "agents": "random,random", "games": 40_000});
+    let r = app.post("/api/v1/simulations", &body).await;
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    assert_eq!(wait_ended(&app, &url).await["status"], "done");
+    let before = compacted_chunk_bytes(&app).await;
+    let v: Value = app
+        .delete(&format!("{url}?purge=true"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let freed = v["freed_bytes"].as_i64().unwrap();
+    assert!(freed > 500_000, "{v}");
+    let given_back = before - compacted_chunk_bytes(&app).await;
+    let off = (given_back - freed).abs() as f64 / freed as f64;
+    assert!(
+        off < 0.1,
+        "freed_bytes {freed} against {given_back} bytes given back on disk"
+    );
+}
+
 #[tokio::test]
 async fn jobs_are_deleted_with_what_they_stored_and_expire() {
     let mut s = settings(1);

@@ -285,3 +285,34 @@ async fn runners_start_tournaments_and_owners_or_admins_stop_and_delete_them() {
     );
     assert_eq!(app.get(&url).await.status(), StatusCode::NOT_FOUND);
 }
+
+/// A tournament that cannot store its games (the database's disk is full, as the workers mark
+/// it) says so in its JSON and on its page, and no longer once it stores again.
+#[tokio::test]
+async fn a_paused_tournament_says_why_in_its_json_and_on_its_page() {
+    let app = spawn_app_with_jobs(settings(0, 100)).await;
+    let url = submit(
+        &app,
+        &json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 2}),
+    )
+    .await;
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert!(v["paused"].is_null(), "{v}");
+    let id: sqlx::types::Uuid = v["id"].as_str().unwrap().parse().unwrap();
+    let why = "disk full: the database could not store a chunk's records";
+    tsoro_api::jobs::store::pause(&app.pool, id, why)
+        .await
+        .unwrap();
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert_eq!(v["paused"]["reason"], why, "{v}");
+    assert!(v["paused"]["since"].is_string(), "{v}");
+    let page = text(&app, v["links"]["page"].as_str().unwrap()).await;
+    assert!(page.contains("id=\"paused\""), "{page}");
+    assert!(page.contains("disk full"), "{page}");
+
+    // Cancelled, it has ended: no longer paused.
+    let r = app.delete(&url).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = app.get(&url).await.json().await.unwrap();
+    assert!(v["paused"].is_null(), "{v}");
+}
