@@ -288,3 +288,37 @@ fn mcts_searches_are_reproducible_on_the_kernel_and_on_the_reference() {
         "rulesets on both players: {kinds:?}"
     );
 }
+
+/// MCTS's rollouts run on the kernels: from the opening (and from a position some moves in)
+/// of the rulesets whose search rates the README reports, the rollout game MCTS plays
+/// (`Game::rollout_game`, cut `ROLLOUT_MOVES` past the root) is one the kernel's gate admits.
+#[test]
+fn mcts_rollouts_run_on_the_kernels() {
+    use tsoro_engine::agents::ROLLOUT_MOVES;
+    fn on_kernel<G: Game>(g: &G, id: &str) {
+        let mut s = g.initial_state();
+        let mut rng = Rng::from_seed(3);
+        for _ in 0..3 {
+            assert!(
+                g.rollout_game(&s, ROLLOUT_MOVES).has_kernel(),
+                "{id}: rollouts after {} turns",
+                g.turns(&s)
+            );
+            for _ in 0..5 {
+                if let Some(a) = g.random_action(&s, &mut rng) {
+                    g.apply_unchecked(&mut s, a);
+                }
+            }
+        }
+    }
+    for id in [
+        "tsoro-ludii",
+        "njombwa-ludii",
+        "tsoro-yemutwelve-ludii",
+        "dig-dig-ludii",
+        "tsoro-yemutatu-ludii",
+    ] {
+        let g = catalogue::get(id).unwrap().build(&Params::new()).unwrap();
+        tsoro_engine::with_game!(&g, g => on_kernel(g, id));
+    }
+}

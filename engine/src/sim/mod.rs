@@ -81,7 +81,7 @@ pub fn play_game<G: Game + 'static>(
     k: u64,
 ) -> GameRecord {
     let p = play_traced(g, spec, k, &mut |_| {});
-    record(g, spec, names, &p)
+    record(g, spec, names, first_seat(g), &p)
 }
 
 /// The actions of game `k` of a run, as [`play_game`] plays them (to replay or show it).
@@ -135,11 +135,17 @@ fn start<G: Game>(g: &G, spec: &SimSpec, k: u64) -> Playout<G::State> {
     Playout::new(g.initial_state(), Rng::for_game(spec.seed, k), k)
 }
 
-/// The record of a finished game `p.tag` of a run.
+/// The seat that moves first in every game of `g`.
+fn first_seat<G: Game>(g: &G) -> Player {
+    g.to_move(&g.initial_state()).unwrap_or(Player::A)
+}
+
+/// The record of a finished game `p.tag` of a run whose games start with seat `first`.
 fn record<G: Game>(
     g: &G,
     spec: &SimSpec,
     names: &[Arc<str>; 2],
+    first: Player,
     p: &Playout<G::State>,
 ) -> GameRecord {
     let (s, t, k) = (&p.state, &p.tally, p.tag);
@@ -155,7 +161,7 @@ fn record<G: Game>(
         agent_a: names[a_index].clone(),
         agent_b: names[1 - a_index].clone(),
         agent_a_index: a_index as u8,
-        first: g.to_move(&g.initial_state()).unwrap_or(Player::A),
+        first,
         winner: match o.winner {
             Some(Player::A) => Winner::A,
             Some(Player::B) => Winner::B,
@@ -196,6 +202,7 @@ fn random_records<G: Game, T>(
         map: &'a (dyn Fn(&GameRecord) -> T + Sync),
         ks: Range<u64>,
         first: u64,
+        first_seat: Player,
         out: Vec<Option<(GameRecord, T)>>,
     }
     impl<G: Game, T> Feed<G::State> for Games<'_, G, T> {
@@ -205,7 +212,7 @@ fn random_records<G: Game, T>(
         }
         fn done(&mut self, p: Playout<G::State>) {
             let i = (p.tag - self.first) as usize;
-            let r = record(self.g, self.spec, self.names, &p);
+            let r = record(self.g, self.spec, self.names, self.first_seat, &p);
             let t = (self.map)(&r);
             self.out[i] = Some((r, t));
         }
@@ -224,19 +231,23 @@ fn random_records<G: Game, T>(
             .collect(),
         ks,
         first,
+        first_seat: first_seat(g),
     };
     g.random_playouts(&mut games);
     let mut summary = Summary::new(spec.agents.map(|a| a.to_string()));
-    let records: Vec<(GameRecord, T)> = games.out.into_iter().flatten().collect();
-    for (r, _) in &records {
+    for (r, _) in games.out.iter().flatten() {
         summary.add(r);
     }
-    Part { records, summary }
+    Part {
+        records: games.out,
+        summary,
+    }
 }
 
-/// Games played by one task, in game order, with their aggregates.
+/// Games played by one task, in game order (every game played: `None` only while they are),
+/// with their aggregates.
 struct Part<T> {
-    records: Vec<(GameRecord, T)>,
+    records: Vec<Option<(GameRecord, T)>>,
     summary: Summary,
 }
 
@@ -438,7 +449,7 @@ fn fast_chunks<G: Game + 'static, T: Send>(
             while let Some(part) = waiting.remove(&next) {
                 done += part.records.len() as u64;
                 summary.merge(&part.summary);
-                for (r, t) in part.records {
+                for (r, t) in part.records.into_iter().flatten() {
                     sink(&r, t);
                 }
                 next += 1;

@@ -17,7 +17,7 @@ impl ExactSum {
     pub fn add(&mut self, v: f64) {
         if v.is_finite() && v > 0.0 {
             // Scaling by a power of two is exact; the rounding is the only loss.
-            self.0 += (v * 2f64.powi(FRACTION_BITS)).round() as u128;
+            self.0 += round(v * 2f64.powi(FRACTION_BITS));
         }
     }
 
@@ -29,6 +29,20 @@ impl ExactSum {
     /// The sum.
     pub fn value(&self) -> f64 {
         self.0 as f64 / 2f64.powi(FRACTION_BITS)
+    }
+}
+
+/// A positive `x` rounded half away from zero, as `x.round() as u128`; below 2^62 without
+/// calling the maths library (a simulation adds two values a game).
+#[inline]
+fn round(x: f64) -> u128 {
+    if x < 2f64.powi(62) {
+        // The truncation and the fraction left are exact (below 2^53 the fraction is exactly
+        // representable; from 2^53 up `x` is a whole number).
+        let t = x as i64;
+        (t + (x - t as f64 >= 0.5) as i64) as u128
+    } else {
+        x.round() as u128
     }
 }
 
@@ -66,6 +80,42 @@ mod tests {
         assert_eq!(whole, parts);
         let float: f64 = values.iter().sum();
         assert!((whole.value() - float).abs() < 1e-8);
+    }
+
+    #[test]
+    fn rounds_as_the_library_rounds() {
+        let mut z = 0x0123_4567_89AB_CDEFu64;
+        let mut next = || {
+            z = crate::rng::mix64(z);
+            z
+        };
+        for i in 0..200_000u64 {
+            let r = next();
+            let x = match i % 4 {
+                // Halves, and their neighbours.
+                0 => (r >> (r % 50) as u32) as f64 + 0.5,
+                1 => f64::from_bits(
+                    (((r >> 12) as f64 + 0.5).to_bits() as i64 + (r % 3) as i64 - 1) as u64,
+                ),
+                2 => f64::from_bits(r >> 2) % 1e20,
+                _ => (r % 1_000_000) as f64 / 7.0,
+            };
+            if x.is_finite() && x > 0.0 {
+                assert_eq!(round(x), x.round() as u128, "{x:e}");
+            }
+        }
+        for x in [
+            0.5,
+            1.5,
+            2.5,
+            0.49999999999999994,
+            4503599627370495.5,
+            2f64.powi(53),
+            2f64.powi(62),
+            1e30,
+        ] {
+            assert_eq!(round(x), x.round() as u128, "{x:e}");
+        }
     }
 
     #[test]
