@@ -11,6 +11,7 @@
 
 pub mod cite;
 pub mod error;
+pub mod frictionless;
 pub mod frontmatter;
 pub mod model;
 pub mod package;

@@ -7,6 +7,8 @@
 
 use crate::Corpus;
 use crate::cite;
+pub use crate::frictionless::Column;
+use crate::frictionless::Resource;
 use crate::model::{Citation, Source};
 use serde_json::{Value, json};
 
@@ -24,25 +26,6 @@ pub const LICENSE: (&str, &str, &str) = (
 
 /// Where the tables lie, relative to `datapackage.json`.
 pub const DIR: &str = "archive";
-
-/// A column: its name, Frictionless type and description.
-#[derive(Clone, Copy, Debug)]
-pub struct Column {
-    /// The CSV header.
-    pub name: &'static str,
-    /// Frictionless type: `string`, `integer`, `date`, `object`.
-    pub kind: &'static str,
-    /// What it holds.
-    pub description: &'static str,
-}
-
-const fn col(name: &'static str, kind: &'static str, description: &'static str) -> Column {
-    Column {
-        name,
-        kind,
-        description,
-    }
-}
 
 /// One table of the package.
 #[derive(Clone, Debug)]
@@ -81,40 +64,15 @@ impl Table {
 
     /// The resource of `datapackage.json`.
     pub fn resource(&self) -> Value {
-        let fields: Vec<Value> = self
-            .columns
-            .iter()
-            .map(|c| {
-                let mut f = json!({"name": c.name, "type": c.kind, "description": c.description});
-                if self.primary_key.contains(&c.name) {
-                    f["constraints"] = json!({"required": true});
-                }
-                if c.name == "confidence" {
-                    f["constraints"] = json!({"required": true, "minimum": 0, "maximum": 100});
-                }
-                f
-            })
-            .collect();
-        let foreign: Vec<Value> = self
-            .foreign_keys
-            .iter()
-            .map(|(f, t, c)| json!({"fields": f, "reference": {"resource": t, "fields": c}}))
-            .collect();
-        json!({
-            "name": self.name,
-            "path": self.path(),
-            "profile": "tabular-data-resource",
-            "format": "csv",
-            "mediatype": "text/csv",
-            "encoding": "utf-8",
-            "description": self.description,
-            "schema": {
-                "fields": fields,
-                "primaryKey": self.primary_key,
-                "foreignKeys": foreign,
-                "missingValues": [""],
-            },
-        })
+        Resource {
+            name: self.name,
+            path: &self.path(),
+            description: Some(self.description),
+            columns: self.columns,
+            primary_key: self.primary_key,
+            foreign_keys: self.foreign_keys,
+        }
+        .descriptor()
     }
 }
 
@@ -130,62 +88,64 @@ fn list<S: AsRef<str>>(v: &[S]) -> String {
     v.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(SEP)
 }
 
-const SOURCES: &[Column] = &[
-    col("id", "string", "Stable id of the source (`matthews-1964`)."),
-    col(
+/// The columns of the sources table: the archive's `sources.csv` and the service's
+/// `/api/v1/sources?format=csv` alike (rows by [`source_row`]).
+pub const SOURCES: &[Column] = &[
+    Column::new("id", "string", "Stable id of the source (`matthews-1964`)."),
+    Column::new(
         "type",
         "string",
         "CSL item type: `article-journal`, `book`, `webpage` or `dataset`.",
     ),
-    col(
+    Column::new(
         "authors",
         "string",
         "Authors as `Family, Given`, joined by `; `.",
     ),
-    col("title", "string", "Title."),
-    col("container", "string", "The journal, book or site it is in."),
-    col("volume", "string", "Volume."),
-    col("issue", "string", "Issue."),
-    col(
+    Column::new("title", "string", "Title."),
+    Column::new("container", "string", "The journal, book or site it is in."),
+    Column::new("volume", "string", "Volume."),
+    Column::new("issue", "string", "Issue."),
+    Column::new(
         "pages",
         "string",
         "Page range of a printed source (`64-68`); it covers every page the archive cites.",
     ),
-    col("year", "integer", "Year of publication."),
-    col(
+    Column::new("year", "integer", "Year of publication."),
+    Column::new(
         "original_year",
         "integer",
         "Year of the original publication, for a republication.",
     ),
-    col("publisher", "string", "Publisher."),
-    col("place", "string", "Place of publication."),
-    col("url", "string", "Address on the web."),
-    col(
+    Column::new("publisher", "string", "Publisher."),
+    Column::new("place", "string", "Place of publication."),
+    Column::new("url", "string", "Address on the web."),
+    Column::new(
         "accessed",
         "date",
         "When the web page or database was read (web and database sources have no pages).",
     ),
-    col(
+    Column::new(
         "derived_from",
         "string",
         "Ids of sources it reproduces or derives from, joined by `; `.",
     ),
-    col(
+    Column::new(
         "citation",
         "string",
         "The source's citation, as plain text.",
     ),
-    col(
+    Column::new(
         "summary",
         "string",
         "What it is, in the project's words (Markdown).",
     ),
-    col(
+    Column::new(
         "held",
         "string",
         "The archive's captures of it (seed text files), joined by `; `; empty when not held.",
     ),
-    col(
+    Column::new(
         "not_held",
         "string",
         "Why the archive holds no text of it and how it knows of it, when it holds none.",
@@ -193,41 +153,41 @@ const SOURCES: &[Column] = &[
 ];
 
 const SOURCE_VARIANTS: &[Column] = &[
-    col("source", "string", "The source (id in `sources`)."),
-    col(
+    Column::new("source", "string", "The source (id in `sources`)."),
+    Column::new(
         "field",
         "string",
         "The field written differently (`title`, `author`, `pages`, `container`).",
     ),
-    col("value", "string", "How it is written there."),
-    col("where", "string", "Where (a source id or a description)."),
+    Column::new("value", "string", "How it is written there."),
+    Column::new("where", "string", "Where (a source id or a description)."),
 ];
 
 const GAMES: &[Column] = &[
-    col("id", "string", "Stable id of the game (`tsoro`)."),
-    col(
+    Column::new("id", "string", "Stable id of the game (`tsoro`)."),
+    Column::new(
         "names",
         "string",
         "Its names, the archive's first, joined by `; `.",
     ),
-    col(
+    Column::new(
         "family",
         "string",
         "Family (`four-row sowing`, `morris`, `three-in-a-row`, `dexterity`).",
     ),
-    col("region", "string", "Where it was recorded."),
-    col("people", "string", "Who plays it."),
-    col(
+    Column::new("region", "string", "Where it was recorded."),
+    Column::new("people", "string", "Who plays it."),
+    Column::new(
         "players_evidence",
         "string",
         "Evidence ids saying who plays it, joined by `; `.",
     ),
-    col(
+    Column::new(
         "materials",
         "string",
         "What it is played with, joined by `; `.",
     ),
-    col(
+    Column::new(
         "summary",
         "string",
         "The game in the project's words (Markdown).",
@@ -235,72 +195,75 @@ const GAMES: &[Column] = &[
 ];
 
 const EVIDENCE: &[Column] = &[
-    col(
+    Column::new(
         "id",
         "string",
         "Stable id of the passage (`matthews-1964-tsoro-b`).",
     ),
-    col("source", "string", "The source quoted (id in `sources`)."),
-    col("game", "string", "The game described (id in `games`)."),
-    col(
+    Column::new("source", "string", "The source quoted (id in `sources`)."),
+    Column::new("game", "string", "The game described (id in `games`)."),
+    Column::new(
         "pages",
         "string",
         "Page or pages in a printed source; empty for a web page or database record (its source's `url` and `accessed` locate it).",
     ),
-    col(
+    Column::new(
         "page_note",
         "string",
         "How the page was established, when it is inferred.",
     ),
-    col("location", "string", "The place described."),
-    col(
+    Column::new("location", "string", "The place described."),
+    Column::new(
         "date_from",
         "integer",
         "First year of the period described.",
     ),
-    col("date_to", "integer", "Last year of the period described."),
-    col(
+    Column::new("date_to", "integer", "Last year of the period described."),
+    Column::new(
         "kind",
         "string",
         "`ethnography`, `compilation`, `rules summary` or `database`.",
     ),
-    col(
+    Column::new(
         "observed",
         "string",
         "Who was observed (ages, genders), where recorded.",
     ),
-    col(
+    Column::new(
         "confidence",
         "integer",
         "Confidence, 0 to 100, that the passage describes the game as played.",
-    ),
-    col("quote", "string", "The passage, verbatim."),
-    col(
+    )
+    .required()
+    .min(0)
+    .max(100),
+    Column::new("quote", "string", "The passage, verbatim."),
+    Column::new(
         "xref",
         "string",
         "Matching records elsewhere (`DLP.Evidence.1882`), joined by `; `.",
     ),
-    col(
+    Column::new(
         "rulesets",
         "string",
         "Ids of the rulesets it supports, joined by `; `.",
     ),
-    col(
+    Column::new(
         "not_executable",
         "string",
         "Why it supports no executable ruleset, if so.",
     ),
-    col(
+    Column::new(
         "summary",
         "string",
         "The passage in the project's words (Markdown).",
     ),
-    col(
+    Column::new(
         "witness",
         "string",
         "The source whose text the quotation is taken from (id in `sources`): the work itself, a republication or a database quoting it.",
     ),
-    col(
+    Column::new(
         "transcription",
         "string",
         "What kind of transcription the witness's text is, when not a clean one (an OCR).",
@@ -308,23 +271,23 @@ const EVIDENCE: &[Column] = &[
 ];
 
 const TEXTUAL_VARIANTS: &[Column] = &[
-    col("evidence", "string", "The passage (id in `evidence`)."),
-    col(
+    Column::new("evidence", "string", "The passage (id in `evidence`)."),
+    Column::new(
         "quoted_witness",
         "string",
         "The witness the archive quotes (id in `sources`).",
     ),
-    col(
+    Column::new(
         "words",
         "string",
         "The words as the quoted witness has them.",
     ),
-    col(
+    Column::new(
         "witness",
         "string",
         "Another witness of the passage (id in `sources`).",
     ),
-    col(
+    Column::new(
         "reading",
         "string",
         "How that witness reads the words, verbatim; empty when it lacks them.",
@@ -332,13 +295,13 @@ const TEXTUAL_VARIANTS: &[Column] = &[
 ];
 
 const TRANSCRIPTION_READINGS: &[Column] = &[
-    col("evidence", "string", "The passage (id in `evidence`)."),
-    col(
+    Column::new("evidence", "string", "The passage (id in `evidence`)."),
+    Column::new(
         "text",
         "string",
         "A corrupt sentence of the transcription, as it stands [sic].",
     ),
-    col(
+    Column::new(
         "reading",
         "string",
         "How the archive reads it (the project's words, not the source's).",
@@ -346,44 +309,44 @@ const TRANSCRIPTION_READINGS: &[Column] = &[
 ];
 
 const RULESET_PARAMETERS: &[Column] = &[
-    col("ruleset", "string", "The ruleset (id in `rulesets`)."),
-    col("parameter", "string", "The parameter (`back_capture`)."),
-    col(
+    Column::new("ruleset", "string", "The ruleset (id in `rulesets`)."),
+    Column::new("parameter", "string", "The parameter (`back_capture`)."),
+    Column::new(
         "choice",
         "string",
         "One choice: a named choice, `true` or `false`, or `any` for a number (its range is one reading).",
     ),
-    col(
+    Column::new(
         "default",
         "string",
         "The parameter's default value (JSON: `13`, `\"usual\"`, `false`).",
     ),
-    col(
+    Column::new(
         "range",
         "string",
         "The values allowed (`6..=21`, `true|false`, `sow|skip`).",
     ),
-    col(
+    Column::new(
         "kind",
         "string",
         "`evidence`, `reconstructed`, `assumed` or `not_applicable`, as for a rule.",
     ),
-    col(
+    Column::new(
         "evidence",
         "string",
         "Evidence ids quoted or rested on, joined by `; `.",
     ),
-    col(
+    Column::new(
         "quote",
         "string",
         "The words that attest the choice (`evidence`).",
     ),
-    col(
+    Column::new(
         "reasoning",
         "string",
         "Why (`reconstructed`, `assumed`, `not_applicable`).",
     ),
-    col(
+    Column::new(
         "inherited_from",
         "string",
         "The ancestor ruleset the citation is inherited from, when it is.",
@@ -391,34 +354,34 @@ const RULESET_PARAMETERS: &[Column] = &[
 ];
 
 const RULESETS: &[Column] = &[
-    col(
+    Column::new(
         "id",
         "string",
         "The engine's ruleset id (`tsoro-matthews-v7`).",
     ),
-    col("title", "string", "Title."),
-    col("game", "string", "The game (id in `games`)."),
-    col(
+    Column::new("title", "string", "Title."),
+    Column::new("game", "string", "The game (id in `games`)."),
+    Column::new(
         "engine",
         "string",
         "The engine it runs on: `sowing`, `morris` or `nhodo`.",
     ),
-    col(
+    Column::new(
         "sources",
         "string",
         "Ids of the sources it follows, joined by `; `.",
     ),
-    col(
+    Column::new(
         "inherit",
         "string",
         "The ruleset whose citations it takes for the rules it does not cite itself.",
     ),
-    col(
+    Column::new(
         "config",
         "object",
         "The engine configuration at default parameters (JSON).",
     ),
-    col(
+    Column::new(
         "description",
         "string",
         "The ruleset in the project's words (Markdown).",
@@ -426,68 +389,67 @@ const RULESETS: &[Column] = &[
 ];
 
 const RULE_CITATIONS: &[Column] = &[
-    col("ruleset", "string", "The ruleset (id in `rulesets`)."),
-    col(
+    Column::new("ruleset", "string", "The ruleset (id in `rulesets`)."),
+    Column::new(
         "field",
         "string",
         "The rule field (`capture.back`), one row per field of the ruleset's engine.",
     ),
-    col(
+    Column::new(
         "kind",
         "string",
         "`evidence` (quoted words of the ruleset's own sources), `reconstructed` (rebuilt, with reasoning), `assumed` (the sources are silent) or `not_applicable` (the rule is not part of this game).",
     ),
-    col(
+    Column::new(
         "evidence",
         "string",
         "Evidence ids quoted (`evidence`) or rested on (`reconstructed`), joined by `; `.",
     ),
-    col(
+    Column::new(
         "quote",
         "string",
         "The words that attest the rule (`evidence`).",
     ),
-    col(
+    Column::new(
         "reasoning",
         "string",
         "Why (`reconstructed`, `assumed`, `not_applicable`).",
     ),
-    col(
+    Column::new(
         "inherited_from",
         "string",
         "The ancestor ruleset the citation is inherited from, when it is.",
     ),
 ];
 
+/// A source as a row of the sources table ([`SOURCES`]).
+pub fn source_row(s: &Source) -> Vec<String> {
+    vec![
+        s.id.clone(),
+        s.kind.clone(),
+        list(&authors(s)),
+        s.title.clone(),
+        opt(&s.container),
+        opt(&s.volume),
+        opt(&s.issue),
+        opt(&s.pages),
+        int(s.year),
+        int(s.original_year),
+        opt(&s.publisher),
+        opt(&s.place),
+        opt(&s.url),
+        opt(&s.accessed),
+        list(&s.derived_from),
+        cite::plain(s),
+        s.summary.trim().to_string(),
+        list(&s.held),
+        opt(&s.not_held),
+    ]
+}
+
 /// The tables of the archive.
 pub fn tables(c: &Corpus) -> Vec<Table> {
-    let sources = c
-        .sources
-        .values()
-        .map(|s| {
-            vec![
-                s.id.clone(),
-                s.kind.clone(),
-                list(&authors(s)),
-                s.title.clone(),
-                opt(&s.container),
-                opt(&s.volume),
-                opt(&s.issue),
-                opt(&s.pages),
-                int(s.year),
-                int(s.original_year),
-                opt(&s.publisher),
-                opt(&s.place),
-                opt(&s.url),
-                opt(&s.accessed),
-                list(&s.derived_from),
-                cite::plain(s),
-                s.summary.trim().to_string(),
-                list(&s.held),
-                opt(&s.not_held),
-            ]
-        })
-        .collect();
+    let sources = c.sources.values().map(source_row).collect();
     let variants = c
         .sources
         .values()

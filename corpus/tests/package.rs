@@ -65,8 +65,8 @@ fn every_table_matches_its_description() {
         }
         let key: Vec<&str> = r["schema"]["primaryKey"]
             .as_array()
-            .unwrap()
-            .iter()
+            .into_iter()
+            .flatten()
             .map(|k| k.as_str().unwrap())
             .collect();
         if !key.is_empty() {
@@ -79,7 +79,7 @@ fn every_table_matches_its_description() {
         tables.insert(r["name"].as_str().unwrap().to_string(), rows);
     }
     for r in resources {
-        for fk in r["schema"]["foreignKeys"].as_array().unwrap() {
+        for fk in r["schema"]["foreignKeys"].as_array().into_iter().flatten() {
             let (col, other, its) = (
                 fk["fields"].as_str().unwrap(),
                 fk["reference"]["resource"].as_str().unwrap(),

@@ -28,6 +28,7 @@ pub mod describe;
 pub use anygame::AnyGame;
 pub mod agents;
 pub mod clock;
+pub mod columns;
 pub mod replay;
 pub mod rng;
 pub mod sim;

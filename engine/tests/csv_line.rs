@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::columns::header;
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
 use tsoro_engine::stats::csv_line::write_line;
 use tsoro_engine::stats::{GameRecord, Winner};
@@ -101,4 +102,57 @@ fn edge_cases_are_written_as_serde_writes_them() {
         String::from_utf8(fast_lines(&recs)).unwrap(),
         String::from_utf8(serde_lines(&recs)).unwrap()
     );
+}
+
+/// `GameRecord::COLUMNS` is the record as serde writes it: the same names in the same order,
+/// each integer field typed `integer`, and the reasons' description naming every reason.
+#[test]
+fn the_columns_are_the_records_fields() {
+    let r = GameRecord {
+        game: 0,
+        seed: 0,
+        agent_a: Arc::from("random"),
+        agent_b: Arc::from("random"),
+        agent_a_index: 0,
+        first: Player::A,
+        winner: Winner::Draw,
+        reason: EndReason::NoMoves,
+        turns: 0,
+        actions: 0,
+        moves: 0,
+        captures_a: 0,
+        captures_b: 0,
+        stones_captured_a: 0,
+        stones_captured_b: 0,
+        stones_left_a: 0,
+        stones_left_b: 0,
+        longest_relay: 0,
+        mean_branching: 0.5,
+        legal_sum: 0,
+        multi_decisions: 0,
+    };
+    let mut w = csv::Writer::from_writer(vec![]);
+    w.serialize(&r).unwrap();
+    let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(header(GameRecord::COLUMNS).as_str()));
+    let values: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for (c, v) in GameRecord::COLUMNS.iter().zip(&values) {
+        let kind = if v.parse::<u64>().is_ok() {
+            "integer"
+        } else if v.parse::<f64>().is_ok() {
+            "number"
+        } else {
+            "string"
+        };
+        assert_eq!(c.kind, kind, "{}: {v}", c.name);
+    }
+    let reason = GameRecord::COLUMNS.iter().find(|c| c.name == "reason");
+    for r in EndReason::ALL {
+        assert!(
+            reason.unwrap().description.contains(r.as_str()),
+            "the reason column does not name {}",
+            r.as_str()
+        );
+    }
 }

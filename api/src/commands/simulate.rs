@@ -1,7 +1,7 @@
 //! `tsoro simulate` and `tsoro compare`: seeded simulations from the command line, no database.
 
 use super::run_args::{CompareArgs, RunArgs, SimulateArgs, progress_bar};
-use crate::runs::csv::{GAME_FIELDS, RunLabel, compare_csv, header, summary_csv};
+use crate::runs::csv::{RunLabel, compare_csv, header, summary_csv};
 use crate::runs::plan::{self, Agents, ComparisonRequest, RunError, RunPlan, RunRequest};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -111,7 +111,7 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
     };
     let mut write_err = writer
         .as_mut()
-        .and_then(|w| writeln!(w, "{}", header(GAME_FIELDS)).err())
+        .and_then(|w| writeln!(w, "{}", header(GameRecord::COLUMNS)).err())
         .map(|e| e.to_string());
     let mut line = Vec::with_capacity(256);
     let stats = execute(&p, &opts, &mut |r| {

@@ -13,9 +13,7 @@
 
 use super::records::{self, Decoder};
 use super::store::{self, JobRow};
-use crate::runs::csv::{
-    GAME_FIELDS, RunLabel, SUMMARY_FIELDS, frictionless_fields, header, summary_csv,
-};
+use crate::runs::csv::{RunLabel, SUMMARY_FIELDS, header, summary_csv};
 use crate::settings::JobSettings;
 use futures_util::{Stream, StreamExt, stream};
 use serde_json::{Value, json};
@@ -29,8 +27,10 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tsoro_corpus::frictionless::Resource;
+use tsoro_engine::stats::GameRecord;
 use tsoro_engine::stats::{Stats, Summary};
-use tsoro_engine::tournament::report::GAMES_CSV_HEADER;
+use tsoro_engine::tournament::report::GAME_COLUMNS;
 use uuid::Uuid;
 
 /// Bytes of a chunk's stored records read at a time.
@@ -387,7 +387,7 @@ pub async fn games_csv(
     conn: Option<std::net::TcpStream>,
 ) -> Result<Body, ExportError> {
     let (reader, slot) = exports.open(job, client).await?;
-    let head = (header(GAME_FIELDS) + "\n").into_bytes();
+    let head = (header(GameRecord::COLUMNS) + "\n").into_bytes();
     let body = stream::once(async { Ok(head) }).chain(record_stream(reader, |_, lines| Ok(lines)));
     Ok(watched(Box::pin(body), slot, exports.stall, conn))
 }
@@ -410,7 +410,7 @@ pub async fn tournament_games_csv(
         chunks,
         ..
     } = reader;
-    let head = GAMES_CSV_HEADER.as_bytes().to_vec();
+    let head = (header(GAME_COLUMNS) + "\n").into_bytes();
     let lines = stream::unfold(Some(chunks), move |state| {
         let (pool, spec) = (pool.clone(), spec.clone());
         async move {
@@ -537,36 +537,24 @@ pub fn datapackage(job: &JobRow) -> Value {
             "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
         },
         "resources": [
-            {
-                "name": "games",
-                "path": GAMES_FILE,
-                "profile": "tabular-data-resource",
-                "format": "csv",
-                "mediatype": "text/csv",
-                "encoding": "utf-8",
-                "schema": {
-                    "fields": frictionless_fields(GAME_FIELDS).into_iter().map(|mut f| {
-                        if f["type"] == "integer" && f["name"] != "seed" {
-                            f["constraints"] = json!({"minimum": 0});
-                        }
-                        f
-                    }).collect::<Vec<_>>(),
-                    "primaryKey": ["game"],
-                    "missingValues": [""],
-                },
-            },
-            {
-                "name": "summary",
-                "path": SUMMARY_FILE,
-                "profile": "tabular-data-resource",
-                "format": "csv",
-                "mediatype": "text/csv",
-                "encoding": "utf-8",
-                "schema": {
-                    "fields": frictionless_fields(SUMMARY_FIELDS),
-                    "missingValues": [""],
-                },
-            },
+            Resource {
+                name: "games",
+                path: GAMES_FILE,
+                description: None,
+                columns: GameRecord::COLUMNS,
+                primary_key: &["game"],
+                foreign_keys: &[],
+            }
+            .descriptor(),
+            Resource {
+                name: "summary",
+                path: SUMMARY_FILE,
+                description: None,
+                columns: SUMMARY_FIELDS,
+                primary_key: &[],
+                foreign_keys: &[],
+            }
+            .descriptor(),
         ],
     })
 }

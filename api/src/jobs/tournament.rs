@@ -11,10 +11,13 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use tsoro_corpus::frictionless::Resource;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::tournament::ratings::DEFAULT_BOOTSTRAP;
-use tsoro_engine::tournament::report::{ratings_csv, report, write_game_row};
+use tsoro_engine::tournament::report::{
+    GAME_COLUMNS, RATING_COLUMNS, ratings_csv, report, write_game_row,
+};
 use tsoro_engine::tournament::{
     AgentTime, TournamentError, TournamentGame, TournamentOptions, TournamentSpec, play_range_any,
 };
@@ -182,7 +185,7 @@ pub async fn finish(pool: &PgPool, job: &JobRow) -> Result<(), sqlx::Error> {
 }
 
 /// One stored chunk's games as lines of `games.csv` (the columns of `tsoro tournament --csv`,
-/// after its header [`GAMES_CSV_HEADER`]); what [`super::export::tournament_games_csv`] streams.
+/// after the header of [`GAME_COLUMNS`]); what [`super::export::tournament_games_csv`] streams.
 pub fn csv_lines(spec: &TournamentSpec, stored: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = String::new();
     for g in decode(stored).map_err(|e| e.to_string())? {
@@ -199,9 +202,6 @@ pub fn csv_lines(spec: &TournamentSpec, stored: &[u8]) -> Result<Vec<u8>, String
 
 /// The Frictionless data package describing a tournament's `games.csv` and `ratings.csv`.
 pub fn datapackage(job: &JobRow) -> Value {
-    let text = |name: &str, description: &str| json!({"name": name, "type": "string", "description": description});
-    let int = |name: &str, description: &str| json!({"name": name, "type": "integer", "description": description, "constraints": {"minimum": 0}});
-    let num = |name: &str, description: &str| json!({"name": name, "type": "number", "description": description});
     json!({
         "profile": "tabular-data-package",
         "name": format!("tsoro-tournament-{}", job.id),
@@ -222,51 +222,24 @@ pub fn datapackage(job: &JobRow) -> Value {
             "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
         },
         "resources": [
-            {
-                "name": "games",
-                "path": "games.csv",
-                "profile": "tabular-data-resource",
-                "format": "csv",
-                "mediatype": "text/csv",
-                "encoding": "utf-8",
-                "schema": {
-                    "fields": [
-                        int("pairing", "The pairing's index"),
-                        int("pair", "The pair within the pairing"),
-                        int("game", "0: the pairing's first agent moved first; 1: its second"),
-                        json!({"name": "seed", "type": "string", "description": "The pair's seed (an unsigned 64-bit integer)", "constraints": {"pattern": "[0-9]+"}}),
-                        text("first", "The agent that moved first"),
-                        text("second", "The other agent"),
-                        json!({"name": "result", "type": "string", "description": "Who won, by seat", "constraints": {"enum": ["first", "second", "draw"]}}),
-                        text("reason", "Why the game ended"),
-                        int("opening_plies", "Random opening plies played"),
-                        int("turns", "Turns played (the opening's too)"),
-                        int("moves", "Moves as Ludii counts them"),
-                        int("decisions", "Decisions the agents made"),
-                    ],
-                    "primaryKey": ["pairing", "pair", "game"],
-                },
-            },
-            {
-                "name": "ratings",
-                "path": "ratings.csv",
-                "profile": "tabular-data-resource",
-                "format": "csv",
-                "mediatype": "text/csv",
-                "encoding": "utf-8",
-                "schema": {
-                    "fields": [
-                        json!({"name": "term", "type": "string", "description": "rating (an agent's) or first_move (the first mover's advantage)", "constraints": {"enum": ["rating", "first_move"]}}),
-                        text("agent", "The agent (empty for the first-move term)"),
-                        num("elo", "Elo points (the agents' mean is 0)"),
-                        num("elo_low", "95% bootstrap interval, low end"),
-                        num("elo_high", "95% bootstrap interval, high end"),
-                        json!({"name": "games", "type": "integer", "description": "Games against other agents"}),
-                        json!({"name": "score", "type": "number", "description": "Mean score in them (draws as half wins)"}),
-                    ],
-                    "missingValues": [""],
-                },
-            },
+            Resource {
+                name: "games",
+                path: "games.csv",
+                description: None,
+                columns: GAME_COLUMNS,
+                primary_key: &["pairing", "pair", "game"],
+                foreign_keys: &[],
+            }
+            .descriptor(),
+            Resource {
+                name: "ratings",
+                path: "ratings.csv",
+                description: None,
+                columns: RATING_COLUMNS,
+                primary_key: &[],
+                foreign_keys: &[],
+            }
+            .descriptor(),
         ],
     })
 }

@@ -1,282 +1,180 @@
 //! The CSV formats of a run, written alike by the command line and the service: `games.csv`
-//! (one record per game), the tidy summary (one metric per row) and the comparison table, each
-//! with its columns described once (the data packages and the documentation read them here).
+//! (one record per game, its columns [`GameRecord::COLUMNS`] beside the record), the tidy
+//! summary (one metric per row) and the comparison table, each with its columns described once
+//! (the data packages and the documentation read them here).
+//!
+//! [`GameRecord::COLUMNS`]: tsoro_engine::stats::GameRecord::COLUMNS
 
-use serde_json::{Value, json};
+pub use tsoro_engine::columns::{Column, header};
 use tsoro_engine::stats::Stats;
 use tsoro_engine::stats::paired::{Paired, PairedMean, PairedProportion};
 
-/// A column: name, Frictionless type, description (with units).
-pub type Column = (&'static str, &'static str, &'static str);
-
-/// The columns of `games.csv`: name, Frictionless type, description (with units).
-pub const GAME_FIELDS: &[Column] = &[
-    ("game", "integer", "index of the game in the run, from 0"),
-    (
-        "seed",
-        "integer",
-        "the game's own seed (an unsigned 64-bit number), derived from (run seed, game) only",
-    ),
-    (
-        "agent_a",
-        "string",
-        "the agent in seat A (rows i and ii), e.g. random, alphabeta:4",
-    ),
-    ("agent_b", "string", "the agent in seat B"),
-    (
-        "agent_a_index",
-        "integer",
-        "which of the run's two agents (0 or 1) sat in seat A",
-    ),
-    ("first", "string", "the seat that moved first (A or B)"),
-    ("winner", "string", "A, B or draw"),
-    (
-        "reason",
-        "string",
-        "why the game ended: no_stones, no_moves, turn_limit, move_limit, endless_sowing, line, too_few_pieces, repetition",
-    ),
-    (
-        "turns",
-        "integer",
-        "turns played (one player's whole go is a turn)",
-    ),
-    ("actions", "integer", "decisions made"),
-    (
-        "moves",
-        "integer",
-        "moves as Ludii counts them (each relay lap and each take is one)",
-    ),
-    (
-        "captures_a",
-        "integer",
-        "capture events by seat A (lines made, in line games)",
-    ),
-    ("captures_b", "integer", "capture events by seat B"),
-    (
-        "stones_captured_a",
-        "integer",
-        "stones taken by seat A (captures and takes), in stones",
-    ),
-    (
-        "stones_captured_b",
-        "integer",
-        "stones taken by seat B, in stones",
-    ),
-    (
-        "stones_left_a",
-        "integer",
-        "stones left to seat A at the end, in stones",
-    ),
-    (
-        "stones_left_b",
-        "integer",
-        "stones left to seat B at the end, in stones",
-    ),
-    (
-        "longest_relay",
-        "integer",
-        "the longest sowing of one action, in laps",
-    ),
-    (
-        "mean_branching",
-        "number",
-        "mean number of legal actions over the game's decisions",
-    ),
-    (
-        "legal_sum",
-        "integer",
-        "legal-action counts summed over the decisions",
-    ),
-    (
-        "multi_decisions",
-        "integer",
-        "decisions with more than one legal action",
-    ),
-];
-
 /// The columns of the tidy summary (`summary.csv`, `tsoro simulate --summary`).
 pub const SUMMARY_FIELDS: &[Column] = &[
-    ("ruleset", "string", "the ruleset id"),
-    ("params", "object", "every parameter in force, as JSON"),
-    ("agents", "string", "the two agents, comma-separated"),
-    (
+    Column::new("ruleset", "string", "the ruleset id"),
+    Column::new("params", "object", "every parameter in force, as JSON"),
+    Column::new("agents", "string", "the two agents, comma-separated"),
+    Column::new(
         "seed",
         "integer",
         "the run's seed (an unsigned 64-bit number)",
     ),
-    ("games", "integer", "games played"),
-    (
+    Column::new("games", "integer", "games played"),
+    Column::new(
         "metric",
         "string",
         "the statistic (win rates are proportions of games; lengths in turns or Ludii moves)",
     ),
-    ("value", "number", "its value"),
-    (
+    Column::new("value", "number", "its value"),
+    Column::new(
         "ci_low",
         "number",
         "lower end of its 95% interval (Wilson for proportions), when it has one",
     ),
-    ("ci_high", "number", "upper end of its 95% interval"),
+    Column::new("ci_high", "number", "upper end of its 95% interval"),
 ];
 
 /// The columns of the comparison table (`table.csv`, `tsoro compare --csv`): one row per run,
 /// the differences from the first run (empty in its own row).
 pub const COMPARE_FIELDS: &[Column] = &[
-    ("ruleset", "string", "the ruleset id"),
-    ("params", "object", "every parameter in force, as JSON"),
-    ("agents", "string", "the two agents, comma-separated"),
-    ("seed", "integer", "the seed shared by the runs"),
-    ("games", "integer", "games played"),
-    (
+    Column::new("ruleset", "string", "the ruleset id"),
+    Column::new("params", "object", "every parameter in force, as JSON"),
+    Column::new("agents", "string", "the two agents, comma-separated"),
+    Column::new("seed", "integer", "the seed shared by the runs"),
+    Column::new("games", "integer", "games played"),
+    Column::new(
         "first_mover_win_rate",
         "number",
         "proportion of games won by the player who moved first",
     ),
-    (
+    Column::new(
         "first_mover_ci_low",
         "number",
         "lower end of its 95% Wilson interval",
     ),
-    (
+    Column::new(
         "first_mover_ci_high",
         "number",
         "upper end of its 95% Wilson interval",
     ),
-    ("draw_rate", "number", "proportion of games drawn"),
-    ("turns_mean", "number", "mean game length, in turns"),
-    (
+    Column::new("draw_rate", "number", "proportion of games drawn"),
+    Column::new("turns_mean", "number", "mean game length, in turns"),
+    Column::new(
         "turns_sd",
         "number",
         "standard deviation of the game length, in turns",
     ),
-    (
+    Column::new(
         "moves_mean",
         "number",
         "mean game length, in moves as Ludii counts them",
     ),
-    (
+    Column::new(
         "diff_first_mover",
         "number",
         "first-mover win rate minus the first run's, as a proportion, paired game by game",
     ),
-    (
+    Column::new(
         "diff_first_mover_ci_low",
         "number",
         "lower end of its 95% interval (Newcombe's paired score interval)",
     ),
-    (
+    Column::new(
         "diff_first_mover_ci_high",
         "number",
         "upper end of its 95% interval",
     ),
-    (
+    Column::new(
         "diff_first_mover_p",
         "number",
         "two-sided p-value (McNemar's exact test of the discordant games)",
     ),
-    (
+    Column::new(
         "diff_turns_mean",
         "number",
         "mean turns minus the first run's, in turns, paired game by game",
     ),
-    (
+    Column::new(
         "diff_turns_mean_ci_low",
         "number",
         "lower end of its 95% interval (paired t)",
     ),
-    (
+    Column::new(
         "diff_turns_mean_ci_high",
         "number",
         "upper end of its 95% interval",
     ),
-    (
+    Column::new(
         "diff_turns_mean_p",
         "number",
         "two-sided p-value (paired t test)",
     ),
-    (
+    Column::new(
         "identical_games",
         "integer",
         "games that are the same game as the first run's game of the same seed (every column equal)",
     ),
-    (
+    Column::new(
         "diff_draws",
         "number",
         "draw rate minus the first run's, as a proportion, paired game by game",
     ),
-    (
+    Column::new(
         "diff_draws_ci_low",
         "number",
         "lower end of its 95% interval (Newcombe's paired score interval)",
     ),
-    (
+    Column::new(
         "diff_draws_ci_high",
         "number",
         "upper end of its 95% interval",
     ),
-    (
+    Column::new(
         "diff_draws_p",
         "number",
         "two-sided p-value (McNemar's exact test of the discordant games)",
     ),
-    (
+    Column::new(
         "diff_first_agent_wins",
         "number",
         "the first agent's win rate minus the first run's, as a proportion, paired game by game",
     ),
-    (
+    Column::new(
         "diff_first_agent_wins_ci_low",
         "number",
         "lower end of its 95% interval (Newcombe's paired score interval)",
     ),
-    (
+    Column::new(
         "diff_first_agent_wins_ci_high",
         "number",
         "upper end of its 95% interval",
     ),
-    (
+    Column::new(
         "diff_first_agent_wins_p",
         "number",
         "two-sided p-value (McNemar's exact test of the discordant games)",
     ),
-    (
+    Column::new(
         "diff_captures",
         "number",
         "mean capture events per game (both sides) minus the first run's, paired game by game",
     ),
-    (
+    Column::new(
         "diff_captures_ci_low",
         "number",
         "lower end of its 95% interval (paired t)",
     ),
-    (
+    Column::new(
         "diff_captures_ci_high",
         "number",
         "upper end of its 95% interval",
     ),
-    (
+    Column::new(
         "diff_captures_p",
         "number",
         "two-sided p-value (paired t test)",
     ),
 ];
-
-/// A CSV header: the columns' names, comma-separated.
-pub fn header(columns: &[Column]) -> String {
-    columns
-        .iter()
-        .map(|(name, _, _)| *name)
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// The Frictionless field descriptors of these columns.
-pub fn frictionless_fields(columns: &[Column]) -> Vec<Value> {
-    columns
-        .iter()
-        .map(|(n, t, d)| json!({"name": n, "type": t, "description": d}))
-        .collect()
-}
 
 /// What identifies a run in the CSV exports: ruleset, parameters in force, agents, seed.
 #[derive(Clone, Debug)]
@@ -298,7 +196,7 @@ pub fn summary_csv<W: std::io::Write>(
     s: &Stats,
 ) -> Result<(), csv::Error> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(SUMMARY_FIELDS.iter().map(|(name, _, _)| *name))?;
+    w.write_record(SUMMARY_FIELDS.iter().map(|c| c.name))?;
     let params = label.params.to_string();
     let seed = label.seed.to_string();
     let games = s.games.to_string();
@@ -400,7 +298,7 @@ pub fn compare_csv<W: std::io::Write>(
     diffs: &[Paired],
 ) -> Result<(), csv::Error> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(COMPARE_FIELDS.iter().map(|(name, _, _)| *name))?;
+    w.write_record(COMPARE_FIELDS.iter().map(|c| c.name))?;
     for (i, (p, s)) in runs.iter().zip(stats).enumerate() {
         let d = if i == 0 { None } else { diffs.get(i - 1) };
         let mut row = vec![
@@ -435,45 +333,4 @@ pub fn compare_csv<W: std::io::Write>(
     }
     w.flush()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{GAME_FIELDS, header};
-    use std::sync::Arc;
-    use tsoro_engine::stats::{GameRecord, Winner};
-    use tsoro_engine::{EndReason, Player};
-
-    /// The header is the one serde writes for a record: the columns' names and order are the
-    /// record's fields.
-    #[test]
-    fn the_header_is_the_records_fields() {
-        let r = GameRecord {
-            game: 0,
-            seed: 0,
-            agent_a: Arc::from("random"),
-            agent_b: Arc::from("random"),
-            agent_a_index: 0,
-            first: Player::A,
-            winner: Winner::Draw,
-            reason: EndReason::NoMoves,
-            turns: 0,
-            actions: 0,
-            moves: 0,
-            captures_a: 0,
-            captures_b: 0,
-            stones_captured_a: 0,
-            stones_captured_b: 0,
-            stones_left_a: 0,
-            stones_left_b: 0,
-            longest_relay: 0,
-            mean_branching: 0.0,
-            legal_sum: 0,
-            multi_decisions: 0,
-        };
-        let mut w = csv::Writer::from_writer(vec![]);
-        w.serialize(&r).unwrap();
-        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
-        assert_eq!(text.lines().next(), Some(header(GAME_FIELDS).as_str()));
-    }
 }

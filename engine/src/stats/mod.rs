@@ -10,6 +10,7 @@ pub mod paired;
 pub mod seed_text;
 pub mod study;
 
+use crate::columns::Column;
 use crate::outcome::EndReason;
 pub use exact::ExactSum;
 use interval::{Interval, MeanDiff, ProportionDiff, proportion_diff, welch, wilson};
@@ -29,7 +30,8 @@ pub enum Winner {
     Draw,
 }
 
-/// One game of a simulation. Its columns are the CSV export's, in this order.
+/// One game of a simulation: a line of `games.csv`, its fields the columns in this order
+/// ([`GameRecord::COLUMNS`] describes them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Index of the game in the run (0-based).
@@ -75,6 +77,106 @@ pub struct GameRecord {
     pub legal_sum: u64,
     /// Decisions that had more than one legal action.
     pub multi_decisions: u32,
+}
+
+impl GameRecord {
+    /// The columns of `games.csv` (one record a line, as serde writes it: the fields above, in
+    /// their order), with their types and descriptions: the CSV writers' header and the data
+    /// packages' schema.
+    pub const COLUMNS: &'static [Column] = &[
+        Column::new("game", "integer", "index of the game in the run, from 0").min(0),
+        Column::new(
+            "seed",
+            "integer",
+            "the game's own seed (an unsigned 64-bit number), derived from (run seed, game) only",
+        ),
+        Column::new(
+            "agent_a",
+            "string",
+            "the agent in seat A (rows i and ii), e.g. random, alphabeta:4",
+        ),
+        Column::new("agent_b", "string", "the agent in seat B"),
+        Column::new(
+            "agent_a_index",
+            "integer",
+            "which of the run's two agents (0 or 1) sat in seat A",
+        )
+        .min(0),
+        Column::new("first", "string", "the seat that moved first (A or B)"),
+        Column::new("winner", "string", "A, B or draw"),
+        Column::new(
+            "reason",
+            "string",
+            "why the game ended: no_stones, no_moves, turn_limit, move_limit, endless_sowing, line, too_few_pieces, last_standing, repetition",
+        ),
+        Column::new(
+            "turns",
+            "integer",
+            "turns played (one player's whole go is a turn)",
+        )
+        .min(0),
+        Column::new("actions", "integer", "decisions made").min(0),
+        Column::new(
+            "moves",
+            "integer",
+            "moves as Ludii counts them (each relay lap and each take is one)",
+        )
+        .min(0),
+        Column::new(
+            "captures_a",
+            "integer",
+            "capture events by seat A (lines made, in line games)",
+        )
+        .min(0),
+        Column::new("captures_b", "integer", "capture events by seat B").min(0),
+        Column::new(
+            "stones_captured_a",
+            "integer",
+            "stones taken by seat A (captures and takes), in stones",
+        )
+        .min(0),
+        Column::new(
+            "stones_captured_b",
+            "integer",
+            "stones taken by seat B, in stones",
+        )
+        .min(0),
+        Column::new(
+            "stones_left_a",
+            "integer",
+            "stones left to seat A at the end, in stones",
+        )
+        .min(0),
+        Column::new(
+            "stones_left_b",
+            "integer",
+            "stones left to seat B at the end, in stones",
+        )
+        .min(0),
+        Column::new(
+            "longest_relay",
+            "integer",
+            "the longest sowing of one action, in laps",
+        )
+        .min(0),
+        Column::new(
+            "mean_branching",
+            "number",
+            "mean number of legal actions over the game's decisions",
+        ),
+        Column::new(
+            "legal_sum",
+            "integer",
+            "legal-action counts summed over the decisions",
+        )
+        .min(0),
+        Column::new(
+            "multi_decisions",
+            "integer",
+            "decisions with more than one legal action",
+        )
+        .min(0),
+    ];
 }
 
 /// The mean number of legal actions over a game's decisions (0 for a game of none): a

@@ -3,6 +3,7 @@
 
 use super::ratings::{self, Estimate, PairingPairs};
 use super::{TournamentGame, TournamentSpec, Won};
+use crate::columns::{Column, header};
 use crate::rng::mix64;
 use crate::stats::dist::t_quantile;
 use crate::stats::interval::{Interval, wilson, wilson_score};
@@ -256,21 +257,63 @@ pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -
     }
 }
 
-/// The games as CSV, one line each, with a header.
+/// The columns of a tournament's `games.csv` ([`games_csv`]).
+pub const GAME_COLUMNS: &[Column] = &[
+    Column::new("pairing", "integer", "The pairing's index").min(0),
+    Column::new("pair", "integer", "The pair within the pairing").min(0),
+    Column::new(
+        "game",
+        "integer",
+        "0: the pairing's first agent moved first; 1: its second",
+    )
+    .min(0),
+    Column::new(
+        "seed",
+        "string",
+        "The pair's seed (an unsigned 64-bit integer)",
+    )
+    .pattern("[0-9]+"),
+    Column::new("first", "string", "The agent that moved first"),
+    Column::new("second", "string", "The other agent"),
+    Column::new("result", "string", "Who won, by seat").one_of(&["first", "second", "draw"]),
+    Column::new("reason", "string", "Why the game ended"),
+    Column::new("opening_plies", "integer", "Random opening plies played").min(0),
+    Column::new("turns", "integer", "Turns played (the opening's too)").min(0),
+    Column::new("moves", "integer", "Moves as Ludii counts them").min(0),
+    Column::new("decisions", "integer", "Decisions the agents made").min(0),
+];
+
+/// The columns of a tournament's `ratings.csv` ([`ratings_csv`]).
+pub const RATING_COLUMNS: &[Column] = &[
+    Column::new(
+        "term",
+        "string",
+        "rating (an agent's) or first_move (the first mover's advantage)",
+    )
+    .one_of(&["rating", "first_move"]),
+    Column::new(
+        "agent",
+        "string",
+        "The agent (empty for the first-move term)",
+    ),
+    Column::new("elo", "number", "Elo points (the agents' mean is 0)"),
+    Column::new("elo_low", "number", "95% bootstrap interval, low end"),
+    Column::new("elo_high", "number", "95% bootstrap interval, high end"),
+    Column::new("games", "integer", "Games against other agents"),
+    Column::new("score", "number", "Mean score in them (draws as half wins)"),
+];
+
+/// The games as CSV, one line each, with a header ([`GAME_COLUMNS`]).
 pub fn games_csv(spec: &TournamentSpec, games: &[TournamentGame]) -> String {
-    let mut out = String::from(GAMES_CSV_HEADER);
+    let mut out = header(GAME_COLUMNS) + "\n";
     for g in games {
         write_game_row(&mut out, spec, g);
     }
     out
 }
 
-/// The header line of a tournament's `games.csv` (newline included).
-pub const GAMES_CSV_HEADER: &str =
-    "pairing,pair,game,seed,first,second,result,reason,opening_plies,turns,moves,decisions\n";
-
-/// Appends one game's line of `games.csv` to `out` (a stream of them, after
-/// [`GAMES_CSV_HEADER`], is [`games_csv`]).
+/// Appends one game's line of `games.csv` to `out` (a stream of them, after the header of
+/// [`GAME_COLUMNS`], is [`games_csv`]).
 pub fn write_game_row(out: &mut String, spec: &TournamentSpec, g: &TournamentGame) {
     let _ = writeln!(
         out,
@@ -295,9 +338,9 @@ pub fn write_game_row(out: &mut String, spec: &TournamentSpec, g: &TournamentGam
 }
 
 /// The ratings as CSV: one line per agent, then one for the first-move term (`agent` empty,
-/// `term` `first_move`).
+/// `term` `first_move`), with a header ([`RATING_COLUMNS`]).
 pub fn ratings_csv(r: &TournamentReport) -> String {
-    let mut out = String::from("term,agent,elo,elo_low,elo_high,games,score\n");
+    let mut out = header(RATING_COLUMNS) + "\n";
     for a in &r.ratings {
         let _ = writeln!(
             out,

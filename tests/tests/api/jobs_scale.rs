@@ -10,7 +10,7 @@ use tsoro_api::jobs::store;
 use tsoro_api::settings::JobSettings;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any};
-use tsoro_engine::stats::csv_line;
+use tsoro_engine::stats::{GameRecord, csv_line};
 use tsoro_tests::{TestApp, spawn_app_with_jobs};
 
 fn settings(workers: usize, chunk: u64) -> JobSettings {
@@ -180,8 +180,7 @@ async fn a_lazily_cut_job_resumes_after_a_dead_worker_with_the_engine_s_records(
         seed: 11,
         swap_seats: true,
     };
-    let mut expected =
-        (tsoro_api::runs::csv::header(tsoro_api::runs::csv::GAME_FIELDS) + "\n").into_bytes();
+    let mut expected = (tsoro_engine::columns::header(GameRecord::COLUMNS) + "\n").into_bytes();
     simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
         csv_line::write_line(r, &mut expected)
     })
@@ -393,7 +392,7 @@ async fn hundreds_of_long_polls_are_answered_from_one_read_when_their_job_ends()
     let url = tsoro_tests::fresh_database().await;
     let handed_out = Arc::new(AtomicUsize::new(0));
     let (new, reused) = (handed_out.clone(), handed_out.clone());
-    let pool = tsoro_api::db::pool_options()
+    let pool = tsoro_api::database::pool_options()
         .max_connections(CONNECTIONS)
         .after_connect(move |_, _| {
             new.fetch_add(1, Ordering::SeqCst);
@@ -403,7 +402,7 @@ async fn hundreds_of_long_polls_are_answered_from_one_read_when_their_job_ends()
             reused.fetch_add(1, Ordering::SeqCst);
             Box::pin(async { Ok(true) })
         })
-        .connect_with(tsoro_api::db::options(&url).unwrap())
+        .connect_with(tsoro_api::database::options(&url).unwrap())
         .await
         .unwrap();
     // No worker: the job ends when the test says so.
@@ -437,7 +436,7 @@ async fn hundreds_of_long_polls_are_answered_from_one_read_when_their_job_ends()
 
     // The job ends (cancelled through a connection of the test's own).
     let before = handed_out.load(Ordering::SeqCst);
-    let other = tsoro_api::db::connect(&url).await.unwrap();
+    let other = tsoro_api::database::connect(&url).await.unwrap();
     assert!(store::cancel(&other, id).await.unwrap());
     let mut answered = 0;
     while let Some(done) = waiters.join_next().await {
