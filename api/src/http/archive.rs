@@ -3,7 +3,7 @@
 
 use super::respond::{self, Format, format_of};
 use crate::archive::read::{
-    self, evidence_item, from_record, game_item, opt, ruleset_item, source_item,
+    self, evidence_item, from_record, game_item, ruleset_item, source_item,
 };
 use crate::archive::store::{self, Table};
 use crate::archive::views::*;
@@ -14,7 +14,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
-use tsoro_corpus::{Evidence, Game, Source, cite};
+use tsoro_corpus::{Evidence, Game, Source, cite, package};
 use utoipa::IntoParams;
 
 /// Largest page of evidence.
@@ -219,48 +219,27 @@ pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
 pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
     let rows = store::records(&state.pool, Table::Sources).await?;
-    let items: Vec<SourceItem> = rows
+    let sources: Vec<Source> = rows
         .into_iter()
-        .map(|r| from_record::<Source>(r, "summary").map(|(s, _)| source_item(&s)))
+        .map(|r| {
+            from_record::<Source>(r, "summary").map(|(mut s, summary)| {
+                s.summary = summary;
+                s
+            })
+        })
         .collect::<Result<_, _>>()?;
     match format {
-        Format::Json => respond::json(&req, &SourceList { items }),
+        Format::Json => respond::json(
+            &req,
+            &SourceList {
+                items: sources.iter().map(source_item).collect(),
+            },
+        ),
+        // The archive's sources table, as its data package has it.
         Format::Csv => respond::csv(
             &req,
-            &[
-                "id",
-                "type",
-                "authors",
-                "title",
-                "year",
-                "container",
-                "volume",
-                "issue",
-                "pages",
-                "publisher",
-                "place",
-                "web",
-                "accessed",
-                "original_year",
-            ],
-            items.into_iter().map(|s| {
-                vec![
-                    s.id.clone(),
-                    s.kind.clone(),
-                    s.authors.join("; "),
-                    s.title.clone(),
-                    s.year.map(|y| y.to_string()).unwrap_or_default(),
-                    opt(&s.container),
-                    opt(&s.volume),
-                    opt(&s.issue),
-                    opt(&s.pages),
-                    opt(&s.publisher),
-                    opt(&s.place),
-                    opt(&s.web),
-                    opt(&s.accessed),
-                    s.original_year.map(|y| y.to_string()).unwrap_or_default(),
-                ]
-            }),
+            &package::SOURCES.iter().map(|c| c.name).collect::<Vec<_>>(),
+            sources.iter().map(package::source_row),
         ),
     }
 }
