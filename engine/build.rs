@@ -1,6 +1,10 @@
-//! The engine's version (`tsoro_engine::VERSION`): a digest of its sources, its rulesets and
-//! its manifest, so that two builds carry the same version exactly when they are built from
-//! the same engine (and so play the same games for the same inputs).
+//! Two things the engine knows of its own files, found at build time (the engine does no I/O
+//! when it runs):
+//! - its version (`tsoro_engine::VERSION`): a digest of its sources, its rulesets and its
+//!   manifest, so that two builds carry the same version exactly when they are built from the
+//!   same engine (and so play the same games for the same inputs);
+//! - the catalogue's rulesets: every `rulesets/*.json`, in file-name order, compiled in
+//!   (`$OUT_DIR/rulesets.rs`), as the corpus finds its records.
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -50,4 +54,36 @@ fn main() {
         .map(|b| format!("{b:02x}"))
         .collect();
     println!("cargo:rustc-env=TSORO_ENGINE_VERSION={hex}");
+    catalogue_files(&root.join("rulesets"));
+}
+
+/// Writes `$OUT_DIR/rulesets.rs`: `FILES`, every `*.json` of `dir` as (id, text) by file name.
+fn catalogue_files(dir: &Path) {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("engine/rulesets/ is readable")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    found.sort();
+    let entries: Vec<String> = found
+        .iter()
+        .map(|p| {
+            let id = p
+                .file_stem()
+                .expect("a file name")
+                .to_string_lossy()
+                .into_owned();
+            format!("    ({id:?}, include_str!({:?})),", p.display().to_string())
+        })
+        .collect();
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("rulesets.rs");
+    std::fs::write(
+        out,
+        format!(
+            "/// The files of the catalogue: (id, JSON), by file name.\nconst FILES: &[(&str, &str)] = &[\n{}\n];\n",
+            entries.join("\n")
+        ),
+    )
+    .expect("OUT_DIR is writable");
 }

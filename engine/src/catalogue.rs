@@ -12,48 +12,8 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use thiserror::Error;
 
-macro_rules! rulesets {
-    ($($id:literal),* $(,)?) => {
-        &[$(($id, include_str!(concat!("../rulesets/", $id, ".json")))),*]
-    };
-}
-
-/// The files of the catalogue: (id, JSON).
-const FILES: &[(&str, &str)] = rulesets![
-    "tsoro-matthews-basic",
-    "tsoro-matthews-v1",
-    "tsoro-matthews-v2",
-    "tsoro-matthews-v3",
-    "tsoro-matthews-v4",
-    "tsoro-matthews-v5",
-    "tsoro-matthews-v6",
-    "tsoro-matthews-v7",
-    "tsoro-matthews-v1-v5",
-    "tsoro-matthews-v1-v5-v6",
-    "tsoro-russ",
-    "njombwa-sanderson-gambit",
-    "njombwa-sanderson-one-counter",
-    "njombwa-sanderson-two-counters",
-    "tsoro-ludii",
-    "tsoro-ludii-additional-capture",
-    "tsoro-ludii-misoro",
-    "tsoro-ludii-misoro-additional-capture",
-    "tsoro-ludii-musoro",
-    "tsoro-ludii-reentered-captures",
-    "tsoro-ludii-baia",
-    "njombwa-ludii",
-    "njombwa-ludii-one-counter",
-    "njombwa-ludii-two-counters",
-    "tsoro-yemutwelve-matthews",
-    "tsoro-yemutwelve-ludii",
-    "dig-dig-matthews",
-    "dig-dig-ludii",
-    "tsoro-yemutatu-matthews-a",
-    "tsoro-yemutatu-matthews-b",
-    "tsoro-yemutatu-ludii",
-    "tsoro-yemutatu-ludii-triangle",
-    "nhodo-matthews",
-];
+// `FILES`: every `engine/rulesets/*.json` as (id, JSON), by file name (made by `build.rs`).
+include!(concat!(env!("OUT_DIR"), "/rulesets.rs"));
 
 /// The family of engine a ruleset runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -412,7 +372,7 @@ pub fn build_config(kind: Kind, config: Value) -> Result<Model, ParamError> {
     })
 }
 
-/// Every shipped ruleset, in a stable order.
+/// Every shipped ruleset, by id (its file's name).
 pub fn all() -> &'static [RulesetDef] {
     static ALL: OnceLock<Vec<RulesetDef>> = OnceLock::new();
     ALL.get_or_init(|| {

@@ -229,3 +229,22 @@ fn ruleset_files_carry_no_prose() {
         "one file per shipped ruleset"
     );
 }
+
+/// The catalogue is found from its files (by `build.rs`), not a list kept by hand: its ids
+/// are the names of `engine/rulesets/*.json`, every one of them, in file-name order.
+#[test]
+fn the_catalogue_is_its_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("engine/rulesets")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let stems: Vec<String> = files
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(stems.len() >= 30, "{stems:?}");
+    assert_eq!(catalogue::ids(), stems);
+}
