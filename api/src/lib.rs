@@ -6,7 +6,7 @@
 //!   the OpenAPI document; [`pages`] renders the HTML pages;
 //! - the domain: [`runs`] (validating and planning a run, its cost), [`jobs`] (durable
 //!   simulation jobs: store, workers, records, exports) and [`archive`] (the corpus imported
-//!   and read);
+//!   and read), over the PostgreSQL [`database`] (connecting, migrating, the `/health` probe);
 //! - [`commands`] is the command line's own (`tsoro simulate`, `tsoro search`...).
 
 pub mod access;
@@ -15,8 +15,7 @@ pub mod cli;
 pub mod commands;
 pub mod compute;
 pub mod data_lock;
-pub mod db;
-pub mod db_watch;
+pub mod database;
 pub mod http;
 pub mod jobs;
 pub mod pages;
@@ -38,8 +37,7 @@ mod layers {
         "archive",
         "play.rs",
         "settings.rs",
-        "db.rs",
-        "db_watch.rs",
+        "database",
     ];
 
     fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {

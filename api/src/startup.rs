@@ -21,7 +21,7 @@ impl Application {
     pub fn build(settings: &AppSettings, pool: PgPool) -> std::io::Result<Application> {
         let listener = TcpListener::bind(&settings.bind)?;
         let port = listener.local_addr()?.port();
-        let db = crate::db_watch::DbWatch::spawn(
+        let db = crate::database::probe::DbWatch::spawn(
             &pool,
             settings.db_down_threshold,
             settings.embedded.clone(),
@@ -94,7 +94,7 @@ impl Database {
     pub async fn open_locked(args: &DbArgs, lock: Option<DataDirLock>) -> anyhow::Result<Database> {
         match &args.database_url {
             Some(url) => {
-                crate::db::create_database_if_missing(url)
+                crate::database::create_database_if_missing(url)
                     .await
                     .with_context(|| {
                         format!(
@@ -156,10 +156,10 @@ fn redact(url: &str) -> String {
 
 /// A pool on the URL's database with every migration applied.
 pub(crate) async fn open_pool(url: &str) -> anyhow::Result<PgPool> {
-    let pool = crate::db::connect(url)
+    let pool = crate::database::connect(url)
         .await
         .context("connecting to the database")?;
-    crate::db::migrate(&pool)
+    crate::database::migrate(&pool)
         .await
         .context("running the migrations")?;
     Ok(pool)
@@ -266,10 +266,10 @@ pub async fn worker(args: crate::cli::WorkerArgs) -> anyhow::Result<()> {
             )
         })?,
     };
-    let pool = crate::db::connect(&url)
+    let pool = crate::database::connect(&url)
         .await
         .with_context(|| format!("connecting to {}", redact(&url)))?;
-    crate::db::migrate(&pool)
+    crate::database::migrate(&pool)
         .await
         .context("running the migrations")?;
     let mut settings = args.jobs.settings();

@@ -138,7 +138,7 @@ fn init() -> Result<Cluster, String> {
             let pool = PgPool::connect(&with_database(&user_url, &template))
                 .await
                 .map_err(|e| e.to_string())?;
-            tsoro_api::db::migrate(&pool)
+            tsoro_api::database::migrate(&pool)
                 .await
                 .map_err(|e| e.to_string())?;
             tsoro_api::archive::import::import_corpus(&pool)
@@ -287,7 +287,7 @@ pub async fn spawn_app_from(pool: PgPool, mut settings: AppSettings) -> TestApp 
 /// A fresh database and the app over it with these job settings.
 pub async fn spawn_app_with_jobs(jobs: tsoro_api::settings::JobSettings) -> TestApp {
     let url = fresh_database().await;
-    let pool = tsoro_api::db::connect(&url)
+    let pool = tsoro_api::database::connect(&url)
         .await
         .expect("connect the pool");
     spawn_app_with_settings(pool, jobs).await
@@ -295,7 +295,7 @@ pub async fn spawn_app_with_jobs(jobs: tsoro_api::settings::JobSettings) -> Test
 
 pub async fn spawn_app() -> TestApp {
     let url = fresh_database().await;
-    let pool = tsoro_api::db::connect(&url)
+    let pool = tsoro_api::database::connect(&url)
         .await
         .expect("connect the pool");
     spawn_app_with(pool).await

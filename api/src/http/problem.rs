@@ -378,7 +378,7 @@ pub fn bound(text: &str) -> String {
 
 impl From<sqlx::Error> for Problem {
     fn from(e: sqlx::Error) -> Problem {
-        if crate::db::is_disk_full(&e) {
+        if crate::database::is_disk_full(&e) {
             let why = match &e {
                 sqlx::Error::Database(db) => db.message().to_string(),
                 other => other.to_string(),

@@ -9,5 +9,5 @@ pub struct AppState {
     /// The database.
     pub pool: PgPool,
     /// Whether it answers, as a background probe sees it (for `/health`).
-    pub db: crate::db_watch::DbWatch,
+    pub db: crate::database::probe::DbWatch,
 }

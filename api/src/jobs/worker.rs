@@ -81,7 +81,7 @@ pub async fn run(
         }
         let claimed = match store::claim(&pool, &name, settings.lease).await {
             Ok(c) => c,
-            Err(e) if crate::db::is_disk_full(&e) => {
+            Err(e) if crate::database::is_disk_full(&e) => {
                 tracing::error!(worker = %name, error = %e, "disk full: claiming a chunk");
                 full = true;
                 continue;
@@ -157,7 +157,7 @@ async fn store_played(pool: PgPool, name: String, played: Played) -> Stored {
     let (job, idx, games) = (played.claim.job.id, played.claim.idx, played.games);
     match store::complete(&pool, &name, played).await {
         Ok(stored) => tracing::debug!(%job, chunk = idx, games, stored, "chunk played"),
-        Err(e) if crate::db::is_disk_full(&e) => {
+        Err(e) if crate::database::is_disk_full(&e) => {
             tracing::error!(
                 worker = %name, %job, chunk = idx, error = %e,
                 "disk full: the chunk was not stored; the job waits (its chunk is claimed \

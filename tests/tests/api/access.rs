@@ -340,7 +340,7 @@ async fn pages_of_other_sites_cannot_make_a_browser_write() {
 /// The app over a fresh database, listening on every interface (not loopback).
 async fn exposed_app(allow_anonymous_writes: bool) -> (TestApp, AppSettings) {
     let url = fresh_database().await;
-    let pool = tsoro_api::db::connect(&url).await.unwrap();
+    let pool = tsoro_api::database::connect(&url).await.unwrap();
     let settings = AppSettings {
         bind: "0.0.0.0:0".into(),
         body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,

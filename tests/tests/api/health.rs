@@ -76,7 +76,9 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
     let mut pg = EmbeddedPg::new(dir.join("pg")).unwrap();
     pg.start().unwrap();
     watchdog(&pg, &dir);
-    let pool = tsoro_api::db::connect(&pg.url("postgres")).await.unwrap();
+    let pool = tsoro_api::database::connect(&pg.url("postgres"))
+        .await
+        .unwrap();
     let settings = tsoro_api::settings::AppSettings {
         bind: String::new(),
         body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
@@ -163,9 +165,9 @@ async fn a_busy_pool_is_not_a_dead_database() {
     let mut pg = EmbeddedPg::new(dir.join("pg")).unwrap();
     pg.start().unwrap();
     watchdog(&pg, &dir);
-    let pool = tsoro_api::db::pool_options()
+    let pool = tsoro_api::database::pool_options()
         .max_connections(3)
-        .connect_with(tsoro_api::db::options(&pg.url("postgres")).unwrap())
+        .connect_with(tsoro_api::database::options(&pg.url("postgres")).unwrap())
         .await
         .unwrap();
     let settings = tsoro_api::settings::AppSettings {

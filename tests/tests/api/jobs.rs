@@ -189,7 +189,7 @@ async fn two_workers_give_exactly_the_records_of_one() {
     // however fast the first plays.
     let url = fresh_database().await;
     let mut gate = StoreGate::shut(&url).await;
-    let pool = tsoro_api::db::connect(&url).await.unwrap();
+    let pool = tsoro_api::database::connect(&url).await.unwrap();
     let two = spawn_app_with_settings(pool, settings(2, 400)).await;
     let body = json!({"ruleset": "tsoro-yemutwelve-matthews", "agents": ["greedy", "random"], "games": 2000, "seed": 99});
     let u1 = submit(&one, body.clone()).await;

@@ -28,7 +28,7 @@ fn settings(workers: usize) -> JobSettings {
 /// tests' own address) when `proxied`: the clients are then the addresses the tests forward.
 async fn app(jobs: JobSettings, proxied: bool) -> TestApp {
     let url = tsoro_tests::fresh_database().await;
-    let pool = tsoro_api::db::connect(&url).await.unwrap();
+    let pool = tsoro_api::database::connect(&url).await.unwrap();
     let settings = AppSettings {
         bind: String::new(),
         body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,

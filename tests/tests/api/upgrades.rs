@@ -19,7 +19,7 @@ async fn migrate_0014_again(pool: &sqlx::PgPool) -> Option<String> {
     let mut conn = sqlx::PgConnection::connect_with(&pool.connect_options())
         .await
         .unwrap();
-    let refused = tsoro_api::db::MIGRATOR.run(&mut conn).await.err();
+    let refused = tsoro_api::database::MIGRATOR.run(&mut conn).await.err();
     conn.close().await.unwrap();
     refused.map(|e| e.to_string())
 }
@@ -119,8 +119,8 @@ async fn a_database_of_the_previous_release_is_upgraded_and_serves_its_jobs() {
         .unwrap();
     sqlx::raw_sql(PREVIOUS).execute(&mut conn).await.unwrap();
     conn.close().await.unwrap();
-    let pool = tsoro_api::db::connect(&url).await.unwrap();
-    tsoro_api::db::migrate(&pool)
+    let pool = tsoro_api::database::connect(&url).await.unwrap();
+    tsoro_api::database::migrate(&pool)
         .await
         .expect("the previous release's database migrates");
     let app = tsoro_tests::spawn_app_with_settings(pool, crate::jobs::settings(1, 50)).await;

@@ -1,4 +1,7 @@
-//! The database: connecting, creating the database if missing, and migrating.
+//! The service's PostgreSQL database: connecting, creating the database if missing, and
+//! migrating; and the background [`probe`] of whether it answers, which `/health` reports.
+
+pub mod probe;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, Executor, PgPool};
