@@ -3,10 +3,11 @@
 
 use super::problem::Problem;
 use crate::archive::ArchiveError;
+use crate::jobs::admission::AdmissionError;
 use crate::jobs::export::{EXPORT_RETRY_SECS, ExportError};
 use crate::jobs::game::JobGameError;
 use crate::jobs::request::JobRequestError;
-use crate::play::MoveError;
+use crate::play::{MoveError, PlayRequestError};
 use crate::runs::plan::RunError;
 use crate::runs::tournament::TournamentRequestError;
 use serde_json::json;
@@ -77,6 +78,32 @@ impl From<MoveError> for Problem {
     }
 }
 
+impl From<PlayRequestError> for Problem {
+    fn from(e: PlayRequestError) -> Problem {
+        use crate::play::{MAX_ACTIONS, MAX_DEPTH, MAX_ITERATIONS, MAX_REPLAY_BYTES};
+        let detail = e.to_string();
+        match e {
+            PlayRequestError::TooManyActions { .. } => Problem::unprocessable(detail)
+                .with_error("actions", format!("at most {MAX_ACTIONS}")),
+            PlayRequestError::TooManyStates { most, .. } => Problem::unprocessable(detail)
+                .with_error(
+                    "actions",
+                    format!("at most {most} for this game ({MAX_REPLAY_BYTES} bytes of states)"),
+                ),
+            PlayRequestError::UnknownAgent(_) => Problem::unprocessable(detail).with_error(
+                "agent",
+                format!("one of: {}", tsoro_engine::agents::KNOWN_AGENTS),
+            ),
+            PlayRequestError::TooStrong(_) => Problem::unprocessable(detail).with_error(
+                "agent",
+                format!(
+                    "alphabeta depth at most {MAX_DEPTH}, mcts at most {MAX_ITERATIONS} iterations"
+                ),
+            ),
+        }
+    }
+}
+
 impl From<ArchiveError> for Problem {
     fn from(e: ArchiveError) -> Problem {
         match e {
@@ -137,6 +164,23 @@ impl From<TournamentRequestError> for Problem {
                 p
             }
             TournamentRequestError::Pricing(_) => Problem::internal(e),
+        }
+    }
+}
+
+/// Seconds a client refused for too many jobs is told to wait (`Retry-After`).
+pub const ADMISSION_RETRY_SECS: u64 = 5;
+
+impl From<AdmissionError> for Problem {
+    fn from(e: AdmissionError) -> Problem {
+        match e {
+            AdmissionError::Quota(e) => e.into(),
+            AdmissionError::TooManyJobs { max, .. } => {
+                Problem::of(&super::problem::TOO_MANY_JOBS, e.to_string())
+                    .with_error("max_jobs", format!("at most {max} at once"))
+                    .retry_after(ADMISSION_RETRY_SECS)
+            }
+            AdmissionError::Database(e) => e.into(),
         }
     }
 }

@@ -4,6 +4,7 @@ use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
+use crate::jobs::admission::admit;
 use crate::jobs::events::{self, JobEvents};
 use crate::jobs::export;
 use crate::jobs::fresh::Shared;
@@ -34,40 +35,6 @@ async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem
         .await?
         .filter(|j| !j.is_tournament())
         .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
-}
-
-/// Seconds a client refused for too many jobs is told to wait (`Retry-After`).
-const ADMISSION_RETRY_SECS: u64 = 5;
-
-/// Admits `new` jobs of `account` estimated at `cost` core-seconds in all, inside the
-/// transaction that will insert them (holding the admission lock until it ends): within the
-/// service's `--max-jobs` (else 429 with `Retry-After`) and the account's quotas
-/// ([`crate::jobs::quota`]: 429 with `Retry-After` and the figures, 507 for its disk).
-pub(super) async fn admit(
-    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
-    limits: &JobSettings,
-    account: &Account,
-    new: i64,
-    cost: f64,
-) -> Result<(), Problem> {
-    let active = store::lock_admission(tx).await?;
-    let now = store::outstanding(tx, account).await?;
-    crate::jobs::quota::check(account, now, new, cost, limits)?;
-    if active + new > limits.max_active_jobs {
-        return Err(Problem::of(
-            &crate::http::problem::TOO_MANY_JOBS,
-            format!(
-                "{active} jobs are queued or running (at most {}); try again when one is done",
-                limits.max_active_jobs
-            ),
-        )
-        .with_error(
-            "max_jobs",
-            format!("at most {} at once", limits.max_active_jobs),
-        )
-        .retry_after(ADMISSION_RETRY_SECS));
-    }
-    Ok(())
 }
 
 /// The account a new job of this caller counts against: its token's holder (`owner`), or
@@ -110,7 +77,7 @@ pub async fn create(
     let mut tx = state.pool.begin().await?;
     admit(&mut tx, &limits, &account, 1, spec.cost)
         .await
-        .map_err(|p| p.at(req.path()))?;
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_job(&mut tx, &spec, None, &account).await?;
     tx.commit().await?;
     Ok(HttpResponse::Accepted()
@@ -523,7 +490,7 @@ pub async fn create_comparison(
     let cost = specs.iter().map(|s| s.cost).sum();
     admit(&mut tx, &limits, &account, specs.len() as i64, cost)
         .await
-        .map_err(|p| p.at(req.path()))?;
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
     let mut jobs = Vec::with_capacity(specs.len());

@@ -6,25 +6,15 @@
 use crate::compute::Slots;
 use crate::http::errors::compute;
 use crate::http::problem::Problem;
-use crate::play::choose_move;
+use crate::play::{
+    MAX_DEPTH, MAX_ITERATIONS, check_actions, check_replay, choose_move, parse_agent,
+};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tsoro_engine::agents::{AgentSpec, KNOWN_AGENTS};
 use tsoro_engine::catalogue::Params;
 use tsoro_engine::replay::{ReplayRequest, legal_after, replay};
 use utoipa::ToSchema;
-
-/// Deepest alpha-beta search a request may ask for (deeper takes too long to answer).
-pub const MAX_DEPTH: u32 = 6;
-/// Most MCTS iterations a request may ask for.
-pub const MAX_ITERATIONS: u32 = 20_000;
-/// Most actions in one request (a replay, or the game before a move).
-pub const MAX_ACTIONS: usize = 100_000;
-/// Most bytes of states a replay (or `/legal`, which replays) may hold: its actions times the
-/// size of a state of the ruleset, so that a request's memory stays bounded (its reply is
-/// about this size, its memory some tens of times more while it is built).
-pub const MAX_REPLAY_BYTES: usize = 4 << 20;
 
 /// The game so far and who is to choose the next move.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -79,46 +69,6 @@ pub struct AgentMoveResponse {
     pub after: usize,
 }
 
-/// 422 for more actions than [`MAX_ACTIONS`].
-fn check_actions(actions: &[Value]) -> Result<(), Problem> {
-    if actions.len() > MAX_ACTIONS {
-        return Err(Problem::unprocessable(format!(
-            "{} actions: at most {MAX_ACTIONS}",
-            actions.len()
-        ))
-        .with_error("actions", format!("at most {MAX_ACTIONS}")));
-    }
-    Ok(())
-}
-
-fn parse_agent(text: &str) -> Result<AgentSpec, Problem> {
-    let agent: AgentSpec = text
-        .parse()
-        .map_err(|e: tsoro_engine::agents::UnknownAgent| {
-            Problem::unprocessable(e.to_string())
-                .with_error("agent", format!("one of: {KNOWN_AGENTS}"))
-        })?;
-    let too_strong = match agent {
-        AgentSpec::AlphaBeta { depth, .. } => depth > MAX_DEPTH,
-        AgentSpec::Mcts { iterations, .. } => iterations > MAX_ITERATIONS,
-        // A time budget is not reproducible: an answer would not be the same twice.
-        AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => true,
-        _ => false,
-    };
-    if too_strong {
-        return Err(Problem::unprocessable(format!(
-            "{agent} searches too long to answer a request"
-        ))
-        .with_error(
-            "agent",
-            format!(
-                "alphabeta depth at most {MAX_DEPTH}, mcts at most {MAX_ITERATIONS} iterations"
-            ),
-        ));
-    }
-    Ok(agent)
-}
-
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/agent-move", tag = "play",
     params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
     request_body = AgentMoveRequest,
@@ -136,8 +86,9 @@ pub async fn agent_move(
     body: crate::http::extract::JsonObject<AgentMoveRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
-    let agent = parse_agent(&b.agent).map_err(|p| p.at(req.path()))?;
-    check_actions(&b.actions).map_err(|p| p.at(req.path()))?;
+    let agent = parse_agent(&b.agent)
+        .and_then(|agent| check_actions(&b.actions).map(|()| agent))
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let id = path.into_inner();
     let after = b.actions.len();
     let action = slots
@@ -169,24 +120,10 @@ pub struct GameBody {
     pub actions: Vec<Value>,
 }
 
-/// The engine's request for a recorded game, its actions within [`MAX_ACTIONS`].
+/// The engine's request for a recorded game, its actions within the limits
+/// ([`check_replay`]).
 fn game_request(id: &str, body: GameBody) -> Result<ReplayRequest, Problem> {
-    check_actions(&body.actions)?;
-    // An unknown ruleset or a bad parameter is the replay's to report.
-    if let Ok(state) = crate::play::state_bytes(id, &body.params) {
-        let most = MAX_REPLAY_BYTES / state.max(1) - 1;
-        if body.actions.len() > most {
-            return Err(Problem::unprocessable(format!(
-                "{} actions: a replay of this game holds at most {most} ({state} bytes a \
-                 state, at most {MAX_REPLAY_BYTES} bytes of states a request)",
-                body.actions.len()
-            ))
-            .with_error(
-                "actions",
-                format!("at most {most} for this game ({MAX_REPLAY_BYTES} bytes of states)"),
-            ));
-        }
-    }
+    check_replay(id, &body.params, &body.actions)?;
     Ok(ReplayRequest {
         ruleset: id.to_string(),
         params: body.params,

@@ -2,9 +2,10 @@
 //! under random play and a pairing of agents ([`crate::runs::readings`]), stored as a
 //! comparison of variants whose runs are paired with their pairing's default.
 
-use super::jobs::{WaitQuery, admit, paired_figures, parse_id};
+use super::jobs::{WaitQuery, paired_figures, parse_id};
 use super::problem::Problem;
 use super::state::AppState;
+use crate::jobs::admission::admit;
 use crate::jobs::paired::PairedCache;
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
@@ -130,7 +131,7 @@ pub async fn create(
     let cost = specs.iter().map(|s| s.cost).sum();
     admit(&mut tx, &limits, &account, specs.len() as i64, cost)
         .await
-        .map_err(|p| p.at(req.path()))?;
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let stored = serde_json::json!({ "readings": b });
     let id = store::create_comparison(&mut tx, &stored).await?;
     for (i, spec) in specs.iter().enumerate() {

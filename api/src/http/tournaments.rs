@@ -1,11 +1,12 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::jobs::{DeleteQuery, JobReads, WaitQuery, account, admit, await_job, parse_id};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, account, await_job, parse_id};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
+use crate::jobs::admission::admit;
 use crate::jobs::export;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
@@ -84,7 +85,7 @@ pub async fn create(
     let mut tx = state.pool.begin().await?;
     admit(&mut tx, &limits, &account, 1, cost)
         .await
-        .map_err(|p| p.at(req.path()))?;
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_tournament(&mut tx, &plan.run, &agents, &stored, chunk, cost, &account)
         .await?;
     tx.commit().await?;

@@ -8,6 +8,7 @@
 //! that marks it done, so a chunk is stored once or not at all. Game k's seed depends only on
 //! (seed, k), so a job's records and statistics are the same whichever workers ran it.
 
+pub mod admission;
 pub mod events;
 pub mod export;
 pub mod fresh;

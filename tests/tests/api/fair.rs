@@ -63,7 +63,7 @@ async fn a_search_is_priced_by_its_decisions_timed_on_the_ruleset() {
 /// An app without workers (jobs stay queued) with these bounds on CPU-bound requests.
 async fn app_with_requests(slots: usize, seconds: f64) -> tsoro_tests::TestApp {
     let url = tsoro_tests::fresh_database().await;
-    let pool = tsoro_api::db::connect(&url).await.unwrap();
+    let pool = tsoro_api::database::connect(&url).await.unwrap();
     let settings = tsoro_api::settings::AppSettings {
         bind: String::new(),
         body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
@@ -206,7 +206,7 @@ async fn a_request_over_its_time_budget_is_stopped_and_refused() {
 #[tokio::test]
 async fn a_replay_too_large_to_hold_is_refused_naming_the_limit() {
     let app = tsoro_tests::spawn_app().await;
-    let max = tsoro_api::http::play::MAX_REPLAY_BYTES;
+    let max = tsoro_api::play::MAX_REPLAY_BYTES;
     let actions: Vec<Value> = (0..40_000).map(|_| json!({"sow": "i,1"})).collect();
     for path in ["replay", "legal"] {
         let r = app
