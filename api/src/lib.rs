@@ -36,6 +36,8 @@ mod layers {
         "access",
         "archive",
         "play.rs",
+        "compute.rs",
+        "data_lock.rs",
         "settings.rs",
         "database",
     ];
