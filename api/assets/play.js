@@ -27,6 +27,7 @@
     if (typeof a === "string") return a;
     const k = Object.keys(a)[0];
     const v = a[k];
+    if (k === "relay") return v === "stop" ? "stop in the head" : "lift the head and sow on";
     return k + " " + (Array.isArray(v) ? v.join("–") : v);
   };
 
@@ -65,13 +66,15 @@
     switch (e) {
       case "lap": return "a lap from " + ev.from + " (" + ev.stones + " stones) ends at " + ev.last;
       case "capture": return "capture at " + ev.at + " takes " + ev.taken.map((t) => t[0] + " (" + t[1] + ")").join(", ");
-      case "take": return "takes " + ev.stones + " from " + ev.hole;
+      case "take": return ev.hole ? "takes " + ev.stones + " from " + ev.hole : ev.player + " takes the stone at " + ev.point;
       case "transfer": return ev.stones + " moved from " + ev.from + " to " + ev.to;
       case "remove": return ev.stones + " removed from " + ev.hole;
       case "place": return ev.player + " places at " + ev.point;
       case "cancel": return ev.player + " cancels at " + ev.point;
       case "move": return ev.player + " moves " + ev.from + "–" + ev.to;
       case "line": return ev.player + " makes a line " + (ev.points || []).join("-");
+      case "pass": return (ev.player ? ev.player + " passes" : "a pass");
+      case "remove_cancelled": return "the cancelled pairs are lifted from " + (ev.points || []).join(", ");
       default: return JSON.stringify(ev);
     }
   }
@@ -111,9 +114,53 @@
     }
   }
 
+  // Who played each side: "you" and the agent, when one plays.
+  function player(p) {
+    const agent = $("agent").value;
+    if (!agent) return p;
+    return p + (p === $("seat").value ? " (you)" : " (" + agent + ")");
+  }
+
+  // The actions before position `at` in turns: runs of actions by the same player, each
+  // action with what it did.
+  function turnsUpTo(n) {
+    const turns = [];
+    for (let k = 0; k < n; k++) {
+      const who = out.states[k].to_move;
+      if (turns.length === 0 || turns[turns.length - 1].who !== who) turns.push({ who: who, actions: [] });
+      turns[turns.length - 1].actions.push(k);
+    }
+    return turns;
+  }
+
+  // Every action of the last two turns up to the position shown (the one being looked at and
+  // the one before it, so both sides' last turns against an agent), each described.
+  function showTurns() {
+    const box = $("events");
+    const shown = turnsUpTo(at).slice(-2);
+    box.replaceChildren(...shown.flatMap((t) => {
+      const h = document.createElement("h3");
+      const n = t.actions.length;
+      h.textContent = player(t.who) + (n > 1 ? ", " + n + " actions" : "");
+      const ol = document.createElement("ol");
+      ol.className = "turn";
+      ol.dataset.player = t.who;
+      for (const k of t.actions) {
+        const li = document.createElement("li");
+        li.dataset.action = String(k + 1);
+        const evs = out.events[k] || [];
+        li.textContent = "Move " + (k + 1) + ", " + words(actions[k]) + ": " + (evs.map(describe).join("; ") || "done") + ".";
+        ol.appendChild(li);
+      }
+      return [h, ol];
+    }));
+  }
+
   function draw(step) {
     const state = out.states[at];
     const last = at === out.states.length - 1;
+    const heads = {};
+    for (const p of ["A", "B"]) for (const h of (state.heads || {})[p] || []) heads[h] = p;
     for (const el of cells()) {
       el.classList.remove("lifted", "last", "captured", "line-made", "selected");
       el.removeAttribute("data-legal");
@@ -123,8 +170,11 @@
         const [row, h] = el.dataset.hole.split(",");
         const c = state.board[row][Number(h) - 1];
         el.dataset.count = c;
-        el.querySelector("text").textContent = c;
-        el.setAttribute("aria-label", el.dataset.hole + ": " + c + (c === 1 ? " stone" : " stones"));
+        el.querySelector("text.count").textContent = c;
+        const head = heads[el.dataset.hole];
+        el.classList.toggle("head", !!head);
+        if (head) el.dataset.head = head; else delete el.dataset.head;
+        el.setAttribute("aria-label", el.dataset.hole + ": " + c + (c === 1 ? " stone" : " stones") + (head ? ", " + head + "'s head" : ""));
       } else {
         const p = el.dataset.point;
         let owner = "";
@@ -132,13 +182,13 @@
         el.dataset.owner = owner;
         el.dataset.count = owner && owner !== "cancelled" ? 1 : 0;
         el.setAttribute("class", "point " + owner);
-        el.querySelector("text").textContent = owner;
+        el.querySelector("text.count").textContent = owner;
         el.setAttribute("aria-label", p + ": " + (owner || "empty"));
       }
     }
     const events = at > 0 ? out.events[at - 1] || [] : [];
     highlight(events, step === true);
-    $("events").textContent = at > 0 ? "Move " + at + ", " + words(actions[at - 1]) + ": " + (events.map(describe).join("; ") || "done") + "." : "";
+    showTurns();
     const legal = state.legal || [];
     const mine = last && !out.result.finished && human(state);
     for (const b of document.querySelectorAll("[data-choice]")) {
@@ -169,7 +219,10 @@
       status.dataset.finished = "true";
     } else {
       status.dataset.finished = "false";
-      status.textContent = last ? (state.to_move + " to move" + (mine ? ": choose a highlighted " + (cfg.kind === "sowing" ? "hole" : "point") : ", thinking…")) : "Looking back at move " + at + " of " + actions.length + ".";
+      const asked = state.asking && state.asking.text ? state.asking.text : "";
+      if (!last) status.textContent = "Looking back at move " + at + " of " + actions.length + ": " + state.to_move + " was to " + asked + ".";
+      else if (mine) status.textContent = state.to_move + " to move: " + asked + ".";
+      else status.textContent = state.to_move + " to move (" + $("agent").selectedOptions[0].textContent + "), thinking…";
     }
     const score = [];
     if (state.captured) score.push("Captured: A " + state.captured.A + ", B " + state.captured.B);

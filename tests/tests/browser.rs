@@ -819,3 +819,566 @@ async fn a_tournament_started_from_the_form_shows_its_ratings() {
     }
     b.close().await;
 }
+
+/// A short game prefix of some shipped ruleset after which the player to move is asked a
+/// decision of each kind the games have (issue 35, item 7), found by playing random games
+/// with the engine: `(kind key, ruleset, actions)`. Sowing and line games are keyed apart
+/// (`sowing:take`, `morris:take`); a sowing take of one's own hole (an opening's removal) is
+/// `sowing:remove`.
+fn a_position_for_every_decision() -> Vec<(String, String, Vec<Value>)> {
+    use tsoro_engine::catalogue::{self, Kind, Model, Params};
+    use tsoro_engine::replay::{ReplayRequest, replay};
+    let mut found: std::collections::BTreeMap<String, (String, Vec<Value>)> = Default::default();
+    for def in catalogue::all() {
+        let Ok(Model::Game(g)) = def.build_model(&Params::new()) else {
+            continue;
+        };
+        let family = if def.kind == Kind::Sowing {
+            "sowing"
+        } else {
+            "morris"
+        };
+        for seed in 1..=4u64 {
+            let actions: Vec<Value> = tsoro_engine::with_game!(&g, g => {
+                let mut rng = tsoro_engine::rng::Rng::from_seed(seed);
+                let mut s = g.initial_state();
+                let mut actions = vec![];
+                while let Some(a) = g.random_action(&s, &mut rng) {
+                    actions.push(serde_json::to_value(a).unwrap());
+                    g.apply_unchecked(&mut s, a);
+                    if actions.len() >= 400 { break; }
+                }
+                actions
+            });
+            let out = replay(&ReplayRequest {
+                ruleset: def.id.to_string(),
+                params: Params::new(),
+                actions: actions.clone(),
+            })
+            .unwrap();
+            for (k, state) in out.states.iter().enumerate() {
+                let to_move = state["to_move"].as_str().unwrap_or("");
+                for a in state["legal"].as_array().into_iter().flatten() {
+                    let mut kind = match a {
+                        Value::Object(m) => m.keys().next().unwrap().clone(),
+                        _ => "pass".to_string(),
+                    };
+                    if family == "sowing" && kind == "take" {
+                        let hole = a["take"].as_str().unwrap();
+                        let own = if to_move == "A" {
+                            ["i,", "ii,"]
+                        } else {
+                            ["iii,", "iv,"]
+                        };
+                        if own.iter().any(|r| hole.starts_with(r)) {
+                            kind = "remove".into();
+                        }
+                    }
+                    let key = format!("{family}:{kind}");
+                    if found.get(&key).is_none_or(|(_, p)| p.len() > k) {
+                        found.insert(key, (def.id.to_string(), actions[..k].to_vec()));
+                    }
+                }
+            }
+        }
+    }
+    found.into_iter().map(|(k, (r, a))| (k, r, a)).collect()
+}
+
+/// The play page says, in the engine's words, what it asks of the player to move, for every
+/// kind of decision the games have ("take one of B's holes (5 takes due)", "the last stone
+/// fell in your head ii,6: stop or sow on"); holes and points carry their names; heads are
+/// marked as the state has them; the legend's keys are the board's colours; the sowing
+/// direction is stated and drawn as the engine's sowing order runs (issue 35, item 7).
+#[tokio::test]
+async fn the_play_page_says_what_it_asks_and_names_and_marks_the_board() {
+    let Some(b) = browser::start(1280, 1100).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let found = a_position_for_every_decision();
+    let keys: Vec<&str> = found.iter().map(|(k, _, _)| k.as_str()).collect();
+    for k in [
+        "sowing:sow",
+        "sowing:relay",
+        "sowing:take",
+        "sowing:remove",
+        "sowing:move",
+        "sowing:nominate",
+        "sowing:pass",
+        "morris:place",
+        "morris:move",
+        "morris:take",
+    ] {
+        assert!(keys.contains(&k), "no position found for {k}: {keys:?}");
+    }
+    let status = async |b: &Browser| {
+        b.js("return document.getElementById('status').textContent")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for (key, ruleset, actions) in &found {
+        let moves = serde_json::to_string(actions).unwrap();
+        let url = reqwest::Url::parse_with_params(
+            &format!("{}/rulesets/{ruleset}/play", app.address),
+            &[("moves", moves.as_str())],
+        )
+        .unwrap();
+        b.goto(url.as_str()).await;
+        b.wait_until(
+            "return document.getElementById('status').textContent.includes(' to move: ')",
+            20,
+        )
+        .await;
+        let out: Value = app
+            .post(
+                &format!("/api/v1/rulesets/{ruleset}/replay"),
+                &json!({"actions": actions}),
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        let state = out["states"].as_array().unwrap().last().unwrap().clone();
+        let asked = state["asking"]["text"].as_str().unwrap();
+        let shown = status(&b).await;
+        assert_eq!(
+            shown,
+            format!("{} to move: {asked}.", state["to_move"].as_str().unwrap()),
+            "{key} on {ruleset}"
+        );
+        let want = match key.split(':').nth(1).unwrap() {
+            "relay" => "the last stone fell in your head ",
+            "take" if key.starts_with("sowing") => "take one of ",
+            "take" => "you made a line: take one of ",
+            "remove" => "remove the stones of ",
+            "sow" => "sow",
+            "move" => "move ",
+            "nominate" => "nominate one of your back-row holes as a head",
+            "place" => "place a stone on ",
+            _ => "pass",
+        };
+        assert!(shown.contains(want), "{key} on {ruleset}: {shown}");
+        if key == "sowing:relay" {
+            // The head is named and marked, and the two choices are offered.
+            let head = shown
+                .split("your head ")
+                .nth(1)
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap()
+                .to_string();
+            let marked = b
+                .js(&format!(
+                    "const e = document.querySelector('[data-hole=\"{head}\"]'); \
+                     return e.classList.contains('head') && e.dataset.head"
+                ))
+                .await;
+            assert_eq!(marked, state["to_move"], "{head} marked as a head");
+            let buttons = b
+                .js("return Array.from(document.querySelectorAll('button[data-choice]:not([hidden])')).map(b => b.dataset.choice)")
+                .await;
+            assert_eq!(
+                buttons,
+                json!(["{\"relay\":\"stop\"}", "{\"relay\":\"continue\"}"])
+            );
+            b.screenshot("play-relay-asked").await;
+        }
+        if key.starts_with("sowing") {
+            // Heads marked exactly as the state has them.
+            let marked = b
+                .js("const o = {A: [], B: []}; document.querySelectorAll('[data-hole].head').forEach(e => o[e.dataset.head].push(e.dataset.hole)); return o;")
+                .await;
+            let mut want = json!({"A": [], "B": []});
+            for p in ["A", "B"] {
+                let mut h: Vec<String> = state["heads"][p]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect();
+                h.sort();
+                want[p] = json!(h);
+            }
+            let mut marked = marked;
+            for p in ["A", "B"] {
+                let mut h: Vec<String> = serde_json::from_value(marked[p].clone()).unwrap();
+                h.sort();
+                marked[p] = json!(h);
+            }
+            assert_eq!(marked, want, "{key} on {ruleset}: heads");
+        }
+    }
+
+    // Tsoro (Baia): after the forced first sowing, five takes are due.
+    b.goto(&format!(
+        "{}/rulesets/tsoro-ludii-baia/play?moves=%5B%7B%22sow%22%3A%22ii%2C3%22%7D%5D",
+        app.address
+    ))
+    .await;
+    b.wait_until(
+        "return document.getElementById('status').textContent.includes(' to move: ')",
+        20,
+    )
+    .await;
+    assert_eq!(
+        status(&b).await,
+        "A to move: take one of B's holes (5 takes due)."
+    );
+    b.screenshot("play-takes-asked").await;
+
+    // Every hole and point carries its name.
+    for (ruleset, attr) in [
+        ("tsoro-ludii", "data-hole"),
+        ("tsoro-yemutatu-matthews-a", "data-point"),
+    ] {
+        b.goto(&format!("{}/rulesets/{ruleset}/play", app.address))
+            .await;
+        let wrong = b
+            .js(&format!(
+                "return Array.from(document.querySelectorAll('[{attr}]')).filter(e => \
+                 !e.querySelector('text.name') || e.querySelector('text.name').textContent !== e.getAttribute('{attr}')).length"
+            ))
+            .await;
+        assert_eq!(wrong, 0, "{ruleset}: every {attr} carries its name");
+        let named = b
+            .js(&format!(
+                "return document.querySelectorAll('[{attr}] text.name').length"
+            ))
+            .await;
+        assert!(named.as_u64().unwrap() >= 9, "{ruleset}: {named}");
+    }
+
+    // The direction: each row's arrow points the way its owner's sowing order runs through
+    // it, and the words say so.
+    b.goto(&format!("{}/rulesets/tsoro-ludii/play", app.address))
+        .await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+        10,
+    )
+    .await;
+    use tsoro_engine::notation::{Hole, Row};
+    for row in Row::ALL {
+        let right = Hole::new(row, 1).track(8) < Hole::new(row, 2).track(8);
+        let arrow = b
+            .js(&format!(
+                "const t = document.querySelector('.sow-arrow[data-row=\"{row}\"]'); \
+                 return t.textContent.replace(t.querySelector('title').textContent, '')"
+            ))
+            .await;
+        assert_eq!(arrow, if right { "→" } else { "←" }, "row {row}");
+    }
+    let direction = b
+        .js("return document.getElementById('direction').textContent")
+        .await;
+    let direction = direction.as_str().unwrap();
+    assert!(
+        direction.contains("anticlockwise")
+            && direction.contains("row i left to right")
+            && direction.contains("row iv right to left"),
+        "{direction}"
+    );
+    // A move is described lap by lap, and its holes are marked in the legend's colours.
+    let first = b
+        .client
+        .find(Locator::Css("[data-hole][data-legal]"))
+        .await
+        .unwrap();
+    let from = first.attr("data-hole").await.unwrap().unwrap();
+    first.click().await.unwrap();
+    b.wait_until(
+        "return document.getElementById('moves').children.length > 0",
+        10,
+    )
+    .await;
+    let text = b
+        .js("return document.getElementById('events').textContent")
+        .await;
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains(&format!("a lap from {from}")),
+        "{text}"
+    );
+    b.wait_until(
+        "return document.querySelector('[data-hole].lifted:not(.last):not(.captured)') !== null \
+         && document.querySelector('[data-hole].last:not(.captured)') !== null",
+        10,
+    )
+    .await;
+
+    // The legend's keys are drawn in the board's colours.
+    let same = b
+        .js("const f = (sel) => { const e = document.querySelector(sel); return e ? getComputedStyle(e).fill : 'none:' + sel; }; \
+             const s = (sel) => { const e = document.querySelector(sel); return e ? getComputedStyle(e).stroke : 'none:' + sel; }; \
+             return [[f('.key-last'), f('[data-hole].last:not(.captured) circle.pit')], [f('.key-lifted'), f('[data-hole].lifted:not(.last):not(.captured) circle.pit')], \
+                     [s('.key-legal'), s('[data-hole][data-legal] circle.pit')]];")
+        .await;
+    for pair in same.as_array().unwrap() {
+        assert_eq!(pair[0], pair[1], "legend key and board: {same}");
+    }
+    b.screenshot("play-legend").await;
+    b.close().await;
+}
+
+/// The words the play page gives an action in its list of turns.
+fn action_words(a: &Value) -> String {
+    match a {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => {
+            let (k, v) = m.iter().next().unwrap();
+            match (k.as_str(), v) {
+                ("relay", v) if v == "stop" => "stop in the head".into(),
+                ("relay", _) => "lift the head and sow on".into(),
+                (k, Value::Array(xs)) => format!(
+                    "{k} {}",
+                    xs.iter()
+                        .map(|x| x.as_str().unwrap())
+                        .collect::<Vec<_>>()
+                        .join("–")
+                ),
+                (k, v) => format!("{k} {}", v.as_str().unwrap()),
+            }
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// Against an agent, every action of both sides' last turns is listed and described (a
+/// turn of Tsoro (Baia) holds a sowing and up to five takes), not only the agent's last
+/// action (issue 35, item 7).
+#[tokio::test]
+async fn against_an_agent_every_action_of_both_sides_turns_is_described() {
+    let Some(b) = browser::start(1280, 1100).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    b.goto(&format!("{}/rulesets/tsoro-ludii-baia/play", app.address))
+        .await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+        10,
+    )
+    .await;
+    let agent = b.client.find(Locator::Id("agent")).await.unwrap();
+    agent.select_by_value("greedy").await.unwrap();
+    let mut pick: u64 = 99;
+    let mut both_long = false;
+    for _ in 0..120 {
+        // The human's turn (or the end): the page is idle with something to choose.
+        b.wait_until(
+            "return document.body.dataset.busy !== 'true' && (document.getElementById('status').dataset.finished === 'true' \
+             || document.querySelector('[data-legal]:not(.selected), button[data-choice]:not([hidden])') !== null)",
+            30,
+        )
+        .await;
+        let link = b.js("return document.getElementById('link').href").await;
+        let url = reqwest::Url::parse(link.as_str().unwrap()).unwrap();
+        let actions: Vec<Value> = serde_json::from_str(
+            &url.query_pairs()
+                .find(|(k, _)| k == "moves")
+                .map(|(_, v)| v.into_owned())
+                .unwrap(),
+        )
+        .unwrap();
+        if !actions.is_empty() {
+            let out: Value = app
+                .post(
+                    "/api/v1/rulesets/tsoro-ludii-baia/replay",
+                    &json!({"actions": actions}),
+                )
+                .await
+                .json()
+                .await
+                .unwrap();
+            // The runs of actions by one player: the turns.
+            let mut turns: Vec<(String, Vec<usize>)> = vec![];
+            for k in 0..actions.len() {
+                let who = out["states"][k]["to_move"].as_str().unwrap().to_string();
+                match turns.last_mut() {
+                    Some((w, ks)) if *w == who => ks.push(k),
+                    _ => turns.push((who, vec![k])),
+                }
+            }
+            let want: Vec<(String, Vec<usize>)> = turns[turns.len().saturating_sub(2)..].to_vec();
+            let shown = b
+                .js("return Array.from(document.querySelectorAll('#events ol.turn')).map(ol => \
+                     [ol.dataset.player, ol.previousElementSibling.textContent, \
+                      Array.from(ol.children).map(li => [Number(li.dataset.action), li.textContent])])")
+                .await;
+            let shown = shown.as_array().unwrap();
+            assert_eq!(shown.len(), want.len(), "{shown:?}");
+            for ((who, ks), got) in want.iter().zip(shown) {
+                assert_eq!(got[0], json!(who));
+                let heading = got[1].as_str().unwrap();
+                let label = if who == "A" { "A (you)" } else { "B (greedy)" };
+                assert!(heading.starts_with(label), "{heading}");
+                let items = got[2].as_array().unwrap();
+                assert_eq!(items.len(), ks.len(), "{who}'s turn: {items:?}");
+                for (&k, item) in ks.iter().zip(items) {
+                    assert_eq!(item[0], json!(k + 1));
+                    let text = item[1].as_str().unwrap();
+                    let words = format!("Move {}, {}: ", k + 1, action_words(&actions[k]));
+                    assert!(text.starts_with(&words), "{text} (want {words})");
+                    assert!(text.len() > words.len() + 2, "{text}: what it did");
+                }
+            }
+            // Both the agent's last turn and the human's before it held several actions.
+            if want.len() == 2 && want[1].0 == "B" && want.iter().all(|(_, ks)| ks.len() >= 2) {
+                both_long = true;
+                b.screenshot("play-turns-described").await;
+                break;
+            }
+        }
+        let finished = b
+            .js("return document.getElementById('status').dataset.finished")
+            .await;
+        if finished == "true" {
+            break;
+        }
+        let before = moves_made(&b).await;
+        let mut targets = b
+            .client
+            .find_all(Locator::Css(
+                "[data-hole][data-legal]:not(.selected), button[data-choice]:not([hidden])",
+            ))
+            .await
+            .unwrap();
+        assert!(!targets.is_empty(), "nothing to click");
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let el = targets.swap_remove((pick >> 33) as usize % targets.len());
+        el.click().await.unwrap();
+        b.wait_until(
+            &format!(
+                "return document.getElementById('moves').children.length > {before} \
+                 || document.getElementById('status').dataset.finished === 'true'"
+            ),
+            20,
+        )
+        .await;
+    }
+    assert!(
+        both_long,
+        "no agent's turn of several actions after a human's of several"
+    );
+    b.close().await;
+}
+
+/// A 4x21 board at a phone's width (390 px): the board scrolls inside its box while the page
+/// does not scroll sideways, its holes stay big enough to tap, a hole at the far end can be
+/// scrolled to and played, and the controls stay within the window (issue 35, item 7).
+#[tokio::test]
+async fn a_4x21_board_is_usable_at_phone_width() {
+    let Some(b) = browser::start(390, 844).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let url = format!(
+        "{}/rulesets/tsoro-matthews-basic/play?holes=21",
+        app.address
+    );
+    check_page(&b, &url).await;
+    b.wait_until(
+        "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+        10,
+    )
+    .await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('[data-hole]').length")
+            .await,
+        84
+    );
+    let fit = b
+        .js("const w = document.getElementById('board'); const h = document.querySelector('[data-hole]').getBoundingClientRect(); \
+             return {inner: window.innerWidth, page: document.documentElement.scrollWidth, box: w.clientWidth, \
+                     content: w.scrollWidth, right: w.getBoundingClientRect().right, hole: h.width};")
+        .await;
+    let n = |k: &str| fit[k].as_f64().unwrap();
+    assert!(
+        n("page") <= n("inner") + 1.0,
+        "the page scrolls sideways: {fit}"
+    );
+    assert!(
+        n("right") <= n("inner") + 1.0,
+        "the board's box is wider than the window: {fit}"
+    );
+    assert!(n("hole") >= 26.0, "holes too small to tap: {fit}");
+    assert!(
+        n("content") > n("box"),
+        "the board neither fits nor scrolls: {fit}"
+    );
+    b.screenshot("play-4x21-phone").await;
+
+    // The rightmost hole that may be played, scrolled to inside the box and tapped.
+    let name = b
+        .js(
+            "const hs = Array.from(document.querySelectorAll('[data-hole][data-legal]')); \
+             hs.sort((a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().left); \
+             hs[0].scrollIntoView({block: 'center', inline: 'center'}); return hs[0].dataset.hole;",
+        )
+        .await;
+    let name = name.as_str().unwrap().to_string();
+    assert!(name.ends_with(",21") || name.ends_with(",20"), "{name}");
+    let scrolled = b
+        .js("return [document.getElementById('board').scrollLeft, window.scrollX]")
+        .await;
+    assert!(
+        scrolled[0].as_f64().unwrap() > 0.0,
+        "the box scrolled: {scrolled}"
+    );
+    assert_eq!(
+        scrolled[1].as_f64().unwrap(),
+        0.0,
+        "the page did not: {scrolled}"
+    );
+    let hole = b
+        .client
+        .find(Locator::Css(&format!("[data-hole=\"{name}\"]")))
+        .await
+        .unwrap();
+    hole.click().await.unwrap();
+    b.wait_until(
+        "return document.getElementById('moves').children.length === 1",
+        10,
+    )
+    .await;
+    let first = b
+        .js("return document.querySelector('#moves button').textContent")
+        .await;
+    assert_eq!(first, json!(format!("sow {name}")));
+
+    // The controls: what is asked and the step buttons lie within the window's width, and
+    // what is asked stays in view while the board is scrolled.
+    let controls = b
+        .js("return Array.from(document.querySelectorAll('#status, .steps button, #agent, #seat, #new-game')).map(e => { \
+             e.scrollIntoView({block: 'nearest', inline: 'nearest'}); const r = e.getBoundingClientRect(); \
+             return [e.id || e.textContent, r.left >= 0 && r.right <= window.innerWidth + 1 && r.width > 0]; })")
+        .await;
+    for c in controls.as_array().unwrap() {
+        assert_eq!(c[1], true, "{c} lies outside the window");
+    }
+    assert_eq!(b.js("return window.scrollX").await.as_f64().unwrap(), 0.0);
+    b.js("document.getElementById('board').scrollIntoView({block: 'start'}); return 0")
+        .await;
+    let status_in_view = b
+        .js("const r = document.getElementById('status').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;")
+        .await;
+    assert_eq!(
+        status_in_view, true,
+        "what is asked is in view beside the board"
+    );
+    let back = b.client.find(Locator::Id("back")).await.unwrap();
+    back.click().await.unwrap();
+    assert_eq!(
+        b.js("return document.getElementById('position').textContent")
+            .await,
+        "0 / 1"
+    );
+    b.close().await;
+}

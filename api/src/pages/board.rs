@@ -6,12 +6,15 @@ use serde_json::Value;
 use std::fmt::Write;
 use tsoro_engine::catalogue::{self, Kind, Params};
 use tsoro_engine::morris::{Board, BoardKind};
+use tsoro_engine::notation::{Hole, Row};
 use tsoro_engine::replay::{ReplayRequest, replay};
 
 /// Rows from top to bottom as A sees the board: B's back and front rows, then A's.
-const ROWS: [&str; 4] = ["iv", "iii", "ii", "i"];
+const ROWS: [Row; 4] = [Row::Iv, Row::Iii, Row::Ii, Row::I];
 const CELL: usize = 44;
-const MARGIN: usize = 40;
+/// Height of a row: a hole and its name beneath it.
+const ROW_H: usize = 56;
+const MARGIN: usize = 44;
 
 /// What board a ruleset is played on.
 #[derive(Clone, Debug)]
@@ -56,40 +59,111 @@ pub fn board_svg(shape: &BoardShape, state: &Value, label: &str) -> String {
     }
 }
 
+/// Which way a row is sown, left to right (`true`) or right to left, as its owner's sowing
+/// cycle runs through it (the engine's track order, not a separate table).
+pub fn sows_rightwards(row: Row, n: u8) -> bool {
+    n < 2 || Hole::new(row, 1).track(n) < Hole::new(row, 2).track(n)
+}
+
+/// The sowing direction in words, as seen from above with A's rows below: each side's cycle
+/// runs along its back row and returns along its front row.
+pub fn direction_words(n: u8) -> String {
+    // A's back row i lies below his front row ii: rightwards along the bottom is anticlockwise.
+    let turn = if sows_rightwards(Row::I, n) {
+        "anticlockwise"
+    } else {
+        "clockwise"
+    };
+    let way = |r: Row| {
+        if sows_rightwards(r, n) {
+            "left to right"
+        } else {
+            "right to left"
+        }
+    };
+    format!(
+        "Each side sows {turn} around its own two rows: A along row i {} then row ii {}; B \
+         along row iv {} then row iii {}.",
+        way(Row::I),
+        way(Row::Ii),
+        way(Row::Iv),
+        way(Row::Iii)
+    )
+}
+
+/// The heads of `player` in a state, by hole name.
+fn heads_of(state: &Value, player: &str) -> Vec<String> {
+    state
+        .pointer(&format!("/heads/{player}"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn rows_svg(n: usize, state: &Value, label: &str) -> String {
     let width = MARGIN + n * CELL + 8;
-    let height = 4 * CELL + 20;
+    let height = 4 * ROW_H + 18;
+    let heads: Vec<(String, &str)> = ["A", "B"]
+        .iter()
+        .flat_map(|p| heads_of(state, p).into_iter().map(move |h| (h, *p)))
+        .collect();
     let mut s = String::new();
+    // At least 30 pixels a hole, so that a hole can be tapped on a phone (the board's box
+    // scrolls sideways instead).
     let _ = write!(
         s,
-        r#"<svg class="board rows" viewBox="0 0 {width} {height}" role="group" aria-label="{label}: four rows of {n} holes" xmlns="http://www.w3.org/2000/svg">"#
+        r#"<svg class="board rows" viewBox="0 0 {width} {height}" style="min-width: {min}px" role="group" aria-label="{label}: four rows of {n} holes" xmlns="http://www.w3.org/2000/svg">"#,
+        min = n * 30 + 40,
     );
     // The two sides.
     let _ = write!(
         s,
         r#"<rect class="side side-b" x="{MARGIN}" y="2" width="{w}" height="{h}" rx="10"/><rect class="side side-a" x="{MARGIN}" y="{y}" width="{w}" height="{h}" rx="10"/>"#,
         w = n * CELL,
-        h = 2 * CELL,
-        y = 2 * CELL + 14,
+        h = 2 * ROW_H,
+        y = 2 * ROW_H + 14,
     );
-    for (r, row) in ROWS.iter().enumerate() {
-        let y = 2 + r * CELL + CELL / 2 + if r >= 2 { 12 } else { 0 };
+    for (r, &row) in ROWS.iter().enumerate() {
+        let name = row.to_string();
+        let y = 2 + r * ROW_H + ROW_H / 2 - 6 + if r >= 2 { 12 } else { 0 };
+        let arrow = if sows_rightwards(row, n as u8) {
+            "→"
+        } else {
+            "←"
+        };
+        let way = if arrow == "→" {
+            "left to right"
+        } else {
+            "right to left"
+        };
         let _ = write!(
             s,
-            r#"<text class="row-label" x="6" y="{}" aria-hidden="true">{row}</text>"#,
-            y + 5
+            r#"<text class="row-label" x="4" y="{}">{name}</text><text class="sow-arrow" data-row="{name}" x="4" y="{}"><title>row {name} is sown {way}</title>{arrow}</text>"#,
+            y - 2,
+            y + 16,
         );
-        let counts = state.pointer(&format!("/board/{row}"));
+        let counts = state.pointer(&format!("/board/{name}"));
         for h in 1..=n {
             let x = MARGIN + (h - 1) * CELL + CELL / 2;
             let c = counts
                 .and_then(|c| c.get(h - 1))
                 .and_then(Value::as_u64)
                 .unwrap_or(0);
+            let hole = format!("{name},{h}");
+            let head = heads.iter().find(|(k, _)| *k == hole).map(|(_, p)| *p);
             let _ = write!(
                 s,
-                r#"<g class="hole" data-hole="{row},{h}" data-count="{c}" role="img" aria-label="{row},{h}: {c}"><circle cx="{x}" cy="{y}" r="17"/><text class="count" x="{x}" y="{ty}">{c}</text></g>"#,
-                ty = y + 6
+                r#"<g class="hole{hc}" data-hole="{hole}" data-count="{c}"{ha} role="img" aria-label="{hole}: {c}{hl}"><circle class="ring" cx="{x}" cy="{y}" r="21"/><circle class="pit" cx="{x}" cy="{y}" r="17"/><text class="count" x="{x}" y="{ty}">{c}</text><text class="name" x="{x}" y="{ny}">{hole}</text></g>"#,
+                hc = if head.is_some() { " head" } else { "" },
+                ha = head.map_or(String::new(), |p| format!(r#" data-head="{p}""#)),
+                hl = head.map_or(String::new(), |p| format!(", {p}'s head")),
+                ty = y + 6,
+                ny = y + 33,
             );
         }
     }
@@ -157,10 +231,12 @@ fn points_svg(kind: BoardKind, state: &Value, label: &str) -> String {
         let count = usize::from(!o.is_empty() && o != "cancelled");
         let _ = write!(
             s,
-            r#"<g class="point {o}" data-point="{name}" data-owner="{o}" data-count="{count}" role="img" aria-label="{name}: {}"><circle cx="{x}" cy="{y}" r="15"/><text class="count" x="{x}" y="{}">{}</text></g>"#,
+            r#"<g class="point {o}" data-point="{name}" data-owner="{o}" data-count="{count}" role="img" aria-label="{name}: {}"><circle cx="{x}" cy="{y}" r="15"/><text class="count" x="{x}" y="{}">{}</text><text class="name" x="{}" y="{}">{name}</text></g>"#,
             if o.is_empty() { "empty" } else { o },
             y + 5,
             if o.is_empty() { "" } else { o },
+            x + 17,
+            y + 24,
         );
     }
     s.push_str("</svg>");

@@ -47,6 +47,8 @@ struct PlayPage {
     title: String,
     kind: &'static str,
     board: String,
+    /// Which way the stones are sown, in words (sowing games).
+    direction: Option<String>,
     params: Vec<ParamField>,
     agents: &'static [(&'static str, &'static str)],
     demos: Vec<Demo>,
@@ -128,9 +130,9 @@ pub(super) fn render(def: &catalogue::RulesetDef, params: Params, moves: Vec<Val
             ruleset: d.ruleset,
         })
         .collect();
-    let kind = match shape {
-        BoardShape::Rows(_) => "sowing",
-        BoardShape::Points(_) => "morris",
+    let (kind, direction) = match shape {
+        BoardShape::Rows(n) => ("sowing", Some(super::board::direction_words(n as u8))),
+        BoardShape::Points(_) => ("morris", None),
     };
     let config = json!({
         "ruleset": id.as_str(),
@@ -147,6 +149,7 @@ pub(super) fn render(def: &catalogue::RulesetDef, params: Params, moves: Vec<Val
         title: def.title.clone(),
         kind,
         board,
+        direction,
         params: fields,
         agents: AGENTS,
         demos,
