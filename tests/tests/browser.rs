@@ -1361,7 +1361,7 @@ async fn a_4x21_board_is_usable_at_phone_width() {
              return [e.id || e.textContent, r.left >= 0 && r.right <= window.innerWidth + 1 && r.width > 0]; })")
         .await;
     for c in controls.as_array().unwrap() {
-        assert_eq!(c[1], true, "{c} lies outside the window");
+        assert_eq!(c[1], Value::Bool(true), "{c} lies outside the window");
     }
     assert_eq!(b.js("return window.scrollX").await.as_f64().unwrap(), 0.0);
     b.js("document.getElementById('board').scrollIntoView({block: 'start'}); return 0")
