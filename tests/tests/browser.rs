@@ -1370,7 +1370,8 @@ async fn a_4x21_board_is_usable_at_phone_width() {
         .js("const r = document.getElementById('status').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;")
         .await;
     assert_eq!(
-        status_in_view, true,
+        status_in_view,
+        Value::Bool(true),
         "what is asked is in view beside the board"
     );
     let back = b.client.find(Locator::Id("back")).await.unwrap();
