@@ -826,6 +826,7 @@ async fn a_tournament_started_from_the_form_shows_its_ratings() {
 /// (`sowing:take`, `morris:take`); a sowing take of one's own hole (an opening's removal) is
 /// `sowing:remove`.
 fn a_position_for_every_decision() -> Vec<(String, String, Vec<Value>)> {
+    use tsoro_engine::Game;
     use tsoro_engine::catalogue::{self, Kind, Model, Params};
     use tsoro_engine::replay::{ReplayRequest, replay};
     let mut found: std::collections::BTreeMap<String, (String, Vec<Value>)> = Default::default();
