@@ -15,6 +15,7 @@ pub mod frictionless;
 pub mod frontmatter;
 pub mod model;
 pub mod package;
+pub mod quotation;
 mod validate;
 
 pub use error::{CorpusError, Problem};
@@ -224,6 +225,10 @@ fn insert<T: model::Record>(
     into.insert(id.clone(), record);
     Ok(id)
 }
+
+/// The archive's notes (`corpus/README.md`): how records cite sources, and each reading where
+/// the sources disagree or are silent; the site renders its sections as pages for readers.
+pub const NOTES: &str = include_str!("../README.md");
 
 /// Renders Markdown to HTML (pulldown-cmark).
 pub fn render_html(markdown: &str) -> String {

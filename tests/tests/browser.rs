@@ -95,6 +95,22 @@ async fn every_page_renders_and_every_link_resolves() {
     pages.push("/evidence/matthews-1964-tsoro-b".into());
     pages.push("/sources/matthews-1964".into());
     pages.push("/sources/ludii-portal".into());
+    for about in ["/about/numbering", "/about/citations", "/about/readings"] {
+        pages.push(about.into());
+    }
+    // The badge vocabulary, as /about/citations documents it.
+    b.goto(&format!("{}/about/citations", app.address)).await;
+    let documented = b
+        .js("return Array.from(document.querySelectorAll('dl.badges .badge')).map(e => e.textContent)")
+        .await;
+    let documented: BTreeSet<String> = documented
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect();
+    assert!(documented.contains("cited") && documented.contains("inherited"));
     let mut seen = BTreeSet::new();
     let mut to_check = BTreeSet::new();
     for p in &pages {
@@ -119,6 +135,28 @@ async fn every_page_renders_and_every_link_resolves() {
         ) {
             b.screenshot(&shot_name(p)).await;
         }
+        // One badge vocabulary: each badge is `badge WORD` showing WORD, a documented word.
+        let shown = b
+            .js("return Array.from(document.querySelectorAll('.badge, .tag')).map(e => [e.className, e.textContent])")
+            .await;
+        for pair in shown.as_array().unwrap() {
+            let (class, word) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            assert_eq!(
+                class,
+                format!("badge {word}"),
+                "{p}: a badge outside the vocabulary"
+            );
+            assert!(
+                documented.contains(word),
+                "{p}: the badge {word} is not documented"
+            );
+        }
+        // No page sends a reader to the repository's files.
+        let text = b.js("return document.body.innerText").await;
+        assert!(
+            !text.as_str().unwrap().contains("README"),
+            "{p} points at a repository file"
+        );
         seen.insert(p.clone());
         for l in links(&b).await {
             to_check.insert(l);
@@ -159,6 +197,48 @@ async fn every_page_renders_and_every_link_resolves() {
         phone.screenshot(&format!("phone-{}", shot_name(p))).await;
     }
     phone.close().await;
+}
+
+#[tokio::test]
+async fn the_ruleset_page_picks_any_two_rulesets_to_diff() {
+    let Some(b) = browser::start(1280, 1000).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    b.goto(&format!("{}/rulesets/tsoro-matthews-v7", app.address))
+        .await;
+    // The board: four rows, the holes named, at the start.
+    let holes = b
+        .js("return document.querySelectorAll('figure.board-figure [data-hole]').length")
+        .await;
+    assert_eq!(holes, json!(32), "four rows of eight holes");
+    b.js("const s = document.getElementById('diff-b'); s.value = 'njombwa-ludii'; s.form.submit(); return true")
+        .await;
+    b.wait_until(
+        "return location.pathname === '/rulesets/tsoro-matthews-v7/diff/njombwa-ludii'",
+        10,
+    )
+    .await;
+    let h1 = b
+        .js("return document.querySelector('h1').textContent")
+        .await;
+    assert_eq!(h1, json!("tsoro-matthews-v7 against njombwa-ludii"));
+    // The differences in words, each side with its badge.
+    let cells = b
+        .js("return Array.from(document.querySelectorAll('table.diff td p.value')).map(e => e.textContent)")
+        .await;
+    let cells: Vec<&str> = cells
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!cells.is_empty());
+    assert!(
+        cells.iter().all(|c| !c.contains('{') && !c.contains("..=")),
+        "{cells:?}"
+    );
+    b.close().await;
 }
 
 /// The counts the board shows, hole by hole, in the browser.

@@ -27,7 +27,18 @@ pub fn rule_citation(field: &str, kind: &str, c: &Value) -> RuleCitation {
         reasoning: s("reconstructed")
             .or_else(|| s("assumed"))
             .or_else(|| s("not_applicable")),
+        inherited_from: s("inherited_from"),
     }
+}
+
+/// A rule's citation in its stored form: the citation's JSON, with the ancestor it is
+/// inherited from (`inherited_from`) when the ruleset does not cite the rule itself.
+pub fn stored_citation(c: &Citation, inherited_from: Option<&String>) -> Value {
+    let mut stored = serde_json::to_value(c).unwrap_or(Value::Null);
+    if let (Some(from), Some(o)) = (inherited_from, stored.as_object_mut()) {
+        o.insert("inherited_from".into(), from.clone().into());
+    }
+    stored
 }
 
 /// The stored kind of a citation (`evidence`, `reconstructed`, `assumed`, `not_applicable`).
@@ -79,6 +90,8 @@ pub struct DetailParts<'a> {
     pub config: &'a Value,
     pub params: &'a [Value],
     pub rules: &'a BTreeMap<String, Citation>,
+    /// The rules whose citation is an ancestor's, to that ancestor.
+    pub inherited: &'a BTreeMap<String, String>,
     pub description: &'a str,
 }
 
@@ -95,7 +108,7 @@ pub fn ruleset_detail(p: DetailParts<'_>) -> RulesetDetail {
             .rules
             .iter()
             .map(|(field, c)| {
-                let stored = serde_json::to_value(c).unwrap_or(Value::Null);
+                let stored = stored_citation(c, p.inherited.get(field));
                 rule_citation(field, citation_kind(c), &stored)
             })
             .collect(),

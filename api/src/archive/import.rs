@@ -2,7 +2,9 @@
 //! stored whole with a sha256 of it; an import inserts new records, rewrites changed ones (and
 //! their links), leaves unchanged ones untouched and removes records the corpus has dropped.
 
-use super::detail::{DetailParts, citation_kind, etag_of, param_reading, ruleset_detail};
+use super::detail::{
+    DetailParts, citation_kind, etag_of, param_reading, ruleset_detail, stored_citation,
+};
 use super::store::{self, Table};
 use super::views::RulesetItem;
 use serde::Serialize;
@@ -169,6 +171,7 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
             config: &def.config,
             params: &params,
             rules: &r.rules,
+            inherited: &r.inherited,
             description: &r.description,
         });
         let detail = serde_json::to_string(&detail).unwrap_or_default();
@@ -208,7 +211,8 @@ pub async fn import(pool: &PgPool, corpus: &Corpus) -> Result<ImportReport, sqlx
                     Citation::Evidence { evidence, .. } => Some(evidence.clone()),
                     _ => None,
                 };
-                (field.clone(), citation_kind(c), evidence, to_json(c))
+                let stored = stored_citation(c, r.inherited.get(field));
+                (field.clone(), citation_kind(c), evidence, stored)
             })
             .collect();
         let readings: Vec<store::ReadingRow> = r

@@ -203,13 +203,8 @@ pub async fn evidence_detail(
         .await?
         .ok_or_else(|| ArchiveError::Stored(format!("evidence {} cites no stored source", e.id)))?;
     e.summary = summary.clone();
-    let quote_html = render_html(&format!(
-        "> {}",
-        e.quote
-            .trim()
-            .replace("\n\n", "\n>\n> ")
-            .replace('\n', "\n> ")
-    ));
+    // Verbatim, paragraph by paragraph, each picture of the source once.
+    let quote_html = tsoro_corpus::quotation::html(&e.quote);
     Ok(Some(EvidenceDetail {
         evidence: evidence_item(&e, None),
         page_note: e.page_note.clone(),

@@ -247,6 +247,10 @@ pub struct RuleCitation {
     pub quote: Option<String>,
     /// Why (for `reconstructed`, `assumed` and `not_applicable`).
     pub reasoning: Option<String>,
+    /// The ancestor ruleset (`inherit`, followed up the chain) whose citation this is, when
+    /// the ruleset does not cite the rule itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inherited_from: Option<String>,
 }
 
 /// A ruleset: configuration, parameters, a citation per rule, description.

@@ -1,8 +1,9 @@
 //! The archive's pages: a game, a ruleset (every rule with its citation), two rulesets side by
 //! side, a passage of evidence and a source.
 
+use super::about::note_html;
 use super::home::{SourceRef, playable, source_refs};
-use super::words::kind_label;
+use super::words::{citation_badge, range_words, rule_value_words};
 use super::{Page, excerpt, html, missing, period, value_text};
 use crate::archive::read;
 use crate::archive::views::{
@@ -17,6 +18,8 @@ use tsoro_corpus::cite;
 /// Registers the archive's pages.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/games/{id}").route(web::get().to(game)))
+        // Before `/rulesets/{id}`, which would match it too.
+        .service(web::resource("/rulesets/compare").route(web::get().to(compare)))
         .service(web::resource("/rulesets/{id}").route(web::get().to(ruleset)))
         .service(web::resource("/rulesets/{a}/diff/{b}").route(web::get().to(diff)))
         .service(web::resource("/evidence/{id}").route(web::get().to(evidence)))
@@ -29,8 +32,8 @@ struct EvidenceLine {
     id: String,
     /// What the passage describes (`Tsoro, Variant 7 ...`).
     label: String,
-    /// The whole quotation.
-    quote: String,
+    /// The whole quotation as HTML (each picture of the source once).
+    quote_html: String,
     source_short: String,
     game: String,
     pages: Option<String>,
@@ -48,13 +51,14 @@ struct RulesetLine {
 }
 
 struct Reading {
+    /// The value in words.
     value: String,
-    /// (ruleset id, citation kind).
-    rulesets: Vec<(String, String)>,
+    /// (ruleset id, its citation's badge).
+    rulesets: Vec<(String, &'static str)>,
 }
 
-/// A rule's readings: value -> [(ruleset, citation kind)].
-type ReadingsOf = BTreeMap<String, Vec<(String, String)>>;
+/// A rule's readings: value in words -> [(ruleset, badge)].
+type ReadingsOf = BTreeMap<String, Vec<(String, &'static str)>>;
 
 struct Disagreement {
     field: String,
@@ -91,13 +95,13 @@ async fn evidence_lines(
         .into_iter()
         .map(|e| EvidenceLine {
             label: e.label.clone().unwrap_or_else(|| e.id.clone()),
-            quote: e.quote.split_whitespace().collect::<Vec<_>>().join(" "),
+            quote_html: tsoro_corpus::quotation::html(&e.quote),
             source_short: refs
                 .get(&e.source)
                 .map(|s| s.short.clone())
                 .unwrap_or_else(|| e.source.clone()),
             period: period(e.date_from, e.date_to),
-            excerpt: excerpt(&e.quote, 240),
+            excerpt: excerpt(&tsoro_corpus::quotation::plain(&e.quote), 240),
             id: e.id,
             game: e.game,
             pages: e.pages,
@@ -153,14 +157,13 @@ async fn game(state: St, id: web::Path<String>) -> Page {
                 .citations
                 .iter()
                 .find(|c| c.field == f)
-                .map(|c| c.kind.clone())
-                .unwrap_or_else(|| "uncited".into());
+                .map(|c| citation_badge(&c.kind))
+                .unwrap_or("uncited");
+            let value = tsoro_engine::catalogue::rule_value(&r.config, f);
             readings
                 .entry(f)
                 .or_default()
-                .entry(value_text(&tsoro_engine::catalogue::rule_value(
-                    &r.config, f,
-                )))
+                .entry(rule_value_words(f, &value).unwrap_or_else(|| value_text(&value)))
                 .or_default()
                 .push((r.ruleset.id.clone(), kind));
         }
@@ -197,31 +200,35 @@ async fn game(state: St, id: web::Path<String>) -> Page {
 struct RuleLine {
     field: String,
     anchor: String,
+    /// What the field decides (the engine's words beside the field).
+    about: String,
+    /// Its value in words.
     value: String,
-    kind: String,
-    kind_label: &'static str,
-    words: String,
-    quote: Option<String>,
-    reasoning: Option<String>,
+    /// The citation's badge (`cited`, `reconstructed`, ...).
+    badge: &'static str,
+    quote_html: Option<String>,
+    reasoning_html: Option<String>,
     evidence: Vec<String>,
+    /// The ancestor whose citation this is, when the ruleset does not cite the rule itself.
+    inherited_from: Option<String>,
 }
 
 struct ParamLine {
     name: String,
     default: String,
+    /// The allowed values in words (`6 to 21 holes in each row`, `with_front, never`).
     choices: String,
     description: String,
     /// Each choice as a reading, with its citation (from the archive's ruleset record).
     readings: Vec<ParamReading>,
 }
 
-/// One choice of a parameter as a reading: its kind and its words or reasoning.
+/// One choice of a parameter as a reading: its badge and its words or reasoning.
 struct ParamReading {
     choice: String,
-    kind: String,
-    kind_label: &'static str,
-    quote: Option<String>,
-    reasoning: Option<String>,
+    badge: &'static str,
+    quote_html: Option<String>,
+    reasoning_html: Option<String>,
     evidence: Vec<String>,
 }
 
@@ -232,13 +239,26 @@ fn param_readings(p: &ParamInfo) -> Vec<ParamReading> {
         .iter()
         .map(|r| ParamReading {
             choice: r.choice.clone(),
-            kind_label: kind_label(&r.kind),
-            kind: r.kind.clone(),
-            quote: r.quote.clone(),
-            reasoning: r.reasoning.clone(),
+            badge: citation_badge(&r.kind),
+            quote_html: r.quote.as_deref().map(tsoro_corpus::quotation::html),
+            reasoning_html: r.reasoning.as_deref().map(note_html),
             evidence: r.evidence.clone(),
         })
         .collect()
+}
+
+/// The rules a ruleset inherits from one ancestor.
+struct Inherited {
+    from: String,
+    /// (field, anchor).
+    rules: Vec<(String, String)>,
+}
+
+/// A ruleset to compare with, in the picker.
+struct PickerOption {
+    id: String,
+    title: String,
+    game: String,
 }
 
 #[derive(Template)]
@@ -249,30 +269,53 @@ struct RulesetPage {
     playable: bool,
     board_svg: Option<String>,
     rules: Vec<RuleLine>,
+    /// The rules it cites itself: (field, anchor).
+    own: Vec<(String, String)>,
+    /// The rules whose citations it inherits, by ancestor.
+    inherited: Vec<Inherited>,
     params: Vec<ParamLine>,
     /// (other ruleset, why it is related).
     related: Vec<(String, String)>,
+    /// Every other ruleset, in reading order, for the diff picker.
+    picker: Vec<PickerOption>,
 }
 
 fn rule_line(
     field: &str,
-    words: &str,
+    about: &str,
     value: &serde_json::Value,
     c: Option<&RuleCitation>,
 ) -> RuleLine {
-    let kind = c
-        .map(|c| c.kind.clone())
-        .unwrap_or_else(|| "uncited".into());
     RuleLine {
         field: field.to_string(),
         anchor: anchor(field),
-        value: value_text(value),
-        kind_label: kind_label(&kind),
-        kind,
-        words: words.to_string(),
-        quote: c.and_then(|c| c.quote.clone()),
-        reasoning: c.and_then(|c| c.reasoning.clone()),
+        value: rule_value_words(field, value).unwrap_or_else(|| value_text(value)),
+        badge: citation_badge(c.map(|c| c.kind.as_str()).unwrap_or("uncited")),
+        about: about.to_string(),
+        quote_html: c
+            .and_then(|c| c.quote.as_deref())
+            .map(tsoro_corpus::quotation::html),
+        reasoning_html: c.and_then(|c| c.reasoning.as_deref()).map(note_html),
         evidence: c.map(|c| c.evidence.clone()).unwrap_or_default(),
+        inherited_from: c.and_then(|c| c.inherited_from.clone()),
+    }
+}
+
+/// A number parameter's allowed values in words, from the engine's parameter (the fields it
+/// sets give the unit); a choice parameter's choices by name.
+fn choices_words(ruleset: &str, p: &ParamInfo) -> String {
+    let spec = tsoro_engine::catalogue::get(ruleset)
+        .ok()
+        .and_then(|d| d.params.iter().find(|s| s.name == p.name));
+    match (spec.map(|s| &s.kind), &p.choices) {
+        (Some(tsoro_engine::catalogue::ParamKind::Int { min, max, set }), _) => {
+            range_words(*min, *max, set)
+        }
+        (Some(tsoro_engine::catalogue::ParamKind::Bool { .. }), _) => "yes or no".into(),
+        (_, Some(serde_json::Value::Array(a))) => {
+            a.iter().map(value_text).collect::<Vec<_>>().join(", ")
+        }
+        _ => p.range.clone(),
     }
 }
 
@@ -301,48 +344,75 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
             .map(|c| (c.field.clone(), c.field.clone()))
             .collect(),
     };
-    let rules = fields
+    let rules: Vec<RuleLine> = fields
         .iter()
-        .map(|(f, words)| {
+        .map(|(f, about)| {
             rule_line(
                 f,
-                words,
+                about,
                 &tsoro_engine::catalogue::rule_value(&r.config, f),
                 r.citations.iter().find(|c| &c.field == f),
             )
         })
         .collect();
+    let own = rules
+        .iter()
+        .filter(|l| l.inherited_from.is_none())
+        .map(|l| (l.field.clone(), l.anchor.clone()))
+        .collect();
+    let mut inherited: Vec<Inherited> = vec![];
+    for l in &rules {
+        let Some(from) = &l.inherited_from else {
+            continue;
+        };
+        let rule = (l.field.clone(), l.anchor.clone());
+        match inherited.iter_mut().find(|i| &i.from == from) {
+            Some(i) => i.rules.push(rule),
+            None => inherited.push(Inherited {
+                from: from.clone(),
+                rules: vec![rule],
+            }),
+        }
+    }
     let params = r
         .params
         .iter()
         .map(|p| ParamLine {
             name: p.name.clone(),
             default: value_text(&p.default),
-            choices: match &p.choices {
-                Some(serde_json::Value::Array(a)) => {
-                    a.iter().map(value_text).collect::<Vec<_>>().join(", ")
-                }
-                _ => p.range.clone(),
-            },
+            choices: choices_words(&id, p),
             description: p.description.clone(),
             readings: param_readings(p),
         })
         .collect();
     let mut related = vec![];
     if let Some(parent) = &r.inherit {
-        related.push((
-            parent.clone(),
-            "the ruleset it takes uncited rules from".into(),
-        ));
+        related.push((parent.clone(), "the ruleset it inherits from".into()));
     }
-    for other in read::all_rulesets(pool).await? {
+    let all = super::order::sort_rulesets(
+        read::all_rulesets(pool).await?,
+        &read::all_sources(pool).await?,
+    );
+    for other in &all {
         if other.id == r.ruleset.id || related.iter().any(|(o, _)| *o == other.id) {
             continue;
         }
         if other.game == r.ruleset.game {
-            related.push((other.id, format!("another reading of {}", other.game)));
+            related.push((
+                other.id.clone(),
+                format!("another reading of {}", other.game),
+            ));
         }
     }
+    let picker = all
+        .into_iter()
+        .filter(|o| o.id != r.ruleset.id)
+        .map(|o| PickerOption {
+            id: o.id,
+            title: o.title,
+            game: o.game,
+        })
+        .collect();
     let board_svg = super::board::start_board_svg(&id);
     html(&RulesetPage {
         playable: playable(&id),
@@ -350,21 +420,49 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         sources,
         board_svg,
         rules,
+        own,
+        inherited,
         params,
         related,
+        picker,
     })
 }
 
+/// The picker's answer (`/rulesets/compare?a=X&b=Y`).
+#[derive(serde::Deserialize)]
+struct Compare {
+    a: String,
+    b: String,
+}
+
+/// Sends the diff picker's choice to the diff page of the two rulesets.
+async fn compare(q: web::Query<Compare>) -> actix_web::HttpResponse {
+    let enc = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect::<String>()
+    };
+    actix_web::HttpResponse::SeeOther()
+        .insert_header((
+            actix_web::http::header::LOCATION,
+            format!("/rulesets/{}/diff/{}", enc(&q.a), enc(&q.b)),
+        ))
+        .finish()
+}
+
 struct Side {
+    /// The value in words.
     value: String,
-    kind: Option<String>,
-    quote: Option<String>,
-    reasoning: Option<String>,
+    badge: Option<&'static str>,
+    quote_html: Option<String>,
+    reasoning_html: Option<String>,
     evidence: Vec<String>,
+    inherited_from: Option<String>,
 }
 
 struct DiffRow {
     field: String,
+    anchor: String,
     /// The first ruleset's side, then the second's.
     sides: [Side; 2],
 }
@@ -377,13 +475,20 @@ struct DiffPage {
     rows: Vec<DiffRow>,
 }
 
-fn side(v: &serde_json::Value, c: &Option<RuleCitation>) -> Side {
+fn side(field: &str, v: &serde_json::Value, c: &Option<RuleCitation>) -> Side {
     Side {
-        value: value_text(v),
-        kind: c.as_ref().map(|c| c.kind.clone()),
-        quote: c.as_ref().and_then(|c| c.quote.clone()),
-        reasoning: c.as_ref().and_then(|c| c.reasoning.clone()),
+        value: rule_value_words(field, v).unwrap_or_else(|| value_text(v)),
+        badge: c.as_ref().map(|c| citation_badge(&c.kind)),
+        quote_html: c
+            .as_ref()
+            .and_then(|c| c.quote.as_deref())
+            .map(tsoro_corpus::quotation::html),
+        reasoning_html: c
+            .as_ref()
+            .and_then(|c| c.reasoning.as_deref())
+            .map(note_html),
         evidence: c.as_ref().map(|c| c.evidence.clone()).unwrap_or_default(),
+        inherited_from: c.as_ref().and_then(|c| c.inherited_from.clone()),
     }
 }
 
@@ -398,7 +503,11 @@ async fn diff(state: St, path: web::Path<(String, String)>) -> Page {
             .iter()
             .map(|row| DiffRow {
                 field: row.field.clone(),
-                sides: [side(&row.a, &row.a_citation), side(&row.b, &row.b_citation)],
+                anchor: anchor(&row.field),
+                sides: [
+                    side(&row.field, &row.a, &row.a_citation),
+                    side(&row.field, &row.b, &row.b_citation),
+                ],
             })
             .collect(),
         a: d.a,

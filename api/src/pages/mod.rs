@@ -4,6 +4,7 @@
 
 #![allow(clippy::result_large_err)]
 
+pub mod about;
 pub mod archive;
 pub mod assets;
 pub mod board;
@@ -29,6 +30,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     home::configure(cfg);
     indexes::configure(cfg);
     archive::configure(cfg);
+    about::configure(cfg);
     play::configure(cfg);
     problems::configure(cfg);
     simulations::configure(cfg);

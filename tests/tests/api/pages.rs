@@ -17,6 +17,168 @@ async fn page(app: &tsoro_tests::TestApp, path: &str) -> String {
     r.text().await.unwrap()
 }
 
+/// The `<li id="ID" ...>...</li>` element of a page (a rule of a ruleset page).
+fn item<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page
+        .find(&format!("<li id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no item {id}"));
+    let rest = &page[at..];
+    &rest[..rest.find("</li>").unwrap_or(rest.len())]
+}
+
+/// Every `class="badge WORD"` of a page, with the word it shows.
+fn badges(page: &str) -> Vec<(String, String)> {
+    page.split("<span class=\"badge ")
+        .skip(1)
+        .map(|s| {
+            let class = s.split('"').next().unwrap_or_default().to_string();
+            let word = s
+                .split_once('>')
+                .and_then(|(_, w)| w.split('<').next())
+                .unwrap_or_default()
+                .to_string();
+            (class, word)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_ruleset_page_says_what_it_inherits_in_words_and_on_a_board() {
+    let app = spawn_app().await;
+    let v7 = page(&app, "/rulesets/tsoro-matthews-v7").await;
+    // Its own rules and the inherited ones, each ancestor named and linked.
+    assert!(!v7.contains("Uncited rules from"));
+    assert!(v7.contains(
+        "<dt>Inherits from</dt><dd><a href=\"/rulesets/tsoro-matthews-v5\">tsoro-matthews-v5</a>"
+    ));
+    assert!(v7.contains(
+        "It inherits from <a href=\"/rulesets/tsoro-matthews-v5\">tsoro-matthews-v5</a> the citations of"
+    ));
+    assert!(v7.contains(
+        "It inherits from <a href=\"/rulesets/tsoro-matthews-basic\">tsoro-matthews-basic</a>"
+    ));
+    // Variant 7 cites its layout itself; the number of holes is the basic version's.
+    assert!(!item(&v7, "rule-layout").contains("badge inherited"));
+    let holes = item(&v7, "rule-holes");
+    assert!(holes.contains("class=\"badge inherited\""), "{holes}");
+    assert!(
+        holes.contains("href=\"/rulesets/tsoro-matthews-basic#rule-holes\""),
+        "{holes}"
+    );
+
+    // Values in words, not JSON or Rust ranges.
+    let basic = page(&app, "/rulesets/tsoro-matthews-basic").await;
+    for p in [&v7, &basic] {
+        assert!(!p.contains("{&quot;"), "JSON on a ruleset page");
+        assert!(!p.contains("..="), "a Rust range on a ruleset page");
+    }
+    assert!(basic.contains("6 to 21 holes in each row"));
+    assert!(basic.contains("8 holes in each row"));
+    assert!(basic.contains("2 stones in every back-row hole (i), none in the front row (ii)"));
+    assert!(item(&basic, "rule-end-move_limit").contains("drawn after 10,000 moves"));
+
+    // No page points at the repository's files: the notes are pages of the site.
+    for p in [&v7, &basic] {
+        assert!(
+            !p.contains("README"),
+            "a ruleset page names a repository file"
+        );
+        assert!(
+            !p.contains("corpus/"),
+            "a ruleset page names a repository folder"
+        );
+    }
+    assert!(v7.contains("href=\"/about/readings#hole-numbering\""));
+    assert!(v7.contains("href=\"/about/numbering\""));
+    let readings = page(&app, "/about/readings").await;
+    assert!(readings.contains("<li id=\"hole-numbering\"><strong>Hole numbering.</strong>"));
+    assert!(readings.contains("id=\"variant-7-s-opening\""));
+    let numbering = page(&app, "/about/numbering").await;
+    assert!(numbering.contains("<code>ii,3</code> faces <code>iii,3</code>"));
+    assert!(numbering.contains("data-hole=\"i,1\""));
+
+    // A picker for any other ruleset, which lands on the diff page.
+    assert!(v7.contains("<form class=\"diff-picker\" action=\"/rulesets/compare\""));
+    assert!(v7.contains("<option value=\"dig-dig-matthews\">"));
+    let r = app
+        .get("/rulesets/compare?a=tsoro-matthews-v7&b=dig-dig-matthews")
+        .await;
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(
+        r.url().path(),
+        "/rulesets/tsoro-matthews-v7/diff/dig-dig-matthews"
+    );
+}
+
+#[tokio::test]
+async fn one_badge_vocabulary_and_quotations_once() {
+    let app = spawn_app().await;
+    // The documented badges: those /about/citations explains.
+    let about = page(&app, "/about/citations").await;
+    let documented: Vec<String> = badges(&about).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(
+        documented,
+        [
+            "cited",
+            "reconstructed",
+            "assumed",
+            "not-applicable",
+            "uncited",
+            "inherited",
+            "reading"
+        ]
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for path in [
+        "/games/tsoro",
+        "/games/dig-dig",
+        "/rulesets/tsoro-matthews-basic",
+        "/rulesets/tsoro-matthews-v7",
+        "/rulesets/dig-dig-ludii",
+        "/rulesets/nhodo-matthews",
+        "/rulesets/tsoro-matthews-basic/diff/tsoro-ludii",
+        "/rulesets/tsoro-matthews-v7/diff/tsoro-matthews-v5",
+        "/evidence/matthews-1964-tsoro-v7",
+        "/sources/matthews-1964",
+        "/search?q=misor",
+    ] {
+        let p = page(&app, path).await;
+        assert!(
+            !p.contains("class=\"tag"),
+            "{path}: a badge outside the vocabulary"
+        );
+        for (class, word) in badges(&p) {
+            assert!(documented.contains(&class), "{path}: badge {class}");
+            assert_eq!(class, word, "{path}: one word per badge");
+            seen.insert(class);
+        }
+    }
+    for b in [
+        "cited",
+        "reconstructed",
+        "assumed",
+        "not-applicable",
+        "inherited",
+        "reading",
+    ] {
+        assert!(seen.contains(b), "no page shows the badge {b}");
+    }
+
+    // Variant 7's lost diagram: its caption once, and where the picture was.
+    let e = page(&app, "/evidence/matthews-1964-tsoro-v7").await;
+    let quote = &e[e.find("<blockquote>").unwrap()..e.find("</blockquote>").unwrap()];
+    assert_eq!(quote.matches("Diagram B").count(), 1, "{quote}");
+    assert!(!e.contains("Diagram B Diagram B"));
+    assert!(e.contains("<p class=\"picture\">Diagram B <span class=\"not-reproduced\">[diagram not reproduced]</span></p>"));
+    assert_eq!(e.matches("<blockquote>").count(), 1);
+    for path in ["/sources/matthews-1964", "/games/tsoro"] {
+        let p = page(&app, path).await;
+        assert!(!p.contains("Diagram B Diagram B"), "{path}");
+        assert!(!p.contains("Diagram A Diagram A"), "{path}");
+        assert!(p.contains("[diagram not reproduced]"), "{path}");
+    }
+}
+
 #[tokio::test]
 async fn the_archive_pages_show_the_records() {
     let app = spawn_app().await;
@@ -60,13 +222,13 @@ async fn the_archive_pages_show_the_records() {
         r.contains("Diagram A is lost."),
         "a reconstruction's reasoning"
     );
-    assert!(r.contains("class=\"tag assumed\""));
+    assert!(r.contains("class=\"badge assumed\""));
     // Every parameter choice as a reading, with its citation.
     assert!(r.contains("id=\"param-back_capture-require_both\""));
     assert!(r.contains("both holes vertically opposite him are occupied by his opponent"));
     assert!(r.contains("id=\"param-layout-every-hole\""));
     // A rule that belongs to another variant says so.
-    assert!(r.contains("class=\"tag not_applicable\">not applicable"));
+    assert!(r.contains("class=\"badge not-applicable\">not-applicable"));
     // The start board: two stones in every back-row hole, none in front.
     assert!(r.contains("data-hole=\"i,1\" data-count=\"2\""));
     assert!(r.contains("data-hole=\"ii,3\" data-count=\"0\""));
