@@ -3,7 +3,7 @@
 
 use super::about::note_html;
 use super::home::{SourceRef, playable, source_refs};
-use super::words::{citation_badge, range_words, rule_value_words};
+use super::words::{citation_badge, range_words, rule_value_words, with_defaults};
 use super::{Page, excerpt, html, missing, period, value_text};
 use crate::archive::read;
 use crate::archive::views::{
@@ -344,13 +344,18 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
             .map(|c| (c.field.clone(), c.field.clone()))
             .collect(),
     };
+    // Every field's value, those the engine defaults included.
+    let config = match tsoro_engine::catalogue::get(&id) {
+        Ok(def) => with_defaults(def.kind, &r.config),
+        Err(_) => r.config.clone(),
+    };
     let rules: Vec<RuleLine> = fields
         .iter()
         .map(|(f, about)| {
             rule_line(
                 f,
                 about,
-                &tsoro_engine::catalogue::rule_value(&r.config, f),
+                &tsoro_engine::catalogue::rule_value(&config, f),
                 r.citations.iter().find(|c| &c.field == f),
             )
         })

@@ -402,6 +402,22 @@ pub fn rule_value_words(field: &str, v: &Value) -> Option<String> {
     })
 }
 
+/// A configuration with every field the engine defaults written out (`capture.into_hand:
+/// false` where the ruleset's file leaves it out), read through the engine's own types, so
+/// that each rule field has its value in words.
+pub fn with_defaults(kind: tsoro_engine::catalogue::Kind, config: &Value) -> Value {
+    use tsoro_engine::catalogue::Kind;
+    fn full<T: serde::de::DeserializeOwned + serde::Serialize>(c: &Value) -> Option<Value> {
+        serde_json::to_value(serde_json::from_value::<T>(c.clone()).ok()?).ok()
+    }
+    match kind {
+        Kind::Sowing => full::<tsoro_engine::sowing::SowingConfig>(config),
+        Kind::Morris => full::<tsoro_engine::morris::MorrisConfig>(config),
+        Kind::Nhodo => full::<tsoro_engine::nhodo::NhodoConfig>(config),
+    }
+    .unwrap_or_else(|| config.clone())
+}
+
 /// The unit a number parameter counts when it sets this rule field (`holes in each row`).
 fn unit_of(field: &str) -> Option<&'static str> {
     Some(match field {
@@ -458,6 +474,7 @@ mod tests {
                 }
             }
             for config in &configs {
+                let config = &with_defaults(def.kind, config);
                 for f in catalogue::rule_fields(def.kind) {
                     let v = catalogue::rule_value(config, f.name);
                     assert!(
