@@ -18,10 +18,44 @@
     const j = await r.json();
     if (!r.ok) {
       const fields = (j.errors || []).map((e) => e.field + ": " + e.message).join("; ");
-      throw new Error((j.detail || r.statusText) + (fields ? " (" + fields + ")" : ""));
+      const err = new Error((j.detail || r.statusText) + (fields ? " (" + fields + ")" : ""));
+      err.fields = j.errors || [];
+      throw err;
     }
     return j;
   }
+
+  // The form's input a problem's field names (`params.holes`, `agents`, `rulesets[1]`...).
+  const inputOf = (field) => {
+    const f = field.replace(/^rulesets\[\d+\]\.?/, "");
+    if (f.startsWith("params.")) return $("param-" + f.slice(7));
+    const ids = { agents: "agent1", games: "games", seed: "seed", turn_limit: "turn_limit", ruleset: "ruleset", "": "ruleset" };
+    return f in ids ? $(ids[f]) : null;
+  };
+
+  // Clears the errors shown beside the fields.
+  const clearFieldErrors = () => {
+    for (const s of document.querySelectorAll(".field-error")) s.remove();
+    for (const i of document.querySelectorAll("[aria-invalid]")) i.removeAttribute("aria-invalid");
+  };
+
+  // Shows each fault beside its field, and moves the focus to the first.
+  const showFieldErrors = (faults) => {
+    let first = null;
+    for (const e of faults) {
+      const input = inputOf(e.field || "");
+      if (!input) continue;
+      const span = document.createElement("span");
+      span.className = "field-error error";
+      span.id = input.id + "-error";
+      span.textContent = " " + (e.message || "") ;
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", span.id);
+      input.insertAdjacentElement("afterend", span);
+      first = first || input;
+    }
+    if (first) first.focus();
+  };
 
   const form = $("simulate");
   if (form) {
@@ -53,11 +87,14 @@
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       $("form-error").textContent = "";
+      clearFieldErrors();
       const params = {};
       for (const input of fieldset.querySelectorAll("input")) {
         if (input.value === input.dataset.default) continue;
         const t = input.dataset.type;
-        params[input.name] = t === "number" ? Number(input.value) : t === "boolean" ? input.value === "true" : input.value;
+        // A number mistyped goes as typed: the service names the field and what it allows.
+        const n = Number(input.value);
+        params[input.name] = t === "number" ? (input.value.trim() !== "" && Number.isFinite(n) ? n : input.value) : t === "boolean" ? input.value === "true" : input.value;
       }
       const body = {
         params: params,
@@ -81,6 +118,7 @@
         }
       } catch (err) {
         $("form-error").textContent = "The simulation was not started: " + err.message;
+        showFieldErrors(err.fields || []);
         $("start").disabled = false;
       }
     });

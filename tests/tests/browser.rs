@@ -518,6 +518,51 @@ async fn a_simulation_started_from_the_form_shows_its_plot() {
     b.close().await;
 }
 
+/// A typo in a free-text field of the simulation form keeps the form, with the service's
+/// message beside the field at fault (not a dead end); fixing it starts the job.
+#[tokio::test]
+async fn a_typo_in_the_form_is_shown_beside_its_field() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    b.goto(&format!(
+        "{}/simulations/new?ruleset=tsoro-ludii",
+        app.address
+    ))
+    .await;
+    let holes = b.wait_for("#param-holes", 10).await;
+    holes.clear().await.unwrap();
+    holes.send_keys("8x").await.unwrap();
+    let start = b.client.find(Locator::Id("start")).await.unwrap();
+    start.click().await.unwrap();
+    b.wait_for("#param-holes-error", 20).await;
+    let shown = b
+        .js("const i = document.getElementById('param-holes'); \
+             return [i.getAttribute('aria-invalid'), \
+             document.getElementById('param-holes-error').textContent, \
+             location.pathname, document.activeElement.id]")
+        .await;
+    assert_eq!(shown[0], "true", "{shown}");
+    assert!(!shown[1].as_str().unwrap().trim().is_empty(), "{shown}");
+    assert_eq!(shown[2], "/simulations/new", "the form stays: {shown}");
+    assert_eq!(shown[3], "param-holes", "the focus on the field: {shown}");
+    b.screenshot("form-field-error").await;
+    // An agent mistyped: beside the agents.
+    holes.clear().await.unwrap();
+    holes.send_keys("8").await.unwrap();
+    let a2 = b.client.find(Locator::Id("agent2")).await.unwrap();
+    a2.clear().await.unwrap();
+    a2.send_keys("gredy").await.unwrap();
+    start.click().await.unwrap();
+    b.wait_for("#agent1-error", 20).await;
+    let gone = b
+        .js("return document.getElementById('param-holes-error') === null")
+        .await;
+    assert_eq!(gone, true, "the fixed field's error goes");
+    b.close().await;
+}
+
 /// A comparison page analyses the shared seeds game by game: it states the agents, seed,
 /// games and parameters, says which rulesets play the very same games, names both rulesets in
 /// every difference, and prints small p-values as "< 0.001", never "0.000".

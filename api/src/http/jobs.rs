@@ -13,7 +13,9 @@ use crate::jobs::quota::Account;
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
-use crate::jobs::view::{self, ComparisonView, JobGame, JobList, JobView, SummaryView, job_url};
+use crate::jobs::view::{
+    self, ComparisonView, JobCreated, JobGame, JobList, JobView, SummaryView, job_url,
+};
 use crate::runs::plan::{ComparisonRequest, RunRequest};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -49,7 +51,7 @@ pub(super) fn account(owner: Option<String>, client: Client) -> Account {
 #[utoipa::path(post, path = "/api/v1/simulations", tag = "simulations",
     request_body = RunRequest,
     responses(
-        (status = 202, description = "Queued; the job (its `url` also in `Location`)", body = JobView),
+        (status = 202, description = "Queued; the job (its `url` also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`)", body = JobCreated),
         (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost`, `per_game_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
@@ -75,14 +77,17 @@ pub async fn create(
         .map_err(Problem::internal)?
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
-    admit(&mut tx, &limits, &account, 1, spec.cost)
+    let queue_position = admit(&mut tx, &limits, &account, 1, spec.cost)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_job(&mut tx, &spec, None, &account).await?;
     tx.commit().await?;
     Ok(HttpResponse::Accepted()
         .insert_header(("Location", job_url(job.id)))
-        .json(JobView::of(&job, &store::JobUsage::default())))
+        .json(JobCreated {
+            job: JobView::of(&job, &store::JobUsage::default()),
+            queue_position,
+        }))
 }
 
 #[derive(Deserialize)]

@@ -48,6 +48,8 @@ use utoipa::{Modify, OpenApi};
         crate::http::play::GameBody,
         crate::jobs::view::JobView,
         crate::jobs::view::Paused,
+        crate::jobs::view::JobCreated,
+        crate::jobs::view::Estimate,
         crate::jobs::status::JobStatus,
         crate::jobs::view::JobList,
         crate::jobs::view::ComparisonView,

@@ -27,14 +27,15 @@ pub enum AdmissionError {
 }
 
 /// Admits `new` jobs of `account` estimated at `cost` core-seconds in all, inside the
-/// transaction that will insert them (holding the admission lock until it ends).
+/// transaction that will insert them (holding the admission lock until it ends); returns how
+/// many jobs were queued or running before them (their place in the queue).
 pub async fn admit(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     limits: &JobSettings,
     account: &Account,
     new: i64,
     cost: f64,
-) -> Result<(), AdmissionError> {
+) -> Result<i64, AdmissionError> {
     let active = store::lock_admission(tx).await?;
     let now = store::outstanding(tx, account).await?;
     quota::check(account, now, new, cost, limits)?;
@@ -44,5 +45,5 @@ pub async fn admit(
             max: limits.max_active_jobs,
         });
     }
-    Ok(())
+    Ok(active)
 }

@@ -58,6 +58,9 @@ pub struct JobRow {
     pub finished_at: Option<DateTime<Utc>>,
     /// The name of the API token that created it (None: created anonymously).
     pub owner: Option<String>,
+    /// Its estimated cost when queued, in core-seconds (0 for a job queued before estimates
+    /// were kept).
+    pub estimated_cost: f64,
     /// A simulation's, or a tournament's: what else it plays
     /// ([`super::tournament::Stored`]).
     pub tournament: Option<Value>,
@@ -97,7 +100,7 @@ impl JobRow {
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
      next_game, summary, created_at, started_at, finished_at, owner, tournament, engine_version, \
-     paused, paused_at";
+     paused, paused_at, estimated_cost";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -130,6 +133,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         engine_version: r.try_get("engine_version")?,
         paused: r.try_get("paused")?,
         paused_at: r.try_get("paused_at")?,
+        estimated_cost: r.try_get("estimated_cost")?,
     })
 }
 

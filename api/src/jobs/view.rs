@@ -77,6 +77,26 @@ impl Progress {
     }
 }
 
+/// A job's estimated cost, from the cost model that admitted it (`--max-job-cost`).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct Estimate {
+    /// Core-seconds of play the whole job should take (divide by the cores working on it for
+    /// the time it should take once started).
+    pub core_seconds: f64,
+}
+
+/// A job just queued (the answer of its POST): the job, and how many jobs were queued or
+/// running before it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct JobCreated {
+    /// The job.
+    #[serde(flatten)]
+    pub job: JobView,
+    /// Jobs queued or running when it was queued, not counting it (workers share themselves
+    /// among owners and jobs, so a small job may start before some of them end).
+    pub queue_position: i64,
+}
+
 /// Where a job's exports are (each answers 409 until the job is done).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct JobLinks {
@@ -123,6 +143,9 @@ pub struct JobView {
     pub comparison: Option<String>,
     /// How far it has got.
     pub progress: Progress,
+    /// Its estimated cost when it was queued (none for jobs queued before estimates were
+    /// kept).
+    pub estimate: Option<Estimate>,
     /// Why it failed.
     pub error: Option<String>,
     /// The engine version that made it (a digest of the engine's sources; none for jobs made
@@ -167,6 +190,9 @@ impl JobView {
             reference: job.reference,
             comparison: job.comparison_id.map(comparison_url),
             progress: Progress::of(job, usage, Utc::now()),
+            estimate: (job.estimated_cost > 0.0).then_some(Estimate {
+                core_seconds: job.estimated_cost,
+            }),
             error: job.error.clone(),
             engine_version: job.engine_version.clone(),
             held: job.held_back(),

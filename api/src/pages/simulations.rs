@@ -9,6 +9,7 @@ use crate::jobs::export::{self, GAMES_FILE, PACKAGE_FILE, SUMMARY_FILE};
 use crate::jobs::paired::{PairedCache, PairedDifference};
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
+use crate::settings::JobSettings;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::{Value, json};
@@ -113,6 +114,8 @@ struct SimulationPage {
     percent: u32,
     /// Games played (stored, or ended in a chunk in play).
     games_done: i64,
+    /// What it should take, from its estimate (while queued or running).
+    estimate: Option<String>,
     finished: bool,
     done: bool,
     command: String,
@@ -405,7 +408,43 @@ async fn game(state: St, id: web::Path<String>, q: web::Query<GameQuery>) -> Pag
     super::play::render(def, params, found.actions)
 }
 
-async fn show(state: St, id: web::Path<String>) -> Page {
+/// A duration in words: seconds under 90, else minutes under 90, else hours.
+fn duration_text(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{} s", seconds.ceil().max(1.0))
+    } else if seconds < 90.0 * 60.0 {
+        format!("{} min", (seconds / 60.0).ceil())
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
+/// What a job not yet finished should take, in words, from the estimate it was admitted with
+/// and the service's own worker threads: shown from the start, before any game has ended.
+fn estimate_text(job: &JobRow, limits: &JobSettings) -> Option<String> {
+    let core_seconds = Some(job.estimated_cost).filter(|c| *c > 0.0)?;
+    let threads = match limits.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let cores = limits.workers * threads;
+    let wall = if cores > 0 {
+        format!(
+            "; on this service's {cores} worker thread{}, about {} once it starts",
+            if cores == 1 { "" } else { "s" },
+            duration_text(core_seconds / cores as f64)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "Estimated at about {} of one core's play{wall} (before any game ends; then from \
+         the games played).",
+        duration_text(core_seconds)
+    ))
+}
+
+async fn show(state: St, limits: web::Data<JobSettings>, id: web::Path<String>) -> Page {
     let uid = parse(&id, "simulation")?;
     let job = store::get_job(&state.pool, uid)
         .await
@@ -424,6 +463,9 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         .remove(&job.id)
         .unwrap_or_default();
     let progress = crate::jobs::view::Progress::of(&job, &usage, chrono::Utc::now());
+    let estimate = (job.status == JobStatus::Queued || job.status == JobStatus::Running)
+        .then(|| estimate_text(&job, &limits))
+        .flatten();
     let done = job.status == JobStatus::Done;
     let links = if done {
         vec![
@@ -460,6 +502,7 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         .unwrap_or_else(|_| job.ruleset.clone());
     html(&SimulationPage {
         title,
+        estimate,
         params: job
             .params
             .as_object()

@@ -899,3 +899,44 @@ async fn the_files_saved_from_a_simulation_s_page_form_a_valid_data_package() {
     assert_eq!(report["valid"], true, "{report:#}");
     assert!(out.status.success());
 }
+
+/// The 202 of a new job carries its estimated cost and how many jobs were ahead of it, and its
+/// page says what it should take before any game has ended.
+#[tokio::test]
+async fn a_new_job_says_its_cost_and_place_in_the_queue_and_its_page_an_eta() {
+    // No workers: the jobs stay queued.
+    let app = tsoro_tests::spawn_app().await;
+    let body =
+        json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "games": 500, "seed": 1});
+    let mut ids = vec![];
+    for expected in 0..2 {
+        let r = app.post("/api/v1/simulations", &body).await;
+        assert_eq!(r.status(), StatusCode::ACCEPTED);
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["queue_position"], expected, "{v}");
+        let cost = v["estimate"]["core_seconds"].as_f64().unwrap();
+        assert!(cost > 0.0 && cost.is_finite(), "{v}");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    // The same estimate on a later read: it is the job's.
+    let again: Value = app
+        .get(&format!("/api/v1/simulations/{}", ids[1]))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(again["estimate"]["core_seconds"].as_f64().unwrap() > 0.0);
+    assert!(again.get("queue_position").is_none());
+    let html = app
+        .get(&format!("/simulations/{}", ids[1]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let estimate = html
+        .split("<p id=\"estimate\">")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .unwrap_or_else(|| panic!("no estimate on the page: {html}"));
+    assert!(estimate.contains("of one core"), "{estimate}");
+}
