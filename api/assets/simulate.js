@@ -82,8 +82,15 @@
         fieldset.appendChild(p);
       }
     };
-    $("ruleset").addEventListener("change", drawParams);
+    // Nhodo has no agents (nor a separate turn limit: it is one of its parameters), and
+    // runs as a nhodo job.
+    const isNhodo = () => $("ruleset").selectedOptions[0]?.dataset.nhodo === "true";
+    const showFields = () => {
+      for (const id of ["agents-fields", "turn-limit-field", "compare-field"]) $(id).hidden = isNhodo();
+    };
+    $("ruleset").addEventListener("change", () => { drawParams(); showFields(); });
     drawParams();
+    showFields();
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       $("form-error").textContent = "";
@@ -107,7 +114,10 @@
       const others = Array.from($("compare").selectedOptions).map((o) => o.value).filter((v) => v !== $("ruleset").value);
       $("start").disabled = true;
       try {
-        if (others.length > 0) {
+        if (isNhodo()) {
+          const n = await post("/api/v1/nhodo", { ruleset: $("ruleset").value, params: params, games: body.games, seed: body.seed });
+          location.href = "/nhodo/" + n.id;
+        } else if (others.length > 0) {
           body.rulesets = [$("ruleset").value].concat(others);
           const c = await post("/api/v1/comparisons", body);
           location.href = "/comparisons/" + c.id;
@@ -127,7 +137,7 @@
   const progress = $("progress");
   if (progress && progress.dataset.finished === "false") {
     const job = progress.dataset.job;
-    const url = job ? "/api/v1/simulations/" + job + "?wait=2" : "/api/v1/comparisons/" + progress.dataset.comparison + "?wait=2";
+    const url = progress.dataset.api ? progress.dataset.api + "?wait=2" : job ? "/api/v1/simulations/" + job + "?wait=2" : "/api/v1/comparisons/" + progress.dataset.comparison + "?wait=2";
     const poll = async () => {
       try {
         const r = await fetch(url, { headers: { Accept: "application/json" } });

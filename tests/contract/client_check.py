@@ -14,7 +14,7 @@ base_url = sys.argv[2]
 from tsoro_client import Client  # noqa: E402
 from tsoro_client.api.archive import ruleset  # noqa: E402
 from tsoro_client.api.simulations import create, show  # noqa: E402
-from tsoro_client.models import JobView, RulesetDetail, RunRequest  # noqa: E402
+from tsoro_client.models import JobView, QueuedJobView, RulesetDetail, RunRequest  # noqa: E402
 
 client = Client(base_url=base_url, raise_on_unexpected_status=True, timeout=90)
 
@@ -36,8 +36,11 @@ request = RunRequest.from_dict(
         "seed": "7",
     }
 )
-job = create.sync(client=client, body=request)
-assert isinstance(job, JobView), job
+queued = create.sync(client=client, body=request)
+# The 202: the job, its estimate and its place in the queue.
+assert isinstance(queued, QueuedJobView), queued
+assert queued.estimate.core_seconds > 0 and queued.queue_position >= 0, queued
+job = queued
 for _ in range(10):
     job = show.sync(job.id, client=client, wait=60)
     assert isinstance(job, JobView), job

@@ -518,6 +518,62 @@ async fn a_simulation_started_from_the_form_shows_its_plot() {
     b.close().await;
 }
 
+/// The simulation form offers nhodo: choosing it hides the agents (nhodo has none) and
+/// starts a nhodo run, whose page shows each seat's wins with intervals and the downloads.
+#[tokio::test]
+async fn the_form_starts_a_nhodo_run_and_its_page_shows_the_results() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 100,
+        ..Default::default()
+    })
+    .await;
+    b.goto(&format!(
+        "{}/simulations/new?ruleset=nhodo-matthews",
+        app.address
+    ))
+    .await;
+    let players = b.wait_for("#param-players", 10).await;
+    let hidden = b
+        .js("return [document.getElementById('agents-fields').hidden, \
+             document.getElementById('ruleset').selectedOptions[0].dataset.nhodo]")
+        .await;
+    assert_eq!(hidden, json!([true, "true"]), "no agents for nhodo");
+    players.clear().await.unwrap();
+    players.send_keys("3").await.unwrap();
+    let games = b.client.find(Locator::Id("games")).await.unwrap();
+    games.clear().await.unwrap();
+    games.send_keys("300").await.unwrap();
+    b.client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_for("svg.chart.rates", 120).await;
+    let url = b.client.current_url().await.unwrap();
+    assert!(url.path().starts_with("/nhodo/"), "{url}");
+    let headline = b
+        .js("return document.getElementById('headline').textContent")
+        .await;
+    let headline = headline.as_str().unwrap();
+    for seat in ["Seat 1", "Seat 2", "Seat 3"] {
+        assert!(headline.contains(seat), "{headline}");
+    }
+    assert!(headline.contains("95% interval"), "{headline}");
+    b.screenshot("nhodo-done").await;
+    for l in links(&b).await {
+        let r = reqwest::get(&l).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{l}");
+    }
+    b.close().await;
+}
+
 /// A typo in a free-text field of the simulation form keeps the form, with the service's
 /// message beside the field at fault (not a dead end); fixing it starts the job.
 #[tokio::test]

@@ -2,43 +2,13 @@
 //! games last as skills and numbers of stones vary.
 
 use super::run_args::{SimulateArgs, progress_bar};
+use crate::runs::nhodo::{GAME_COLUMNS, rows_writer, summary_csv, write_row};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tsoro_engine::catalogue::{Model, RulesetDef};
-use tsoro_engine::nhodo::{NhodoModel, NhodoRecord, NhodoStats, simulate};
+use tsoro_engine::nhodo::{NhodoModel, NhodoStats, simulate};
 use tsoro_engine::sim::SimOptions;
-
-/// One game's record as a CSV row (the eaten seats space-separated, in order).
-#[derive(serde::Serialize)]
-struct Row<'a> {
-    game: u64,
-    seed: u64,
-    winner: String,
-    reason: &'a str,
-    turns: u32,
-    throws: u64,
-    eaten: String,
-}
-
-impl<'a> From<&'a NhodoRecord> for Row<'a> {
-    fn from(r: &'a NhodoRecord) -> Self {
-        Row {
-            game: r.game,
-            seed: r.seed,
-            winner: r.winner.map_or("draw".into(), |w| w.to_string()),
-            reason: r.reason.as_str(),
-            turns: r.turns,
-            throws: r.throws,
-            eaten: r
-                .eaten
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-        }
-    }
-}
 
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {msg}");
@@ -74,8 +44,11 @@ pub fn run(def: &'static RulesetDef, args: &SimulateArgs) -> ExitCode {
         ));
     }
     let mut writer = match &args.csv {
-        Some(path) => match csv::Writer::from_path(path) {
-            Ok(w) => Some(w),
+        Some(path) => match std::fs::File::create(path).map(rows_writer) {
+            Ok(mut w) => match w.write_record(GAME_COLUMNS) {
+                Ok(()) => Some(w),
+                Err(e) => return usage(format!("--csv {}: {e}", path.display())),
+            },
             Err(e) => return usage(format!("--csv {}: {e}", path.display())),
         },
         None => None,
@@ -92,7 +65,7 @@ pub fn run(def: &'static RulesetDef, args: &SimulateArgs) -> ExitCode {
     let mut write_err = None;
     let summary = simulate(&model, 0..run.games, run.seed, &opts, &mut |r| {
         if let (Some(w), None) = (writer.as_mut(), &write_err)
-            && let Err(e) = w.serialize(Row::from(r))
+            && let Err(e) = write_row(w, r)
         {
             write_err = Some(e.to_string());
         }
@@ -171,42 +144,8 @@ fn table(
     out
 }
 
-/// Tidy summary: one metric per row.
-fn write_summary(path: &std::path::Path, s: &NhodoStats) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_path(path)?;
-    w.write_record(["metric", "value", "ci_low", "ci_high"])?;
-    for (i, r) in s.wins.iter().enumerate() {
-        w.write_record([
-            format!("seat_{}_win_rate", i + 1),
-            r.rate.to_string(),
-            r.ci.low.to_string(),
-            r.ci.high.to_string(),
-        ])?;
-    }
-    w.write_record([
-        "draw_rate".into(),
-        s.draws.rate.to_string(),
-        s.draws.ci.low.to_string(),
-        s.draws.ci.high.to_string(),
-    ])?;
-    for (name, d) in [("turns", &s.turns), ("throws", &s.throws)] {
-        for (k, v) in [
-            ("mean", d.mean),
-            ("sd", d.sd),
-            ("median", d.median as f64),
-            ("p10", d.p10 as f64),
-            ("p90", d.p90 as f64),
-            ("min", d.min as f64),
-            ("max", d.max as f64),
-        ] {
-            w.write_record([
-                format!("{name}_{k}"),
-                v.to_string(),
-                String::new(),
-                String::new(),
-            ])?;
-        }
-    }
-    w.flush()?;
-    Ok(())
+/// Tidy summary: one metric per row (the format of a nhodo job's `summary.csv`).
+fn write_summary(path: &std::path::Path, s: &NhodoStats) -> Result<(), String> {
+    let bytes = summary_csv(s).map_err(|e| e.to_string())?;
+    std::fs::write(path, bytes).map_err(|e| e.to_string())
 }

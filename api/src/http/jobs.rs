@@ -14,7 +14,7 @@ use crate::jobs::request;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::view::{
-    self, ComparisonView, JobCreated, JobGame, JobList, JobView, SummaryView, job_url,
+    self, ComparisonView, JobGame, JobList, JobView, Queued, SummaryView, job_url,
 };
 use crate::runs::plan::{ComparisonRequest, RunRequest};
 use crate::settings::JobSettings;
@@ -35,8 +35,23 @@ async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem
     let id = parse_id(raw, "simulation", path)?;
     store::get_job(&state.pool, id)
         .await?
-        .filter(|j| !j.is_tournament())
+        .filter(JobRow::is_simulation)
         .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
+}
+
+/// The 202 of a POST that queued jobs: `Location` and the view of what was queued (which
+/// carries its `estimate`), with the `queue_position` [`admit`] found.
+pub(super) fn accepted<T: serde::Serialize>(
+    location: String,
+    view: T,
+    queue_position: i64,
+) -> HttpResponse {
+    HttpResponse::Accepted()
+        .insert_header(("Location", location))
+        .json(Queued {
+            view,
+            queue_position,
+        })
 }
 
 /// The account a new job of this caller counts against: its token's holder (`owner`), or
@@ -51,7 +66,7 @@ pub(super) fn account(owner: Option<String>, client: Client) -> Account {
 #[utoipa::path(post, path = "/api/v1/simulations", tag = "simulations",
     request_body = RunRequest,
     responses(
-        (status = 202, description = "Queued; the job (its `url` also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`)", body = JobCreated),
+        (status = 202, description = "Queued; the job (its `url` also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`)", body = Queued<JobView>),
         (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A parameter out of range, an unknown ruleset or agent, too many games, or an estimated cost over the budget (`--max-job-cost`; the problem's `estimated_cost`, `per_game_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
@@ -82,12 +97,11 @@ pub async fn create(
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_job(&mut tx, &spec, None, &account).await?;
     tx.commit().await?;
-    Ok(HttpResponse::Accepted()
-        .insert_header(("Location", job_url(job.id)))
-        .json(JobCreated {
-            job: JobView::of(&job, &store::JobUsage::default()),
-            queue_position,
-        }))
+    Ok(accepted(
+        job_url(job.id),
+        JobView::of(&job, &store::JobUsage::default()),
+        queue_position,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -229,7 +243,7 @@ pub async fn show(
     }
     let id = parse_id(&path, "simulation", req.path())?;
     match await_job(&state, &events, &reads, id, wait).await? {
-        Some(j) if !j.0.is_tournament() => Ok(HttpResponse::Ok().json(JobView::of(&j.0, &j.1))),
+        Some(j) if j.0.is_simulation() => Ok(HttpResponse::Ok().json(JobView::of(&j.0, &j.1))),
         _ => Err(Problem::not_found(format!("no simulation {id}")).at(req.path())),
     }
 }
@@ -469,7 +483,7 @@ pub async fn datapackage(
 
 #[utoipa::path(post, path = "/api/v1/comparisons", tag = "simulations",
     request_body = ComparisonRequest,
-    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`)", body = ComparisonView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a comparison needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 202, description = "One job per ruleset, on the same seeds (its `url` also in `Location`), their estimated cost together (`estimate`) and how many jobs were queued or running before them (`queue_position`)", body = Queued<ComparisonView>), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a comparison needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Queues one job per ruleset, on the same seeds.
 pub async fn create_comparison(
@@ -493,7 +507,7 @@ pub async fn create_comparison(
     let specs = specs.map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
     let cost = specs.iter().map(|s| s.cost).sum();
-    admit(&mut tx, &limits, &account, specs.len() as i64, cost)
+    let queue_position = admit(&mut tx, &limits, &account, specs.len() as i64, cost)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let cid =
@@ -506,9 +520,7 @@ pub async fn create_comparison(
     let url = view::comparison_url(cid);
     // The comparison as queued (workers may start it as soon as it is committed).
     let view = ComparisonView::of(cid, &jobs, &Default::default(), None);
-    Ok(HttpResponse::Accepted()
-        .insert_header(("Location", url))
-        .json(view))
+    Ok(accepted(url, view, queue_position))
 }
 
 async fn comparison_view(

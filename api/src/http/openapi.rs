@@ -48,7 +48,6 @@ use utoipa::{Modify, OpenApi};
         crate::http::play::GameBody,
         crate::jobs::view::JobView,
         crate::jobs::view::Paused,
-        crate::jobs::view::JobCreated,
         crate::jobs::view::Estimate,
         crate::jobs::status::JobStatus,
         crate::jobs::view::JobList,
@@ -57,12 +56,15 @@ use utoipa::{Modify, OpenApi};
         crate::jobs::view::JobGame,
         crate::jobs::tournament_view::TournamentView,
         crate::runs::tournament::TournamentRequest,
+        crate::jobs::nhodo::NhodoView,
+        crate::runs::nhodo::NhodoRequest,
         crate::http::play::AgentMoveRequest,
         crate::http::play::AgentMoveResponse,
     )),
     tags(
         (name = "archive", description = "Games, sources, evidence and rulesets, each rule cited"),
         (name = "simulations", description = "Simulations and comparisons as durable jobs, and their exports"),
+        (name = "nhodo", description = "Nhodo, a dexterity game with no decisions, simulated as durable jobs: each seat's chances with intervals as skills and stones vary, and the exports `tsoro simulate` writes"),
         (name = "tournaments", description = "Tournaments as durable jobs: agents rated against each other with intervals, the first-move advantage, and their exports"),
         (name = "play", description = "Replaying a recorded game, the legal actions at a point of it, and an agent's move there"),
     )

@@ -10,7 +10,7 @@ use crate::jobs::paired::PairedCache;
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store;
-use crate::jobs::view::{ComparisonView, comparison_url};
+use crate::jobs::view::{ComparisonView, Estimate, Queued, comparison_url};
 use crate::runs::readings::{self, PairingResult, ReadingsRequest, StudyPlan};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -46,6 +46,8 @@ pub struct StudyView {
     pub request: ReadingsRequest,
     /// Per pairing (random play first), each reading, the default first, when done.
     pub pairings: Option<Vec<PairingResult>>,
+    /// Its runs' estimated cost together, from when they were queued.
+    pub estimate: Option<Estimate>,
     /// The runs, pairing by pairing, each reading's in the order of `pairings`.
     pub runs: ComparisonView,
     /// Its exports.
@@ -93,6 +95,7 @@ async fn view(
         status: runs.status,
         request: req,
         pairings,
+        estimate: runs.estimate,
         runs,
         links: StudyLinks {
             readings_csv: format!("{url}/readings.csv"),
@@ -104,7 +107,7 @@ async fn view(
 
 #[utoipa::path(post, path = "/api/v1/readings", tag = "simulations",
     request_body = ReadingsRequest,
-    responses((status = 202, description = "One job per reading and pairing, on the same seeds (its `url` also in `Location`)", body = StudyView), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter (one without choices) or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a study needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 202, description = "One job per reading and pairing, on the same seeds (its `url` also in `Location`), their estimated cost together (`estimate`) and how many jobs were queued or running before them (`queue_position`)", body = Queued<StudyView>), (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "A bad ruleset, parameter (one without choices) or agent, or a run over the budget (`--max-job-cost`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 429, description = "Too many jobs (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Starting a study needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Queues a readings study: every choice of the parameters named against the default, on
 /// the same seeds, under random play and the pairing named.
@@ -129,7 +132,7 @@ pub async fn create(
     let (plan, specs) = checked.map_err(|e| Problem::from(e).at(req.path()))?;
     let mut tx = state.pool.begin().await?;
     let cost = specs.iter().map(|s| s.cost).sum();
-    admit(&mut tx, &limits, &account, specs.len() as i64, cost)
+    let queue_position = admit(&mut tx, &limits, &account, specs.len() as i64, cost)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let stored = serde_json::json!({ "readings": b });
@@ -140,9 +143,11 @@ pub async fn create(
     tx.commit().await?;
     let cache = PairedCache::default();
     let view = view(&state, &cache, id, b, &plan).await?;
-    Ok(HttpResponse::Accepted()
-        .insert_header(("Location", view.url.clone()))
-        .json(view))
+    Ok(super::jobs::accepted(
+        view.url.clone(),
+        view,
+        queue_position,
+    ))
 }
 
 #[utoipa::path(get, path = "/api/v1/readings/{id}", tag = "simulations", params(("id" = String, Path, description = "Study id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the study's runs to end", maximum = 60)),

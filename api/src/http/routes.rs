@@ -3,7 +3,7 @@
 //! documentation, and the OpenAPI document is built from the same table, so the routes and
 //! the document cannot disagree.
 
-use super::{archive, jobs, package, play, readings, tournaments, unmatched};
+use super::{archive, jobs, nhodo, package, play, readings, tournaments, unmatched};
 use actix_web::http::Method;
 use actix_web::{FromRequest, Handler, Responder, Route, web};
 use utoipa::OpenApi;
@@ -116,6 +116,12 @@ endpoints! {
     tournaments::games_csv,
     tournaments::ratings_csv,
     tournaments::datapackage,
+    nhodo::create,
+    nhodo::show,
+    nhodo::cancel,
+    nhodo::games_csv,
+    nhodo::summary_csv,
+    nhodo::datapackage,
     play::replay_game,
     play::legal,
     play::agent_move,

@@ -1,7 +1,7 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::jobs::{DeleteQuery, JobReads, WaitQuery, account, await_job, parse_id};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, await_job, parse_id};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
@@ -12,6 +12,7 @@ use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::tournament::{self, Stored};
 use crate::jobs::tournament_view::{TournamentView, tournament_url};
+use crate::jobs::view::Queued;
 use crate::runs::tournament::{TournamentRequest, check};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -53,7 +54,7 @@ async fn view_of(state: &AppState, job: &JobRow) -> Result<TournamentView, Probl
 #[utoipa::path(post, path = "/api/v1/tournaments", tag = "tournaments", operation_id = "create_tournament",
     request_body = TournamentRequest,
     responses(
-        (status = 202, description = "Queued; the tournament (its `url` also in `Location`)", body = TournamentView),
+        (status = 202, description = "Queued; the tournament (its `url` also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`)", body = Queued<TournamentView>),
         (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown ruleset or agent, an agent with a time budget (not reproducible), a parameter out of range, too many pairs or agents, or an estimated cost over the budget (`--max-job-cost`; the problem names `pairs` and gives `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
@@ -83,15 +84,17 @@ pub async fn create(
     let agents: Vec<String> = plan.spec.agents.iter().map(|a| a.to_string()).collect();
     let stored = serde_json::to_value(Stored::of(&plan.spec)).map_err(Problem::internal)?;
     let mut tx = state.pool.begin().await?;
-    admit(&mut tx, &limits, &account, 1, cost)
+    let queue_position = admit(&mut tx, &limits, &account, 1, cost)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_tournament(&mut tx, &plan.run, &agents, &stored, chunk, cost, &account)
         .await?;
     tx.commit().await?;
-    Ok(HttpResponse::Accepted()
-        .insert_header(("Location", tournament_url(job.id)))
-        .json(TournamentView::of(&job, &store::JobUsage::default())))
+    Ok(accepted(
+        tournament_url(job.id),
+        TournamentView::of(&job, &store::JobUsage::default()),
+        queue_position,
+    ))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "show_tournament",

@@ -13,6 +13,7 @@ pub mod events;
 pub mod export;
 pub mod fresh;
 pub mod game;
+pub mod nhodo;
 pub mod packed;
 pub mod paired;
 pub mod quota;

@@ -71,12 +71,24 @@ pub struct JobRow {
     pub paused: Option<String>,
     /// Since when.
     pub paused_at: Option<DateTime<Utc>>,
+    /// What it plays: `simulation` (of a comparison or not), `tournament` or `nhodo`.
+    pub kind: String,
 }
 
 impl JobRow {
-    /// Whether it is a tournament (else a simulation, of a comparison or not).
+    /// Whether it is a tournament.
     pub fn is_tournament(&self) -> bool {
         self.tournament.is_some()
+    }
+
+    /// Whether it is a nhodo run ([`super::nhodo`]).
+    pub fn is_nhodo(&self) -> bool {
+        self.kind == "nhodo"
+    }
+
+    /// Whether it is a simulation of a game with players (of a comparison or not).
+    pub fn is_simulation(&self) -> bool {
+        self.kind == "simulation"
     }
 
     /// Why this process's workers leave it alone, while it waits for play: it was made by
@@ -100,7 +112,7 @@ impl JobRow {
 const JOB_COLUMNS: &str = "id, comparison_id, ruleset, ruleset_hash, config, params, agents, \
      games, seed::text AS seed, swap_seats, reference, chunk_games, status, error, games_done, \
      next_game, summary, created_at, started_at, finished_at, owner, tournament, engine_version, \
-     paused, paused_at, estimated_cost";
+     paused, paused_at, estimated_cost, kind";
 
 fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
     let seed: String = r.try_get("seed")?;
@@ -134,6 +146,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         paused: r.try_get("paused")?,
         paused_at: r.try_get("paused_at")?,
         estimated_cost: r.try_get("estimated_cost")?,
+        kind: r.try_get("kind")?,
     })
 }
 
@@ -310,6 +323,37 @@ pub async fn create_tournament(
     job_from(&row)
 }
 
+/// Stores a nhodo run of `account` as a job (no agents), queued.
+pub async fn create_nhodo(
+    tx: &mut Transaction<'_, Postgres>,
+    plan: &crate::runs::nhodo::NhodoPlan,
+    account: &Account,
+) -> Result<JobRow, sqlx::Error> {
+    let sql = format!(
+        "INSERT INTO simulation_jobs (id, ruleset, ruleset_hash, config, params, agents, games, \
+         seed, swap_seats, chunk_games, reference, owner, kind, estimated_cost, client, \
+         engine_version) \
+         VALUES ($1, $2, $3, $4, $5, '{{}}', $6, $7::text::numeric, false, $8, false, $9, \
+         'nhodo', $10, $11, $12) RETURNING {JOB_COLUMNS}"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(Uuid::new_v4())
+        .bind(&plan.def.id)
+        .bind(&plan.hash)
+        .bind(&plan.config)
+        .bind(serde_json::to_value(&plan.params).unwrap_or_default())
+        .bind(plan.games as i64)
+        .bind(plan.seed.to_string())
+        .bind(plan.chunk_games as i64)
+        .bind(account.owner.as_deref())
+        .bind(plan.cost)
+        .bind(&account.client)
+        .bind(tsoro_engine::VERSION)
+        .fetch_one(&mut **tx)
+        .await?;
+    job_from(&row)
+}
+
 /// One job by id.
 pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Error> {
     let sql = format!("SELECT {JOB_COLUMNS} FROM simulation_jobs WHERE id = $1");
@@ -333,7 +377,7 @@ pub async fn list_jobs(
     let sql = format!(
         "SELECT {JOB_COLUMNS} FROM simulation_jobs \
          WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR ruleset = $2) \
-         AND ($4::text IS NULL OR owner = $4) AND ($5 = (kind = 'tournament')) \
+         AND ($4::text IS NULL OR owner = $4) AND kind = CASE WHEN $5 THEN 'tournament' ELSE 'simulation' END \
          ORDER BY created_at DESC, id LIMIT $3"
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -726,6 +770,9 @@ pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Err
     }
     if job.is_tournament() {
         return super::tournament::finish(pool, &job).await;
+    }
+    if job.is_nhodo() {
+        return super::nhodo::finish(pool, &job).await;
     }
     let mut summary = empty_summary(&job);
     let parts: Vec<(i32, Option<Value>)> =

@@ -4,7 +4,7 @@
 use super::status::JobStatus;
 use super::store::{JobRow, JobUsage};
 use super::tournament::Stored;
-use super::view::{Paused, Progress};
+use super::view::{Estimate, Paused, Progress};
 use crate::runs::tournament::command;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -68,6 +68,9 @@ pub struct TournamentView {
     pub command: String,
     /// How far it has got.
     pub progress: Progress,
+    /// Its estimated cost when it was queued (none for tournaments queued before estimates
+    /// were kept).
+    pub estimate: Option<Estimate>,
     /// Why it failed.
     pub error: Option<String>,
     /// The engine version that made it (a digest of the engine's sources; none for jobs made
@@ -137,6 +140,7 @@ impl TournamentView {
             opening_plies,
             games: job.games,
             progress: Progress::of(job, usage, Utc::now()),
+            estimate: Estimate::of([job.estimated_cost]),
             error: job.error.clone(),
             engine_version: job.engine_version.clone(),
             held: job.held_back(),

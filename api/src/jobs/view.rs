@@ -85,15 +85,25 @@ pub struct Estimate {
     pub core_seconds: f64,
 }
 
-/// A job just queued (the answer of its POST): the job, and how many jobs were queued or
-/// running before it.
+impl Estimate {
+    /// The estimate of jobs stored with these costs (core-seconds; none when none was kept,
+    /// as for jobs queued before estimates were).
+    pub fn of(costs: impl IntoIterator<Item = f64>) -> Option<Estimate> {
+        let core_seconds: f64 = costs.into_iter().sum();
+        (core_seconds > 0.0).then_some(Estimate { core_seconds })
+    }
+}
+
+/// What was just queued (the answer of a POST that starts jobs: a simulation, comparison,
+/// readings study or tournament): its view, and how many jobs were queued or running before
+/// it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct JobCreated {
-    /// The job.
+pub struct Queued<T> {
+    /// What was queued.
     #[serde(flatten)]
-    pub job: JobView,
-    /// Jobs queued or running when it was queued, not counting it (workers share themselves
-    /// among owners and jobs, so a small job may start before some of them end).
+    pub view: T,
+    /// Jobs queued or running when it was queued, not counting its own (workers share
+    /// themselves among owners and jobs, so a small job may start before some of them end).
     pub queue_position: i64,
 }
 
@@ -190,9 +200,7 @@ impl JobView {
             reference: job.reference,
             comparison: job.comparison_id.map(comparison_url),
             progress: Progress::of(job, usage, Utc::now()),
-            estimate: (job.estimated_cost > 0.0).then_some(Estimate {
-                core_seconds: job.estimated_cost,
-            }),
+            estimate: Estimate::of([job.estimated_cost]),
             error: job.error.clone(),
             engine_version: job.engine_version.clone(),
             held: job.held_back(),
@@ -264,6 +272,8 @@ pub struct ComparisonView {
     pub status: JobStatus,
     /// The runs, in the order of the request's rulesets.
     pub runs: Vec<JobView>,
+    /// Its runs' estimated cost together, from when they were queued.
+    pub estimate: Option<Estimate>,
     /// Each later run minus the first, paired game by game, when all are done: `ruleset`
     /// and `reference` (the first run's ruleset) name the two; `pairs` and `identical` (pairs
     /// whose records agree in every column); `first_mover`, `first_agent_wins` and `draws`
@@ -295,6 +305,7 @@ impl ComparisonView {
                 .iter()
                 .map(|j| JobView::of(j, &usage.get(&j.id).copied().unwrap_or_default()))
                 .collect(),
+            estimate: Estimate::of(jobs.iter().map(|j| j.estimated_cost)),
             differences_from_first: paired.map(<[PairedDifference]>::to_vec),
             links: ComparisonLinks {
                 table_csv: format!("{url}/table.csv"),

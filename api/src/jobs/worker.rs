@@ -203,6 +203,8 @@ async fn play(
     let played = Arc::new(Finished::new(settings.threads));
     let work = if c.job.is_tournament() {
         super::tournament::playing(&c, settings.threads, cancel.clone(), played.clone())
+    } else if c.job.is_nhodo() {
+        super::nhodo::playing(&c, settings.threads, cancel.clone(), played.clone())
     } else {
         simulating(&c, settings.threads, cancel.clone(), played.clone())
     };

@@ -12,6 +12,7 @@ pub mod charts;
 pub mod demos;
 pub mod home;
 pub mod indexes;
+pub mod nhodo;
 pub mod order;
 pub mod play;
 pub mod problems;
@@ -34,6 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     play::configure(cfg);
     problems::configure(cfg);
     simulations::configure(cfg);
+    nhodo::configure(cfg);
     tournaments::configure(cfg);
 }
 

@@ -44,8 +44,9 @@ pub const AGENTS: &[&str] = &[
 #[derive(Template)]
 #[template(path = "simulation_new.html")]
 struct NewPage {
-    /// (id, title) of every ruleset a job can run.
-    rulesets: Vec<(String, String)>,
+    /// (id, title, whether nhodo) of every ruleset a job can run (nhodo's run as nhodo
+    /// jobs, with no agents).
+    rulesets: Vec<(String, String, bool)>,
     chosen: String,
     agents: &'static [&'static str],
     /// Every ruleset's parameters, for the form's script.
@@ -62,10 +63,7 @@ async fn new(req: HttpRequest, state: St, limits: web::Data<crate::settings::Job
         .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
         .map(|(_, v)| v)
         .unwrap_or_else(|| "tsoro-matthews-basic".into());
-    let defs: Vec<_> = catalogue::all()
-        .iter()
-        .filter(|d| d.kind != Kind::Nhodo)
-        .collect();
+    let defs: Vec<_> = catalogue::all().iter().collect();
     let params: serde_json::Map<String, Value> = defs
         .iter()
         .map(|d| {
@@ -86,7 +84,7 @@ async fn new(req: HttpRequest, state: St, limits: web::Data<crate::settings::Job
     html(&NewPage {
         rulesets: defs
             .iter()
-            .map(|d| (d.id.clone(), d.title.clone()))
+            .map(|d| (d.id.clone(), d.title.clone(), d.kind == Kind::Nhodo))
             .collect(),
         chosen,
         agents: AGENTS,
@@ -160,11 +158,11 @@ pub fn command_line(job: &JobRow) -> String {
     cmd
 }
 
-fn pct(v: f64) -> String {
+pub(super) fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-fn bar(label: impl Into<String>, value: f64, low: f64, high: f64) -> Bar {
+pub(super) fn bar(label: impl Into<String>, value: f64, low: f64, high: f64) -> Bar {
     Bar {
         label: label.into(),
         value,
@@ -174,7 +172,7 @@ fn bar(label: impl Into<String>, value: f64, low: f64, high: f64) -> Bar {
 }
 
 /// The length counts of a finished job (`turns` value, games), from its stored summary.
-fn length_counts(job: &JobRow, key: &str) -> Vec<(u64, u64)> {
+pub(super) fn length_counts(job: &JobRow, key: &str) -> Vec<(u64, u64)> {
     job.summary
         .as_ref()
         .and_then(|s| s.pointer(&format!("/{key}/counts")))
@@ -421,7 +419,7 @@ fn duration_text(seconds: f64) -> String {
 
 /// What a job not yet finished should take, in words, from the estimate it was admitted with
 /// and the service's own worker threads: shown from the start, before any game has ended.
-fn estimate_text(job: &JobRow, limits: &JobSettings) -> Option<String> {
+pub(super) fn estimate_text(job: &JobRow, limits: &JobSettings) -> Option<String> {
     let core_seconds = Some(job.estimated_cost).filter(|c| *c > 0.0)?;
     let threads = match limits.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -3,6 +3,7 @@
 
 pub mod cost;
 pub mod csv;
+pub mod nhodo;
 pub mod plan;
 pub mod readings;
 pub mod tournament;

@@ -531,7 +531,7 @@ impl From<ParamError> for RunError {
             ParamError::UnknownParam { known, .. } => format!("parameters: {}", known.join(", ")),
             ParamError::OutOfRange { allowed, .. } => format!("allowed: {allowed}"),
             ParamError::NotAGame { .. } => {
-                "a game with players (nhodo is simulated by `tsoro simulate`)".into()
+                "a game with players (a nhodo ruleset runs at POST /api/v1/nhodo)".into()
             }
             ParamError::Config(c) => c.message.clone(),
             ParamError::Catalogue(_) => detail.clone(),

@@ -275,8 +275,9 @@ impl NhodoModel {
     }
 }
 
-/// Running aggregates of a nhodo run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// Running aggregates of a nhodo run (exact, so the merge of a run's chunks in any grouping
+/// is the fold of all its records).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NhodoSummary {
     /// Games played.
     pub games: u64,
@@ -323,6 +324,20 @@ impl NhodoSummary {
         }
         self.turns.add(r.turns);
         self.throws.add(r.throws.min(u32::MAX as u64) as u32);
+    }
+
+    /// Adds another part of the same run (the same players).
+    pub fn merge(&mut self, o: &NhodoSummary) {
+        self.games += o.games;
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+        }
+        for (w, x) in self.wins.iter_mut().zip(&o.wins) {
+            *w += x;
+        }
+        self.draws += o.draws;
+        self.turns.merge(&o.turns);
+        self.throws.merge(&o.throws);
     }
 
     /// The statistics.
@@ -458,6 +473,23 @@ mod tests {
         assert_eq!(sa, sb);
         assert_eq!(sa.games, 600);
         assert_eq!(sa.wins.iter().sum::<u64>() + sa.draws, 600);
+    }
+
+    #[test]
+    fn chunks_merged_equal_the_whole_run() {
+        let m = model(3, 75, None);
+        let opts = crate::sim::SimOptions::default();
+        let whole = simulate(&m, 0..900, 5, &opts, &mut |_| {}).unwrap();
+        let mut merged = NhodoSummary::new(3);
+        for (a, b) in [(0, 100), (100, 550), (550, 900)] {
+            let part = simulate(&m, a..b, 5, &opts, &mut |_| {}).unwrap();
+            // Through JSON, as a job stores each chunk's aggregates.
+            let part: NhodoSummary =
+                serde_json::from_value(serde_json::to_value(&part).unwrap()).unwrap();
+            merged.merge(&part);
+        }
+        assert_eq!(merged, whole);
+        assert_eq!(merged.stats(), whole.stats());
     }
 
     #[test]

@@ -320,6 +320,10 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
             json!({"ruleset": "tsoro-matthews-basic", "params": ["back_capture"],
                    "agents": "random,random", "games": 20, "seed": seed}),
         ),
+        (
+            "/api/v1/nhodo",
+            json!({"ruleset": "nhodo-matthews", "games": 40, "seed": seed}),
+        ),
     ] {
         let r = app.post(path, &body).await;
         assert_eq!(r.status(), StatusCode::ACCEPTED, "{path}");
@@ -335,7 +339,8 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
         assert_eq!(done["status"], "done", "{done}");
         ids.push(v["id"].as_str().unwrap().to_string());
     }
-    let (job, comparison, tournament, study) = (&ids[0], &ids[1], &ids[2], &ids[3]);
+    let (job, comparison, tournament, study, nhodo) =
+        (&ids[0], &ids[1], &ids[2], &ids[3], &ids[4]);
     let spec: Value = app
         .get("/api-docs/openapi.json")
         .await
@@ -360,6 +365,7 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
                 "id" if path.starts_with("/api/v1/comparisons") => comparison.clone(),
                 "id" if path.starts_with("/api/v1/tournaments") => tournament.clone(),
                 "id" if path.starts_with("/api/v1/readings") => study.clone(),
+                "id" if path.starts_with("/api/v1/nhodo") => nhodo.clone(),
                 "game" => "7".to_string(),
                 _ => p["example"]
                     .as_str()

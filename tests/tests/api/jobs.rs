@@ -940,3 +940,54 @@ async fn a_new_job_says_its_cost_and_place_in_the_queue_and_its_page_an_eta() {
         .unwrap_or_else(|| panic!("no estimate on the page: {html}"));
     assert!(estimate.contains("of one core"), "{estimate}");
 }
+
+/// Every POST that queues jobs answers the same way: a comparison, a readings study and a
+/// tournament carry their estimated cost (their jobs' together) and how many jobs were queued
+/// or running before them, and their later reads keep the estimate.
+#[tokio::test]
+async fn every_queued_kind_says_its_cost_and_place_in_the_queue() {
+    // No workers: the jobs stay queued, so each POST finds the earlier ones ahead of it.
+    let app = tsoro_tests::spawn_app().await;
+    let posts = [
+        (
+            "/api/v1/comparisons",
+            json!({"rulesets": ["tsoro-ludii", "tsoro-ludii-additional-capture"],
+                   "agents": "random,greedy", "games": 200, "seed": 1}),
+            2,
+        ),
+        (
+            "/api/v1/readings",
+            json!({"ruleset": "tsoro-matthews-basic", "params": ["back_capture"],
+                   "agents": "random,random", "games": 100, "seed": "3"}),
+            0,
+        ),
+        (
+            "/api/v1/tournaments",
+            json!({"ruleset": "tsoro-ludii", "agents": ["random", "greedy"], "pairs": 10}),
+            1,
+        ),
+    ];
+    let mut ahead = 0;
+    for (path, body, jobs) in posts {
+        let r = app.post(path, &body).await;
+        assert_eq!(r.status(), StatusCode::ACCEPTED, "{path}");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["queue_position"], ahead, "{path}: {v}");
+        let cost = v["estimate"]["core_seconds"].as_f64().unwrap();
+        assert!(cost > 0.0 && cost.is_finite(), "{path}: {v}");
+        let again: Value = app
+            .get(v["url"].as_str().unwrap())
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(again["estimate"], v["estimate"], "{path}");
+        assert!(again.get("queue_position").is_none(), "{path}");
+        // A study's runs are as many as its readings and pairings: count them as stored.
+        let n = match jobs {
+            0 => again["runs"]["runs"].as_array().unwrap().len() as i64,
+            n => n,
+        };
+        ahead += n;
+    }
+}

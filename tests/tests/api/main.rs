@@ -23,6 +23,7 @@ mod health;
 mod helpers;
 mod jobs;
 mod jobs_scale;
+mod nhodo;
 mod pages;
 mod quotas;
 mod readings;

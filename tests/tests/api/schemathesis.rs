@@ -119,6 +119,12 @@ async fn schemathesis_finds_no_failure_with_every_check() {
                "agents": "random,random", "games": 4, "seed": "3"}),
     )
     .await;
+    let nhodo = finished(
+        &app,
+        "/api/v1/nhodo",
+        json!({"ruleset": "nhodo-matthews", "games": 20, "seed": "3"}),
+    )
+    .await;
     let config = workspace().join("tests/contract/schemathesis.toml");
     let (ok, out) = run(Command::new(tools.join("schemathesis"))
         .arg("--config-file")
@@ -137,6 +143,7 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         .env("TSORO_JOB_ID", &job)
         .env("TSORO_COMPARISON_ID", &comparison)
         .env("TSORO_READINGS_ID", &study)
+        .env("TSORO_NHODO_ID", &nhodo)
         .current_dir(std::env::temp_dir()))
     .await;
     assert!(ok, "schemathesis found failures:\n{out}");
