@@ -339,8 +339,7 @@ async fn every_64_bit_integer_in_a_json_body_is_a_string() {
         assert_eq!(done["status"], "done", "{done}");
         ids.push(v["id"].as_str().unwrap().to_string());
     }
-    let (job, comparison, tournament, study, nhodo) =
-        (&ids[0], &ids[1], &ids[2], &ids[3], &ids[4]);
+    let (job, comparison, tournament, study, nhodo) = (&ids[0], &ids[1], &ids[2], &ids[3], &ids[4]);
     let spec: Value = app
         .get("/api-docs/openapi.json")
         .await
