@@ -2,14 +2,12 @@
 //! durable machinery as simulations ([`crate::jobs`]); a nhodo run has no agents, so it is
 //! a resource of its own (`/api/v1/nhodo`), not a simulation.
 
-use super::jobs::{
-    DeleteQuery, JobReads, WaitQuery, accepted, account, await_job, parse_id,
-};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, await_job, parse_id};
 use crate::http::access::Access;
-use crate::jobs::admission::admit;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
+use crate::jobs::admission::admit;
 use crate::jobs::export;
 use crate::jobs::nhodo::{self, NhodoView, nhodo_url};
 use crate::jobs::status::JobStatus;
@@ -105,7 +103,7 @@ pub async fn create(
     let mut tx = state.pool.begin().await?;
     let queue_position = admit(&mut tx, &limits, &account, 1, plan.cost)
         .await
-        .map_err(|p| p.at(req.path()))?;
+        .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_nhodo(&mut tx, &plan, &account).await?;
     tx.commit().await?;
     Ok(accepted(
