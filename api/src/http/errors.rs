@@ -8,6 +8,7 @@ use crate::jobs::export::{EXPORT_RETRY_SECS, ExportError};
 use crate::jobs::game::JobGameError;
 use crate::jobs::request::JobRequestError;
 use crate::play::{MoveError, PlayRequestError};
+use crate::runs::nhodo::NhodoRequestError;
 use crate::runs::plan::RunError;
 use crate::runs::tournament::TournamentRequestError;
 use serde_json::json;
@@ -267,5 +268,24 @@ pub fn compute(e: crate::compute::ComputeError, field: &str) -> Problem {
             )
         }
         ComputeError::Failed(_) => Problem::internal(e),
+    }
+}
+
+impl From<NhodoRequestError> for Problem {
+    fn from(e: NhodoRequestError) -> Problem {
+        let detail = e.to_string();
+        match e {
+            NhodoRequestError::Run(e) => e.into(),
+            NhodoRequestError::OverBudget(cost, per_game, max) => {
+                let mut p = Problem::of(&super::problem::OVER_BUDGET, detail).with_error(
+                    "games",
+                    format!("estimated {cost:.0} core-seconds, over {max:.0}"),
+                );
+                p.extra.insert("estimated_cost".into(), cost.into());
+                p.extra.insert("per_game_cost".into(), per_game.into());
+                p.extra.insert("max_job_cost".into(), max.into());
+                p
+            }
+        }
     }
 }

@@ -31,12 +31,58 @@ pub(super) fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Proble
         .map_err(|_| Problem::not_found(format!("no {what} {raw:?}: ids are UUIDs")).at(path))
 }
 
-async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    let id = parse_id(raw, "simulation", path)?;
+/// A kind of job as its routes see it: the word a 404 or 409 names it by, and the test that
+/// tells its rows from the other kinds'.
+pub(super) struct Kind {
+    /// "simulation", "tournament", "nhodo run".
+    pub what: &'static str,
+    /// Whether a stored job is of this kind.
+    pub is: fn(&JobRow) -> bool,
+}
+
+/// Simulations (of a comparison or not).
+const SIMULATION: Kind = Kind {
+    what: "simulation",
+    is: JobRow::is_simulation,
+};
+
+/// The stored job of this `kind` whose id is `raw` (404 otherwise).
+pub(super) async fn load_kind(
+    state: &AppState,
+    kind: &Kind,
+    raw: &str,
+    path: &str,
+) -> Result<JobRow, Problem> {
+    let id = parse_id(raw, kind.what, path)?;
     store::get_job(&state.pool, id)
         .await?
-        .filter(JobRow::is_simulation)
-        .ok_or_else(|| Problem::not_found(format!("no simulation {id}")).at(path))
+        .filter(kind.is)
+        .ok_or_else(|| Problem::not_found(format!("no {} {id}", kind.what)).at(path))
+}
+
+/// The finished job of this `kind` whose id is `raw`, or 409 naming its progress.
+pub(super) async fn load_done_kind(
+    state: &AppState,
+    kind: &Kind,
+    raw: &str,
+    path: &str,
+) -> Result<JobRow, Problem> {
+    let job = load_kind(state, kind, raw, path).await?;
+    if job.status != JobStatus::Done {
+        return Err(Problem::of(
+            &crate::http::problem::JOB_NOT_DONE,
+            format!(
+                "the {} is {} ({} of {} games); its data is exported when it is done",
+                kind.what, job.status, job.games_done, job.games
+            ),
+        )
+        .at(path));
+    }
+    Ok(job)
+}
+
+async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
+    load_kind(state, &SIMULATION, raw, path).await
 }
 
 /// The 202 of a POST that queued jobs: `Location` and the view of what was queued (which
@@ -337,18 +383,7 @@ pub async fn cancel(
 
 /// A finished job, or 409 naming its progress.
 async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    let job = load(state, raw, path).await?;
-    if job.status != JobStatus::Done {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_NOT_DONE,
-            format!(
-                "the job is {} ({} of {} games); its data is exported when it is done",
-                job.status, job.games_done, job.games
-            ),
-        )
-        .at(path));
-    }
-    Ok(job)
+    load_done_kind(state, &SIMULATION, raw, path).await
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),

@@ -2,7 +2,10 @@
 //! durable machinery as simulations ([`crate::jobs`]); a nhodo run has no agents, so it is
 //! a resource of its own (`/api/v1/nhodo`), not a simulation.
 
-use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, await_job, parse_id};
+use super::jobs::{
+    DeleteQuery, JobReads, Kind, WaitQuery, accepted, account, await_job, load_done_kind,
+    load_kind, parse_id,
+};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
@@ -10,55 +13,26 @@ use crate::http::state::AppState;
 use crate::jobs::admission::admit;
 use crate::jobs::export;
 use crate::jobs::nhodo::{self, NhodoView, nhodo_url};
-use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::view::Queued;
-use crate::runs::nhodo::{NhodoRequest, NhodoRequestError, check};
+use crate::runs::nhodo::{NhodoRequest, check};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-impl From<NhodoRequestError> for Problem {
-    fn from(e: NhodoRequestError) -> Problem {
-        let detail = e.to_string();
-        match e {
-            NhodoRequestError::Run(e) => e.into(),
-            NhodoRequestError::OverBudget(cost, per_game, max) => {
-                let mut p = Problem::of(&super::problem::OVER_BUDGET, detail).with_error(
-                    "games",
-                    format!("estimated {cost:.0} core-seconds, over {max:.0}"),
-                );
-                p.extra.insert("estimated_cost".into(), cost.into());
-                p.extra.insert("per_game_cost".into(), per_game.into());
-                p.extra.insert("max_job_cost".into(), max.into());
-                p
-            }
-        }
-    }
-}
+/// The nhodo runs among the jobs.
+const NHODO: Kind = Kind {
+    what: "nhodo run",
+    is: JobRow::is_nhodo,
+};
 
-/// A stored nhodo run, or 404.
+/// A stored one, or 404.
 async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    let id = parse_id(raw, "nhodo run", path)?;
-    store::get_job(&state.pool, id)
-        .await?
-        .filter(JobRow::is_nhodo)
-        .ok_or_else(|| Problem::not_found(format!("no nhodo run {id}")).at(path))
+    load_kind(state, &NHODO, raw, path).await
 }
 
 /// A finished nhodo run, or 409 naming its progress.
 async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    let job = load(state, raw, path).await?;
-    if job.status != JobStatus::Done {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_NOT_DONE,
-            format!(
-                "the nhodo run is {} ({} of {} games); its data is exported when it is done",
-                job.status, job.games_done, job.games
-            ),
-        )
-        .at(path));
-    }
-    Ok(job)
+    load_done_kind(state, &NHODO, raw, path).await
 }
 
 /// The view of one stored nhodo run.

@@ -1,14 +1,16 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, await_job, parse_id};
+use super::jobs::{
+    DeleteQuery, JobReads, Kind, WaitQuery, accepted, account, await_job, load_done_kind,
+    load_kind, parse_id,
+};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::admission::admit;
 use crate::jobs::export;
-use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::tournament::{self, Stored};
 use crate::jobs::tournament_view::{TournamentView, tournament_url};
@@ -17,29 +19,20 @@ use crate::runs::tournament::{TournamentRequest, check};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-/// A stored tournament, or 404.
+/// The tournaments among the jobs.
+const TOURNAMENT: Kind = Kind {
+    what: "tournament",
+    is: JobRow::is_tournament,
+};
+
+/// A stored one, or 404.
 async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    let id = parse_id(raw, "tournament", path)?;
-    store::get_job(&state.pool, id)
-        .await?
-        .filter(JobRow::is_tournament)
-        .ok_or_else(|| Problem::not_found(format!("no tournament {id}")).at(path))
+    load_kind(state, &TOURNAMENT, raw, path).await
 }
 
 /// A finished tournament, or 409 naming its progress.
 async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    let job = load(state, raw, path).await?;
-    if job.status != JobStatus::Done {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_NOT_DONE,
-            format!(
-                "the tournament is {} ({} of {} games); its data is exported when it is done",
-                job.status, job.games_done, job.games
-            ),
-        )
-        .at(path));
-    }
-    Ok(job)
+    load_done_kind(state, &TOURNAMENT, raw, path).await
 }
 
 /// The view of one stored tournament.
