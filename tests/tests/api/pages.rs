@@ -318,7 +318,10 @@ async fn the_play_and_simulation_pages_render() {
     );
     let n = page(&app, "/simulations/new?ruleset=tsoro-ludii").await;
     assert!(n.contains("<option value=\"tsoro-ludii\" selected>"));
-    assert!(!n.contains("value=\"nhodo-matthews\""), "nhodo runs no job");
+    assert!(
+        n.contains("value=\"nhodo-matthews\""),
+        "nhodo is simulated from the form too"
+    );
 }
 
 #[tokio::test]

@@ -125,6 +125,12 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         json!({"ruleset": "nhodo-matthews", "games": 20, "seed": "3"}),
     )
     .await;
+    let tournament = finished(
+        &app,
+        "/api/v1/tournaments",
+        json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 1, "seed": "3"}),
+    )
+    .await;
     let config = workspace().join("tests/contract/schemathesis.toml");
     let (ok, out) = run(Command::new(tools.join("schemathesis"))
         .arg("--config-file")
@@ -144,6 +150,7 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         .env("TSORO_COMPARISON_ID", &comparison)
         .env("TSORO_READINGS_ID", &study)
         .env("TSORO_NHODO_ID", &nhodo)
+        .env("TSORO_TOURNAMENT_ID", &tournament)
         .current_dir(std::env::temp_dir()))
     .await;
     assert!(ok, "schemathesis found failures:\n{out}");
