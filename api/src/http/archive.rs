@@ -1,6 +1,10 @@
 //! The archive's endpoints under `/api/v1`: games, sources (and their citations), evidence
 //! (filtered, searched, paged), rulesets and the differences between two.
 
+use super::ids::{
+    EvidencePath, GamePath, RulesetPair, RulesetPath, SourcePath, evidence_id_schema,
+    game_id_schema, source_id_schema,
+};
 use super::respond::{self, Format, format_of};
 use crate::archive::read::{
     self, evidence_item, from_record, game_item, ruleset_item, source_item,
@@ -60,33 +64,6 @@ fn limit_schema() -> utoipa::openapi::Object {
         .minimum(Some(1))
         .maximum(Some(MAX_LIMIT))
         .build()
-}
-
-/// The schema of a filter naming a record of the archive: one of `ids`. The archive is
-/// compiled in (and imported at start), so the document can list every id the service knows.
-fn ids_schema<'a>(ids: impl Iterator<Item = &'a String>) -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some(ids.map(String::as_str)))
-        .build()
-}
-
-/// The compiled-in archive, read once.
-fn corpus() -> &'static tsoro_corpus::Corpus {
-    static CORPUS: std::sync::OnceLock<tsoro_corpus::Corpus> = std::sync::OnceLock::new();
-    CORPUS.get_or_init(|| tsoro_corpus::Corpus::load().expect("the compiled-in corpus loads"))
-}
-
-fn game_id_schema() -> utoipa::openapi::Object {
-    ids_schema(corpus().games.keys())
-}
-
-fn source_id_schema() -> utoipa::openapi::Object {
-    ids_schema(corpus().sources.keys())
-}
-
-fn evidence_id_schema() -> utoipa::openapi::Object {
-    ids_schema(corpus().evidence.keys())
 }
 
 /// Filters of the evidence list.
@@ -197,13 +174,14 @@ pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> R
 }
 
 #[utoipa::path(get, path = "/api/v1/games/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Game id", example = "tsoro")),
+    params(GamePath),
     responses(
         (status = 200, description = "The game", body = GameDetail),
         (status = 404, description = "No such game", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One game, with its summary, evidence and rulesets.
-pub async fn game(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+pub async fn game(req: HttpRequest, state: St, path: web::Path<GamePath>) -> Resp {
+    let id = path.into_inner().id;
     match read::game_detail(&state.pool, &id).await? {
         Some(detail) => respond::json(&req, &detail),
         None => Err(not_found(&req, "game", &id)),
@@ -245,13 +223,14 @@ pub async fn sources(req: HttpRequest, state: St, q: web::Query<FormatQuery>) ->
 }
 
 #[utoipa::path(get, path = "/api/v1/sources/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Source id", example = "matthews-1964")),
+    params(SourcePath),
     responses(
         (status = 200, description = "The source", body = SourceDetail),
         (status = 404, description = "No such source", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One source, with the passages quoted from it and the rulesets that follow it.
-pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+pub async fn source(req: HttpRequest, state: St, path: web::Path<SourcePath>) -> Resp {
+    let id = path.into_inner().id;
     match read::source_detail(&state.pool, &id).await? {
         Some((detail, _)) => respond::json(&req, &detail),
         None => Err(not_found(&req, "source", &id)),
@@ -259,7 +238,7 @@ pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp 
 }
 
 #[utoipa::path(get, path = "/api/v1/sources/{id}/citation", tag = "archive",
-    params(("id" = String, Path, description = "Source id", example = "matthews-1964"), CitationQuery),
+    params(SourcePath, CitationQuery),
     responses(
         (status = 200, description = "The citation", content((String = "application/x-bibtex"), (Object = "application/vnd.citationstyles.csl+json"))),
         (status = 400, description = "An unknown format", body = crate::http::problem::Problem, content_type = "application/problem+json"),
@@ -270,9 +249,10 @@ pub async fn source(req: HttpRequest, state: St, id: web::Path<String>) -> Resp 
 pub async fn citation(
     req: HttpRequest,
     state: St,
-    id: web::Path<String>,
+    path: web::Path<SourcePath>,
     q: web::Query<CitationQuery>,
 ) -> Resp {
+    let id = path.into_inner().id;
     let format = match q.format.as_deref() {
         Some(f) if CITATION_FORMATS.contains(&f) => f,
         Some(other) => {
@@ -531,13 +511,14 @@ fn encode(s: &str) -> String {
 }
 
 #[utoipa::path(get, path = "/api/v1/evidence/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Evidence id", example = "matthews-1964-tsoro-b")),
+    params(EvidencePath),
     responses(
         (status = 200, description = "The passage", body = EvidenceDetail),
         (status = 404, description = "No such passage", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One passage: its quote as HTML, summary, citation and the rulesets it supports.
-pub async fn evidence(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+pub async fn evidence(req: HttpRequest, state: St, path: web::Path<EvidencePath>) -> Resp {
+    let id = path.into_inner().id;
     match read::evidence_detail(&state.pool, &id).await? {
         Some(detail) => respond::json(&req, &detail),
         None => Err(not_found(&req, "evidence", &id)),
@@ -578,13 +559,14 @@ pub async fn rulesets(req: HttpRequest, state: St, q: web::Query<RulesetQuery>) 
 }
 
 #[utoipa::path(get, path = "/api/v1/rulesets/{id}", tag = "archive",
-    params(("id" = String, Path, description = "Ruleset id", example = "tsoro-matthews-basic")),
+    params(RulesetPath),
     responses(
         (status = 200, description = "The ruleset", body = RulesetDetail),
         (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// One ruleset: configuration, parameters, a citation per rule and its description.
-pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp {
+pub async fn ruleset(req: HttpRequest, state: St, path: web::Path<RulesetPath>) -> Resp {
+    let id = path.into_inner().id;
     // Rendered at import time (`detail::ruleset_detail`): one primary-key read.
     match read::ruleset_stored(&state.pool, &id).await? {
         Some((detail, etag)) => Ok(respond::stored(&req, "application/json", detail, etag)),
@@ -593,7 +575,7 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
 }
 
 #[utoipa::path(get, path = "/api/v1/rulesets/{a}/diff/{b}", tag = "archive",
-    params(("a" = String, Path, description = "First ruleset", example = "tsoro-ludii"), ("b" = String, Path, description = "Second ruleset", example = "tsoro-ludii-additional-capture"), FormatQuery),
+    params(RulesetPair, FormatQuery),
     responses(
         (status = 200, description = "The rules on which they differ, each side with its citation", content((RulesetDiff = "application/json"), (String = "text/csv"))),
         (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"),
@@ -602,11 +584,11 @@ pub async fn ruleset(req: HttpRequest, state: St, id: web::Path<String>) -> Resp
 pub async fn diff(
     req: HttpRequest,
     state: St,
-    path: web::Path<(String, String)>,
+    path: web::Path<RulesetPair>,
     q: web::Query<FormatQuery>,
 ) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
-    let (a, b) = path.into_inner();
+    let RulesetPair { a, b } = path.into_inner();
     let RulesetDiff { a, b, differences } = read::ruleset_diff(&state.pool, &a, &b)
         .await?
         .map_err(|id| not_found(&req, "ruleset", &id))?;

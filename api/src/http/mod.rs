@@ -15,6 +15,7 @@ pub mod errors;
 pub mod extract;
 pub mod guard;
 pub mod health;
+pub mod ids;
 pub mod jobs;
 pub mod nhodo;
 pub mod openapi;

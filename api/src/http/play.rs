@@ -5,6 +5,7 @@
 
 use crate::compute::Slots;
 use crate::http::errors::compute;
+use crate::http::ids::RulesetPath;
 use crate::http::problem::Problem;
 use crate::play::{
     MAX_DEPTH, MAX_ITERATIONS, check_actions, check_replay, choose_move, parse_agent,
@@ -70,7 +71,7 @@ pub struct AgentMoveResponse {
 }
 
 #[utoipa::path(post, path = "/api/v1/rulesets/{id}/agent-move", tag = "play",
-    params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+    params(RulesetPath),
     request_body = AgentMoveRequest,
     responses(
         (status = 200, description = "The agent's move", body = AgentMoveResponse),
@@ -82,14 +83,14 @@ pub struct AgentMoveResponse {
 pub async fn agent_move(
     req: HttpRequest,
     slots: web::Data<Slots>,
-    path: web::Path<String>,
+    path: web::Path<RulesetPath>,
     body: crate::http::extract::JsonObject<AgentMoveRequest>,
 ) -> Result<HttpResponse, Problem> {
     let b = body.into_inner();
     let agent = parse_agent(&b.agent)
         .and_then(|agent| check_actions(&b.actions).map(|()| agent))
         .map_err(|e| Problem::from(e).at(req.path()))?;
-    let id = path.into_inner();
+    let id = path.into_inner().id;
     let after = b.actions.len();
     let action = slots
         .run(move || choose_move(&id, &b.params, &b.actions, agent, b.seed))
@@ -131,17 +132,17 @@ fn game_request(id: &str, body: GameBody) -> Result<ReplayRequest, Problem> {
     })
 }
 
-#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/replay", tag = "play", params(RulesetPath),
     request_body = GameBody,
     responses((status = 200, description = "The states after each action, the legal actions and the result", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action (its index and the legal actions), a bad parameter, or more actions than a replay of this game may hold (`4 MiB of states)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "As many CPU-bound requests are running as the service allows (`--max-cpu-requests`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// Replays a recorded game: every state, the legal actions and the result.
 pub async fn replay_game(
     req: HttpRequest,
     slots: web::Data<Slots>,
-    path: web::Path<String>,
+    path: web::Path<RulesetPath>,
     body: crate::http::extract::JsonObject<GameBody>,
 ) -> Result<HttpResponse, Problem> {
-    let r = game_request(&path, body.into_inner()).map_err(|p| p.at(req.path()))?;
+    let r = game_request(&path.id, body.into_inner()).map_err(|p| p.at(req.path()))?;
     let out = slots
         .run(move || replay(&r))
         .await
@@ -150,17 +151,17 @@ pub async fn replay_game(
     Ok(HttpResponse::Ok().json(out))
 }
 
-#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(("id" = String, Path, description = "Ruleset id", example = "tsoro-ludii")),
+#[utoipa::path(post, path = "/api/v1/rulesets/{id}/legal", tag = "play", params(RulesetPath),
     request_body = GameBody,
     responses((status = 200, description = "The legal actions after the given ones", body = Object), (status = 404, description = "No such ruleset", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 422, description = "An illegal action, a bad parameter, or more actions than a replay of this game may hold", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 503, description = "As many CPU-bound requests are running as the service allows (`--max-cpu-requests`); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// The legal actions after the given ones.
 pub async fn legal(
     req: HttpRequest,
     slots: web::Data<Slots>,
-    path: web::Path<String>,
+    path: web::Path<RulesetPath>,
     body: crate::http::extract::JsonObject<GameBody>,
 ) -> Result<HttpResponse, Problem> {
-    let r = game_request(&path, body.into_inner()).map_err(|p| p.at(req.path()))?;
+    let r = game_request(&path.id, body.into_inner()).map_err(|p| p.at(req.path()))?;
     let n = r.actions.len();
     let out = slots
         .run(move || legal_after(&r))
