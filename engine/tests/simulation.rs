@@ -60,6 +60,49 @@ fn slices_give_the_records_of_one_run() {
     assert_eq!(s_a.stats(), s_all.stats());
 }
 
+/// With `summary_only` the sink is never called and the summary is the one folded from the
+/// records, on the fast path (random agents: the games make no records) and off it (the
+/// reference, a searching agent), on sowing and line games, on one thread and two.
+#[test]
+fn summary_only_gives_the_summary_of_the_records() {
+    let cases = [
+        ("tsoro-ludii", "random", false, 3000),
+        ("tsoro-yemutatu-ludii", "random", false, 3000),
+        ("tsoro-yemutwelve-ludii", "random", false, 1500),
+        ("dig-dig-ludii", "random", false, 600),
+        ("tsoro-yemutwelve-ludii", "random", true, 300),
+        ("tsoro-yemutatu-ludii", "greedy", false, 300),
+    ];
+    for (id, agent, reference, games) in cases {
+        let g = catalogue::get(id).unwrap().build(&Params::new()).unwrap();
+        let spec = SimSpec {
+            agents: [agent.parse().unwrap(), AgentSpec::Random],
+            games: 0..games,
+            seed: 11,
+            swap_seats: true,
+        };
+        for threads in [1, 2] {
+            let opts = SimOptions {
+                threads,
+                reference,
+                ..SimOptions::default()
+            };
+            let mut refolded = Summary::new(spec.agents.map(|a| a.to_string()));
+            let with_records = simulate_any(&g, &spec, &opts, &mut |r| refolded.add(r)).unwrap();
+            assert_eq!(refolded, with_records, "{id}");
+            let opts = SimOptions {
+                summary_only: true,
+                ..opts
+            };
+            let mut called = 0;
+            let summary = simulate_any(&g, &spec, &opts, &mut |_| called += 1).unwrap();
+            assert_eq!(called, 0, "{id}: the sink is not called");
+            assert_eq!(summary, with_records, "{id} {agent} {threads} threads");
+            assert_eq!(summary.games, games, "{id}");
+        }
+    }
+}
+
 #[test]
 fn cancel_stops_early() {
     let g = catalogue::get("tsoro-ludii")

@@ -114,6 +114,11 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
         .and_then(|w| writeln!(w, "{}", header(GameRecord::COLUMNS)).err())
         .map(|e| e.to_string());
     let mut line = Vec::with_capacity(256);
+    // Without a CSV nothing reads the records: random games then make none.
+    let opts = SimOptions {
+        summary_only: writer.is_none(),
+        ..opts
+    };
     let stats = execute(&p, &opts, &mut |r| {
         if let (Some(w), None) = (writer.as_mut(), &write_err) {
             line.clear();

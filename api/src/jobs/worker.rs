@@ -281,6 +281,8 @@ fn simulating(
         cancel: Some(cancel),
         progress: None,
         reference: c.job.reference,
+        // The records are stored.
+        summary_only: false,
     };
     Ok(Box::new(move || {
         let games = spec.games.end - spec.games.start;

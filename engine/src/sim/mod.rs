@@ -13,7 +13,7 @@ use crate::outcome::Outcome;
 use crate::player::Player;
 use crate::playout::{Feed, Playout};
 use crate::rng::Rng;
-use crate::stats::{GameRecord, Summary, Winner};
+use crate::stats::{Counted, Fold, GameRecord, Summary, Winner};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::Arc;
@@ -49,6 +49,9 @@ pub struct SimOptions {
     /// Play every game action by action through the reference, even where a fast path would
     /// give the same records (to check that it does).
     pub reference: bool,
+    /// Only the summary is wanted: the sink is never called (and random games on the fast
+    /// path make no records, only fold their figures into the summary).
+    pub summary_only: bool,
 }
 
 /// Why a simulation stopped early or could not start.
@@ -140,27 +143,18 @@ fn first_seat<G: Game>(g: &G) -> Player {
     g.to_move(&g.initial_state()).unwrap_or(Player::A)
 }
 
-/// The record of a finished game `p.tag` of a run whose games start with seat `first`.
-fn record<G: Game>(
-    g: &G,
-    spec: &SimSpec,
-    names: &[Arc<str>; 2],
-    first: Player,
-    p: &Playout<G::State>,
-) -> GameRecord {
-    let (s, t, k) = (&p.state, &p.tally, p.tag);
-    let a_index = seat_a(spec, k);
+/// What the summary counts of a finished game `p.tag` of a run whose games start with seat
+/// `first`.
+#[inline]
+fn counted<G: Game>(g: &G, spec: &SimSpec, first: Player, p: &Playout<G::State>) -> Counted {
+    let (s, t) = (&p.state, &p.tally);
     let o: Outcome = g.outcome(s).unwrap_or(Outcome {
         winner: None,
         reason: crate::outcome::EndReason::TurnLimit,
         turns: g.turns(s),
     });
-    GameRecord {
-        game: k,
-        seed: Rng::game_seed(spec.seed, k),
-        agent_a: names[a_index].clone(),
-        agent_b: names[1 - a_index].clone(),
-        agent_a_index: a_index as u8,
+    Counted {
+        agent_a_index: seat_a(spec, p.tag) as u8,
         first,
         winner: match o.winner {
             Some(Player::A) => Winner::A,
@@ -171,29 +165,72 @@ fn record<G: Game>(
         turns: o.turns,
         actions: t.actions,
         moves: t.moves,
-        captures_a: t.captures[0],
-        captures_b: t.captures[1],
-        stones_captured_a: t.stones_captured[0],
-        stones_captured_b: t.stones_captured[1],
-        stones_left_a: g.material(s, Player::A).max(0) as u32,
-        stones_left_b: g.material(s, Player::B).max(0) as u32,
+        captures: t.captures,
+        stones_captured: t.stones_captured,
         longest_relay: t.longest_relay,
-        mean_branching: crate::stats::mean_branching(t.legal_sum, t.actions),
         legal_sum: t.legal_sum,
         multi_decisions: t.multi_decisions,
+    }
+}
+
+/// The record of a finished game `p.tag` of a run whose games start with seat `first`.
+fn record<G: Game>(
+    g: &G,
+    spec: &SimSpec,
+    names: &[Arc<str>; 2],
+    first: Player,
+    p: &Playout<G::State>,
+) -> GameRecord {
+    record_of(g, spec, names, &counted(g, spec, first, p), p)
+}
+
+/// The record of a finished game `p`, whose counted figures are `c`.
+fn record_of<G: Game>(
+    g: &G,
+    spec: &SimSpec,
+    names: &[Arc<str>; 2],
+    c: &Counted,
+    p: &Playout<G::State>,
+) -> GameRecord {
+    let (s, k) = (&p.state, p.tag);
+    let a_index = c.agent_a_index as usize;
+    GameRecord {
+        game: k,
+        seed: Rng::game_seed(spec.seed, k),
+        agent_a: names[a_index].clone(),
+        agent_b: names[1 - a_index].clone(),
+        agent_a_index: c.agent_a_index,
+        first: c.first,
+        winner: c.winner,
+        reason: c.reason,
+        turns: c.turns,
+        actions: c.actions,
+        moves: c.moves,
+        captures_a: c.captures[0],
+        captures_b: c.captures[1],
+        stones_captured_a: c.stones_captured[0],
+        stones_captured_b: c.stones_captured[1],
+        stones_left_a: g.material(s, Player::A).max(0) as u32,
+        stones_left_b: g.material(s, Player::B).max(0) as u32,
+        longest_relay: c.longest_relay,
+        mean_branching: crate::stats::mean_branching(c.legal_sum, c.actions),
+        legal_sum: c.legal_sum,
+        multi_decisions: c.multi_decisions,
     }
 }
 
 /// The records of games `ks` of a run between two random agents, played many at a time by
 /// [`Game::random_playouts`] (the game's fast kernel, when it has one for these rules), each
 /// with `map` applied, in game order, and their aggregates, folded on the thread that played
-/// them (the summaries of a run's parts merge exactly into the run's).
+/// them (the summaries of a run's parts merge exactly into the run's). Without `keep`, no
+/// record is made: the games are only folded into the aggregates.
 fn random_records<G: Game, T>(
     g: &G,
     spec: &SimSpec,
     names: &[Arc<str>; 2],
     ks: Range<u64>,
     map: &(dyn Fn(&GameRecord) -> T + Sync),
+    keep: bool,
 ) -> Part<T> {
     struct Games<'a, G: Game, T> {
         g: &'a G,
@@ -203,6 +240,8 @@ fn random_records<G: Game, T>(
         ks: Range<u64>,
         first: u64,
         first_seat: Player,
+        fold: Fold,
+        keep: bool,
         out: Vec<Option<(GameRecord, T)>>,
     }
     impl<G: Game, T> Feed<G::State> for Games<'_, G, T> {
@@ -211,50 +250,60 @@ fn random_records<G: Game, T>(
             Some(start(self.g, self.spec, k))
         }
         fn done(&mut self, p: Playout<G::State>) {
-            let i = (p.tag - self.first) as usize;
-            let r = record(self.g, self.spec, self.names, self.first_seat, &p);
-            let t = (self.map)(&r);
-            self.out[i] = Some((r, t));
+            let c = counted(self.g, self.spec, self.first_seat, &p);
+            self.fold.add(&c);
+            if self.keep {
+                let i = (p.tag - self.first) as usize;
+                let r = record_of(self.g, self.spec, self.names, &c, &p);
+                let t = (self.map)(&r);
+                self.out[i] = Some((r, t));
+            }
         }
     }
     let first = ks.start;
+    let games = ks.end - ks.start;
     // The chunk's own copies of the names: the records share them with no other thread while
     // they are made (one reference count per chunk, not one bounced between threads).
     let names: [Arc<str>; 2] = [Arc::from(&*names[0]), Arc::from(&*names[1])];
-    let mut games = Games {
+    let mut feed = Games {
         g,
         spec,
         names: &names,
         map,
-        out: std::iter::repeat_with(|| None)
-            .take((ks.end - ks.start) as usize)
-            .collect(),
+        out: if keep {
+            std::iter::repeat_with(|| None)
+                .take(games as usize)
+                .collect()
+        } else {
+            vec![]
+        },
         ks,
         first,
         first_seat: first_seat(g),
+        fold: Fold::new(spec.agents.map(|a| a.to_string())),
+        keep,
     };
-    g.random_playouts(&mut games);
-    let mut summary = Summary::new(spec.agents.map(|a| a.to_string()));
-    for (r, _) in games.out.iter().flatten() {
-        summary.add(r);
-    }
+    g.random_playouts(&mut feed);
     Part {
-        records: games.out,
-        summary,
+        records: feed.out,
+        games,
+        summary: feed.fold.finish(),
     }
 }
 
-/// Games played by one task, in game order (every game played: `None` only while they are),
-/// with their aggregates.
+/// Games played by one task, in game order (every game played: `None` only while they are;
+/// none kept when only the summary is wanted), with their aggregates.
 struct Part<T> {
     records: Vec<Option<(GameRecord, T)>>,
+    games: u64,
     summary: Summary,
 }
 
 /// Games a worker plays at once on the fast path (enough to keep the lanes full).
 const FAST_CHUNK: u64 = 4096;
 
-/// Runs a simulation, handing every record to `sink` in game order; returns the aggregates.
+/// Runs a simulation, handing every record to `sink` in game order (none with
+/// [`SimOptions::summary_only`]); returns the aggregates.
 pub fn simulate<G: Game + 'static>(
     g: &G,
     spec: &SimSpec,
@@ -357,7 +406,9 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
             done += records.len() as u64;
             for (r, t) in records {
                 summary.add(&r);
-                sink(&r, t);
+                if !opts.summary_only {
+                    sink(&r, t);
+                }
             }
             if let Some(p) = &opts.progress {
                 p(done - start, total);
@@ -431,7 +482,8 @@ fn fast_chunks<G: Game + 'static, T: Send>(
                         }
                     }
                     let from = start + c * chunk;
-                    let part = random_records(g, spec, names, from..(from + chunk).min(end), map);
+                    let ks = from..(from + chunk).min(end);
+                    let part = random_records(g, spec, names, ks, map, !opts.summary_only);
                     if tx.send((c, part)).is_err() {
                         return;
                     }
@@ -447,7 +499,7 @@ fn fast_chunks<G: Game + 'static, T: Send>(
             }
             waiting.insert(c, part);
             while let Some(part) = waiting.remove(&next) {
-                done += part.records.len() as u64;
+                done += part.games;
                 summary.merge(&part.summary);
                 for (r, t) in part.records.into_iter().flatten() {
                     sink(&r, t);

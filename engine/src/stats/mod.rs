@@ -439,6 +439,102 @@ pub struct Summary {
     pub longest_relay: u32,
 }
 
+/// What a [`Summary`] counts of one game: the fields of its record that the aggregates read
+/// (a simulation that hands out no records folds these, without making the record).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Counted {
+    /// Which of the run's two agents (0 or 1) sat in seat A.
+    pub agent_a_index: u8,
+    /// The seat that moved first.
+    pub first: crate::player::Player,
+    /// The winner's seat, or a draw.
+    pub winner: Winner,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Turns played.
+    pub turns: u32,
+    /// Decisions made.
+    pub actions: u32,
+    /// Ludii moves.
+    pub moves: u32,
+    /// Capture events by seat (A, B).
+    pub captures: [u32; 2],
+    /// Stones taken by seat.
+    pub stones_captured: [u32; 2],
+    /// The longest sowing of one action, in laps.
+    pub longest_relay: u32,
+    /// Legal-action counts summed over the decisions.
+    pub legal_sum: u64,
+    /// Decisions with more than one legal action.
+    pub multi_decisions: u32,
+}
+
+impl Counted {
+    /// What the summary counts of a record.
+    pub fn of(r: &GameRecord) -> Counted {
+        Counted {
+            agent_a_index: r.agent_a_index,
+            first: r.first,
+            winner: r.winner,
+            reason: r.reason,
+            turns: r.turns,
+            actions: r.actions,
+            moves: r.moves,
+            captures: [r.captures_a, r.captures_b],
+            stones_captured: [r.stones_captured_a, r.stones_captured_b],
+            longest_relay: r.longest_relay,
+            legal_sum: r.legal_sum,
+            multi_decisions: r.multi_decisions,
+        }
+    }
+}
+
+/// A [`Summary`] folded game by game on one thread, its games counted by end reason in an
+/// array (an index, not a search among names) until [`finish`](Fold::finish): the same
+/// summary as [`Summary::add`] of the same games' records.
+#[derive(Clone, Debug)]
+pub struct Fold {
+    summary: Summary,
+    /// Games by end reason (in the order of [`EndReason::ALL`]), and draws.
+    reasons: [[u64; EndReason::ALL.len()]; 2],
+}
+
+impl Fold {
+    /// An empty fold for these agents.
+    pub fn new(agents: [String; 2]) -> Fold {
+        Fold {
+            summary: Summary::new(agents),
+            reasons: [[0; EndReason::ALL.len()]; 2],
+        }
+    }
+
+    /// Folds in one game.
+    #[inline]
+    pub fn add(&mut self, c: &Counted) {
+        self.summary.add_numbers(c);
+        // The reasons' discriminants are their places in `ALL` (`reasons_index_all`).
+        let i = c.reason as usize;
+        self.reasons[0][i] += 1;
+        self.reasons[1][i] += (c.winner == Winner::Draw) as u64;
+    }
+
+    /// The summary of the games folded in.
+    pub fn finish(mut self) -> Summary {
+        for (i, reason) in EndReason::ALL.iter().enumerate() {
+            let name = reason.as_str();
+            for (n, counts) in [
+                (self.reasons[0][i], &mut self.summary.reasons),
+                (self.reasons[1][i], &mut self.summary.draw_reasons),
+            ] {
+                if n > 0 {
+                    *counts.entry(name.to_string()).or_insert(0) += n;
+                }
+            }
+        }
+        self.summary
+    }
+}
+
 /// One more of `key` (a string made only the first time: this is counted for every game).
 fn count(counts: &mut BTreeMap<String, u64>, key: &str) {
     match counts.get_mut(key) {
@@ -460,6 +556,18 @@ impl Summary {
 
     /// Folds in one record.
     pub fn add(&mut self, r: &GameRecord) {
+        let c = Counted::of(r);
+        self.add_numbers(&c);
+        if c.winner == Winner::Draw {
+            count(&mut self.draw_reasons, c.reason.as_str());
+        }
+        count(&mut self.reasons, c.reason.as_str());
+    }
+
+    /// Folds in one game's figures but its end reason (the counts by reason are kept by the
+    /// caller: by name in [`add`](Self::add), by index in [`Fold`]).
+    #[inline]
+    fn add_numbers(&mut self, r: &Counted) {
         self.games += 1;
         let a = r.agent_a_index as usize;
         self.played[a][0] += 1;
@@ -473,23 +581,19 @@ impl Summary {
                 self.seat_wins[1] += 1;
                 self.won[1 - a][1] += 1;
             }
-            Winner::Draw => {
-                self.draws += 1;
-                count(&mut self.draw_reasons, r.reason.as_str());
-            }
+            Winner::Draw => self.draws += 1,
         }
         let first_won = matches!(
             (r.first, r.winner),
             (crate::player::Player::A, Winner::A) | (crate::player::Player::B, Winner::B)
         );
         self.first_mover_wins += first_won as u64;
-        count(&mut self.reasons, r.reason.as_str());
         self.turns.add(r.turns);
         self.moves.add(r.moves);
-        self.captures[0] += r.captures_a as u64;
-        self.captures[1] += r.captures_b as u64;
-        self.stones_captured[0] += r.stones_captured_a as u64;
-        self.stones_captured[1] += r.stones_captured_b as u64;
+        self.captures[0] += r.captures[0] as u64;
+        self.captures[1] += r.captures[1] as u64;
+        self.stones_captured[0] += r.stones_captured[0] as u64;
+        self.stones_captured[1] += r.stones_captured[1] as u64;
         self.legal_sum += r.legal_sum;
         self.actions += r.actions as u64;
         let moves = r.moves.max(1) as f64;
@@ -772,5 +876,55 @@ mod histogram_tests {
         let back: Histogram = serde_json::from_value(json).unwrap();
         assert_eq!(back, one);
         assert_ne!(back, Histogram::default());
+    }
+}
+
+#[cfg(test)]
+mod fold_tests {
+    use super::*;
+    use crate::player::Player;
+
+    /// A [`Fold`] counts a reason at its discriminant: the reasons' places in `ALL`.
+    #[test]
+    fn reasons_index_all() {
+        for (i, r) in EndReason::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i, "{r:?}");
+        }
+    }
+
+    /// Folding the figures of records gives the summary of adding the records, every reason
+    /// and winner alike.
+    #[test]
+    fn a_fold_is_the_sum_of_its_records() {
+        let mut added = Summary::new(["x".into(), "y".into()]);
+        let mut folded = Fold::new(["x".into(), "y".into()]);
+        for k in 0..200u32 {
+            let r = GameRecord {
+                game: k as u64,
+                seed: 0,
+                agent_a: "x".into(),
+                agent_b: "y".into(),
+                agent_a_index: (k % 2) as u8,
+                first: if k % 3 == 0 { Player::A } else { Player::B },
+                winner: [Winner::A, Winner::B, Winner::Draw][(k % 7 % 3) as usize],
+                reason: EndReason::ALL[(k % 9) as usize],
+                turns: k * 13 % 1500,
+                actions: k * 5 % 700,
+                moves: k * 7 % 900,
+                captures_a: k % 4,
+                captures_b: k % 5,
+                stones_captured_a: k % 6,
+                stones_captured_b: k % 8,
+                stones_left_a: 0,
+                stones_left_b: 0,
+                longest_relay: k % 11,
+                mean_branching: 0.0,
+                legal_sum: (k * 31 % 4000) as u64,
+                multi_decisions: k * 3 % 600,
+            };
+            added.add(&r);
+            folded.add(&Counted::of(&r));
+        }
+        assert_eq!(folded.finish(), added);
     }
 }
