@@ -9,7 +9,7 @@ use crate::Corpus;
 use crate::cite;
 pub use crate::frictionless::Column;
 use crate::frictionless::Resource;
-use crate::model::{Citation, Source};
+use crate::model::{Citation, Game, Source};
 use serde_json::{Value, json};
 
 /// The separator of the values of a list column (`a; b`).
@@ -163,7 +163,9 @@ const SOURCE_VARIANTS: &[Column] = &[
     Column::new("where", "string", "Where (a source id or a description)."),
 ];
 
-const GAMES: &[Column] = &[
+/// The columns of the games table: the archive's `games.csv` and the service's
+/// `/api/v1/games?format=csv` alike (rows by [`game_row`]).
+pub const GAMES: &[Column] = &[
     Column::new("id", "string", "Stable id of the game (`tsoro`)."),
     Column::new(
         "names",
@@ -447,6 +449,20 @@ pub fn source_row(s: &Source) -> Vec<String> {
     ]
 }
 
+/// A game as a row of the games table ([`GAMES`]).
+pub fn game_row(g: &Game) -> Vec<String> {
+    vec![
+        g.id.clone(),
+        list(&g.names),
+        g.family.clone(),
+        g.region.clone(),
+        g.people.clone(),
+        list(&g.players_evidence),
+        list(&g.materials),
+        g.summary.trim().to_string(),
+    ]
+}
+
 /// The tables of the archive.
 pub fn tables(c: &Corpus) -> Vec<Table> {
     let sources = c.sources.values().map(source_row).collect();
@@ -464,22 +480,7 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
             })
         })
         .collect();
-    let games = c
-        .games
-        .values()
-        .map(|g| {
-            vec![
-                g.id.clone(),
-                list(&g.names),
-                g.family.clone(),
-                g.region.clone(),
-                g.people.clone(),
-                list(&g.players_evidence),
-                list(&g.materials),
-                g.summary.trim().to_string(),
-            ]
-        })
-        .collect();
+    let games = c.games.values().map(game_row).collect();
     let evidence = c
         .evidence
         .values()

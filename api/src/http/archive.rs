@@ -143,32 +143,34 @@ async fn check_filter(
 
 #[utoipa::path(get, path = "/api/v1/games", tag = "archive", params(FormatQuery),
     responses(
-        (status = 200, description = "Every game", content((GameList = "application/json"), (String = "text/csv"))),
+        (status = 200, description = "Every game (as CSV, the data package's games table)", content((GameList = "application/json"), (String = "text/csv"))),
         (status = 400, description = "A bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The games.
 pub async fn games(req: HttpRequest, state: St, q: web::Query<FormatQuery>) -> Resp {
     let format = format_of(&req, q.format.as_deref())?;
     let rows = store::records(&state.pool, Table::Games).await?;
-    let items: Vec<GameItem> = rows
+    let games: Vec<Game> = rows
         .into_iter()
-        .map(|r| from_record::<Game>(r, "summary").map(|(g, _)| game_item(&g)))
+        .map(|r| {
+            from_record::<Game>(r, "summary").map(|(mut g, summary)| {
+                g.summary = summary;
+                g
+            })
+        })
         .collect::<Result<_, _>>()?;
     match format {
-        Format::Json => respond::json(&req, &GameList { items }),
+        Format::Json => respond::json(
+            &req,
+            &GameList {
+                items: games.iter().map(game_item).collect(),
+            },
+        ),
+        // The archive's games table, as its data package has it.
         Format::Csv => respond::csv(
             &req,
-            &["id", "name", "names", "family", "region", "people"],
-            items.into_iter().map(|g| {
-                vec![
-                    g.id,
-                    g.name,
-                    g.names.join("; "),
-                    g.family,
-                    g.region,
-                    g.people,
-                ]
-            }),
+            &package::GAMES.iter().map(|c| c.name).collect::<Vec<_>>(),
+            games.iter().map(package::game_row),
         ),
     }
 }
@@ -190,7 +192,7 @@ pub async fn game(req: HttpRequest, state: St, path: web::Path<GamePath>) -> Res
 
 #[utoipa::path(get, path = "/api/v1/sources", tag = "archive", params(FormatQuery),
     responses(
-        (status = 200, description = "Every source", content((SourceList = "application/json"), (String = "text/csv"))),
+        (status = 200, description = "Every source (as CSV, the data package's sources table)", content((SourceList = "application/json"), (String = "text/csv"))),
         (status = 400, description = "A bad parameter", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ))]
 /// The sources.

@@ -161,13 +161,30 @@ async fn games_and_sources_as_json_and_csv() {
     let games = json_of(&app, "/api/v1/games").await;
     assert_eq!(ids(&games), c.games.keys().cloned().collect::<Vec<_>>());
     let (header, rows) = csv_of(&app, "/api/v1/games?format=csv").await;
+    // One games table: the list as CSV is the data package's games.csv, byte for byte, its
+    // columns those the package describes.
+    let described: Vec<&str> = tsoro_corpus::package::GAMES
+        .iter()
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(header, described);
     assert_eq!(
-        header,
-        ["id", "name", "names", "family", "region", "people"]
+        app.get("/api/v1/games?format=csv")
+            .await
+            .bytes()
+            .await
+            .unwrap(),
+        app.get("/api/v1/archive/games.csv")
+            .await
+            .bytes()
+            .await
+            .unwrap(),
     );
     assert_eq!(rows.len(), c.games.len());
-    let tsoro = rows.iter().find(|r| &r[0] == "tsoro").unwrap();
-    assert_eq!(&tsoro[3], c.games["tsoro"].family);
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let tsoro = rows.iter().find(|r| &r[at("id")] == "tsoro").unwrap();
+    assert_eq!(&tsoro[at("family")], c.games["tsoro"].family);
+    assert_eq!(&tsoro[at("summary")], c.games["tsoro"].summary.trim());
     // Accept: text/csv does the same.
     let r = app
         .client
