@@ -50,6 +50,15 @@ pub(super) struct Kernel {
     every_step: Wide,
     /// The point each step leaves and the point it reaches.
     step_ends: [(u8, u8); STEPS],
+    /// The rules' switches (fixed at compile time for the shipped rulesets: [`SHAPES`]).
+    f: Flags,
+}
+
+/// The switches of the rules the kernel plays (what is not the board). Where they equal one
+/// of [`SHAPES`], the kernel is compiled with them as constants (the branches they decide
+/// disappear), otherwise read as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Flags {
     unlimited: bool,
     cancel: bool,
     /// `placement.cancelled = opponent`: the placer's man stays on the cancelled point.
@@ -236,83 +245,92 @@ impl Kernel {
             into,
             every_step,
             step_ends,
-            unlimited: *stones == 0,
-            cancel: *cancel,
-            cancel_opponent: *cancelled == Cancelled::Opponent,
-            cancel_line: *cancel_line,
-            until_full: match until {
-                Until::HandsEmpty => false,
-                Until::BoardFull => true,
+            f: Flags {
+                unlimited: *stones == 0,
+                cancel: *cancel,
+                cancel_opponent: *cancelled == Cancelled::Opponent,
+                cancel_line: *cancel_line,
+                until_full: match until {
+                    Until::HandsEmpty => false,
+                    Until::BoardFull => true,
+                },
+                leave_line: match leave_line {
+                    LeaveLine::Off => false,
+                    LeaveLine::Adjacent => true,
+                },
+                return_takes: *return_takes,
+                anywhere: match step {
+                    Step::Adjacent => false,
+                    Step::Anywhere => true,
+                },
+                stepping: match step {
+                    Step::Adjacent => true,
+                    Step::Anywhere => false,
+                },
+                flying_at: *flying_at as u32,
+                win: match effect {
+                    LineEffect::Take => false,
+                    LineEffect::Win => true,
+                },
+                one_take: match per_move {
+                    PerMove::One => true,
+                    PerMove::Each => false,
+                },
+                flying_takes: *flying_takes,
+                pass_if_no_take: *pass_if_no_take,
+                protect_lines: *protect_lines,
+                lose_at: *lose_at as u32,
+                lose_next_only: *lose_next_only,
+                no_moves: match no_moves {
+                    NoMoves::Loss => NoMoves::Loss,
+                    NoMoves::Draw => NoMoves::Draw,
+                    NoMoves::Pass => NoMoves::Pass,
+                },
+                full_board_draw: match full_board {
+                    FullBoard::Draw => true,
+                    FullBoard::NoMoves => false,
+                },
+                repetition: *repetition,
+                turn_limit: *turn_limit,
+                limit_cuts_turn: *limit_cuts_turn,
             },
-            leave_line: match leave_line {
-                LeaveLine::Off => false,
-                LeaveLine::Adjacent => true,
-            },
-            return_takes: *return_takes,
-            anywhere: match step {
-                Step::Adjacent => false,
-                Step::Anywhere => true,
-            },
-            stepping: match step {
-                Step::Adjacent => true,
-                Step::Anywhere => false,
-            },
-            flying_at: *flying_at as u32,
-            win: match effect {
-                LineEffect::Take => false,
-                LineEffect::Win => true,
-            },
-            one_take: match per_move {
-                PerMove::One => true,
-                PerMove::Each => false,
-            },
-            flying_takes: *flying_takes,
-            pass_if_no_take: *pass_if_no_take,
-            protect_lines: *protect_lines,
-            lose_at: *lose_at as u32,
-            lose_next_only: *lose_next_only,
-            no_moves: match no_moves {
-                NoMoves::Loss => NoMoves::Loss,
-                NoMoves::Draw => NoMoves::Draw,
-                NoMoves::Pass => NoMoves::Pass,
-            },
-            full_board_draw: match full_board {
-                FullBoard::Draw => true,
-                FullBoard::NoMoves => false,
-            },
-            repetition: *repetition,
-            turn_limit: *turn_limit,
-            limit_cuts_turn: *limit_cuts_turn,
         })
     }
 
     /// Plays a game to its end, counting each decision in its tally.
     #[inline(always)]
-    fn play_out<S: Select>(&self, p: &mut Playout<MorrisState>, sel: S) {
-        let mut e = self.steps_of(&p.state);
-        while self.advance(p, &mut e, sel) {}
+    fn play_out<S: Select>(&self, sw: Flags, p: &mut Playout<MorrisState>, sel: S) {
+        let mut e = self.steps_of(sw, &p.state);
+        while self.advance(sw, p, &mut e, sel) {}
     }
 
     /// One uniformly random decision, counted in the game's tally, as the reference's
     /// `playout::reference_step` makes it; false once the game is over. (For tests: the steps
     /// are found from the position, and after the decision checked against the position's.)
     pub(super) fn step(&self, p: &mut Playout<MorrisState>) -> bool {
-        let mut e = self.steps_of(&p.state);
-        let more = self.advance(p, &mut e, BitByBit);
-        debug_assert_eq!(e, self.steps_of(&p.state), "the steps kept up to date");
+        let sw = self.f;
+        let mut e = self.steps_of(sw, &p.state);
+        let more = self.advance(sw, p, &mut e, BitByBit);
+        debug_assert_eq!(e, self.steps_of(sw, &p.state), "the steps kept up to date");
         more
     }
 
     /// [`step`](Self::step) with the position's steps `e` kept up to date.
     #[inline(always)]
-    fn advance<S: Select>(&self, p: &mut Playout<MorrisState>, e: &mut Steps, sel: S) -> bool {
+    fn advance<S: Select>(
+        &self,
+        sw: Flags,
+        p: &mut Playout<MorrisState>,
+        e: &mut Steps,
+        sel: S,
+    ) -> bool {
         let (s, t) = (&mut p.state, &mut p.tally);
         if s.outcome.is_some() {
             return false;
         }
         let mover = s.to_move.index();
-        let (options, a) = self.choose(s, e, &mut p.rng, sel);
-        let (lines, taken) = self.apply(s, e, a);
+        let (options, a) = self.choose(sw, s, e, &mut p.rng, sel);
+        let (lines, taken) = self.apply(sw, s, e, a);
         t.actions += 1;
         t.legal_sum += options as u64;
         t.multi_decisions += (options > 1) as u32;
@@ -323,8 +341,8 @@ impl Kernel {
     }
 
     #[inline(always)]
-    fn placing(&self, s: &MorrisState, who: usize) -> bool {
-        if self.unlimited {
+    fn placing(&self, sw: Flags, s: &MorrisState, who: usize) -> bool {
+        if sw.unlimited {
             !s.placed
         } else {
             s.hand[who] > 0
@@ -337,13 +355,13 @@ impl Kernel {
     }
 
     #[inline(always)]
-    fn flying(&self, s: &MorrisState, who: usize) -> bool {
-        self.flying_at > 0 && !self.placing(s, who) && s.stones[who].count_ones() == self.flying_at
+    fn flying(&self, sw: Flags, s: &MorrisState, who: usize) -> bool {
+        sw.flying_at > 0 && !self.placing(sw, s, who) && s.stones[who].count_ones() == sw.flying_at
     }
 
     #[inline(always)]
-    fn loss_counts(&self, s: &MorrisState) -> bool {
-        !self.unlimited || s.placed
+    fn loss_counts(&self, sw: Flags, s: &MorrisState) -> bool {
+        !sw.unlimited || s.placed
     }
 
     #[inline(always)]
@@ -352,8 +370,9 @@ impl Kernel {
     }
 
     /// The steps of a position, found from its stones (none kept without `stepping`).
-    fn steps_of(&self, s: &MorrisState) -> Steps {
-        if !self.stepping {
+    #[inline(always)]
+    fn steps_of(&self, sw: Flags, s: &MorrisState) -> Steps {
+        if !sw.stepping {
             return Steps::default();
         }
         let union = |mut m: u32, of: &[Wide; POINTS]| {
@@ -384,9 +403,9 @@ impl Kernel {
 
     /// The stones of the opponent of `who` that `who` may take: some whenever he has any.
     #[inline(always)]
-    fn takeable(&self, s: &MorrisState, who: usize) -> u32 {
+    fn takeable(&self, sw: Flags, s: &MorrisState, who: usize) -> u32 {
         let theirs = s.stones[1 - who];
-        if self.protect_lines {
+        if sw.protect_lines {
             let free = theirs & !self.in_lines(theirs);
             if free != 0 {
                 return free;
@@ -397,10 +416,17 @@ impl Kernel {
 
     /// The legal options' count and one of them drawn uniformly, in the reference's order.
     #[inline(always)]
-    fn choose<S: Select>(&self, s: &MorrisState, e: &Steps, rng: &mut Rng, sel: S) -> (u32, Act) {
+    fn choose<S: Select>(
+        &self,
+        sw: Flags,
+        s: &MorrisState,
+        e: &Steps,
+        rng: &mut Rng,
+        sel: S,
+    ) -> (u32, Act) {
         let me = s.to_move.index();
         if s.takes > 0 {
-            let tk = self.takeable(s, me);
+            let tk = self.takeable(sw, s, me);
             let n = tk.count_ones();
             if n == 0 {
                 rng.below(1);
@@ -411,8 +437,8 @@ impl Kernel {
         }
         let mine = s.stones[me];
         let empty = self.all & !self.occupied(s);
-        if self.placing(s, me) {
-            let targets = if self.cancel {
+        if self.placing(sw, s, me) {
+            let targets = if sw.cancel {
                 empty | (s.stones[1 - me] & !s.cancelled)
             } else {
                 empty
@@ -420,11 +446,7 @@ impl Kernel {
             let placements = targets.count_ones();
             let mut n = placements;
             // Stage 1: steps away from a line just formed, and a step back.
-            let fresh = if self.leave_line {
-                s.fresh[me] & mine
-            } else {
-                0
-            };
+            let fresh = if sw.leave_line { s.fresh[me] & mine } else { 0 };
             let mut f = fresh;
             while f != 0 {
                 let from = f.trailing_zeros();
@@ -432,7 +454,7 @@ impl Kernel {
                 n += (self.adjacent[from as usize] & empty).count_ones();
             }
             let back = match s.away[me] {
-                Some((left, on)) if self.leave_line => {
+                Some((left, on)) if sw.leave_line => {
                     let (left, on) = (left as u32, on as u32);
                     let listed =
                         fresh & (1 << on) != 0 && self.adjacent[on as usize] & (1 << left) != 0;
@@ -465,7 +487,7 @@ impl Kernel {
             let (on, left) = back.expect("the last option is the step back");
             return (n, Act::Move(on, left));
         }
-        if self.anywhere || self.flying(s, me) {
+        if sw.anywhere || self.flying(sw, s, me) {
             let ne = empty.count_ones();
             let n = mine.count_ones() * ne;
             if n == 0 {
@@ -492,7 +514,7 @@ impl Kernel {
     /// Applies a legal decision as the reference does; returns the lines it made (the
     /// report's captures) and the stones it took.
     #[inline(always)]
-    fn apply(&self, s: &mut MorrisState, e: &mut Steps, a: Act) -> (u32, u32) {
+    fn apply(&self, sw: Flags, s: &mut MorrisState, e: &mut Steps, a: Act) -> (u32, u32) {
         let me = s.to_move.index();
         let p = s.to_move;
         if !matches!(a, Act::Pass) {
@@ -502,7 +524,7 @@ impl Kernel {
             Act::Pass => {
                 if s.takes > 0 {
                     s.passes = 0;
-                    self.end_turn(s, e, true);
+                    self.end_turn(sw, s, e, true);
                     return (0, 0);
                 }
                 s.passes = s.passes.saturating_add(1);
@@ -516,13 +538,13 @@ impl Kernel {
                     });
                     return (0, 0);
                 }
-                self.end_turn(s, e, true);
+                self.end_turn(sw, s, e, true);
                 (0, 0)
             }
             Act::Take(q) => {
                 let m = 1 << q;
                 s.stones[1 - me] &= !m;
-                if self.stepping {
+                if sw.stepping {
                     e.from[1 - me] = e.from[1 - me].minus(self.out[q as usize]);
                     // A man on a cancelled point (`placement.cancelled = opponent`) leaves
                     // it occupied.
@@ -533,7 +555,7 @@ impl Kernel {
                 forget(s, 1 - me, m);
                 s.takes -= 1;
                 s.history.clear();
-                if self.count(s, 1 - me) <= self.lose_at && self.loss_counts(s) {
+                if self.count(s, 1 - me) <= sw.lose_at && self.loss_counts(sw, s) {
                     s.outcome = Some(Outcome {
                         winner: Some(p),
                         reason: EndReason::TooFewPieces,
@@ -544,13 +566,13 @@ impl Kernel {
                 // Something is takeable whenever the opponent has a stone (`takeable`).
                 if s.takes == 0 || s.stones[1 - me] == 0 {
                     s.takes = 0;
-                    self.end_turn(s, e, false);
+                    self.end_turn(sw, s, e, false);
                 }
                 (0, 1)
             }
             Act::Place(q) => {
                 let m = 1 << q;
-                if !self.unlimited {
+                if !sw.unlimited {
                     s.hand[me] -= 1;
                 }
                 s.history.clear();
@@ -559,43 +581,43 @@ impl Kernel {
                 if s.stones[1 - me] & m != 0 {
                     // The point stays occupied, by the cancelled pair.
                     s.stones[1 - me] &= !m;
-                    if self.stepping {
+                    if sw.stepping {
                         e.from[1 - me] = e.from[1 - me].minus(out);
                     }
                     forget(s, 1 - me, m);
                     s.cancelled |= m;
-                    if self.cancel_opponent {
+                    if sw.cancel_opponent {
                         s.stones[me] |= m;
-                        if self.stepping {
+                        if sw.stepping {
                             e.from[me] = e.from[me].or(out);
                         }
-                        let lines = self.after_line(s, e, q, true);
-                        self.cut_at_limit(s);
+                        let lines = self.after_line(sw, s, e, q, true);
+                        self.cut_at_limit(sw, s);
                         return (lines, 0);
                     }
-                    if self.cancel_line {
-                        let lines = self.after_line(s, e, q, true);
-                        self.cut_at_limit(s);
+                    if sw.cancel_line {
+                        let lines = self.after_line(sw, s, e, q, true);
+                        self.cut_at_limit(sw, s);
                         return (lines, 0);
                     }
-                    self.end_turn(s, e, false);
+                    self.end_turn(sw, s, e, false);
                     return (0, 0);
                 }
                 s.stones[me] |= m;
-                if self.stepping {
+                if sw.stepping {
                     e.from[me] = e.from[me].or(out);
                     e.open = e.open.minus(self.into[q as usize]);
                 }
-                let lines = self.after_line(s, e, q, true);
-                self.cut_at_limit(s);
+                let lines = self.after_line(sw, s, e, q, true);
+                self.cut_at_limit(sw, s);
                 (lines, 0)
             }
             Act::Move(from, to) => {
-                let mut may_take = !self.flying(s, me) || self.flying_takes;
-                if self.placing(s, me) {
+                let mut may_take = !self.flying(sw, s, me) || sw.flying_takes;
+                if self.placing(sw, s, me) {
                     if s.away[me] == Some((to as u8, from as u8)) {
                         s.away[me] = None;
-                        may_take = self.return_takes;
+                        may_take = sw.return_takes;
                     } else {
                         s.away[me] = Some((from as u8, to as u8));
                     }
@@ -603,7 +625,7 @@ impl Kernel {
                 }
                 s.fresh[me] = 0;
                 s.stones[me] = (s.stones[me] & !(1 << from)) | 1 << to;
-                if self.stepping {
+                if sw.stepping {
                     let left_empty = s.cancelled & 1 << from == 0;
                     let (from, to) = (from as usize, to as usize);
                     e.from[me] = e.from[me].minus(self.out[from]).or(self.out[to]);
@@ -612,8 +634,8 @@ impl Kernel {
                     }
                     e.open = e.open.minus(self.into[to]);
                 }
-                let lines = self.after_line(s, e, to, may_take);
-                self.cut_at_limit(s);
+                let lines = self.after_line(sw, s, e, to, may_take);
+                self.cut_at_limit(sw, s);
                 (lines, 0)
             }
         }
@@ -621,11 +643,8 @@ impl Kernel {
 
     /// The reference's `cut_at_limit`.
     #[inline(always)]
-    fn cut_at_limit(&self, s: &mut MorrisState) {
-        if self.limit_cuts_turn
-            && s.outcome.is_none()
-            && s.takes > 0
-            && s.turns + 1 >= self.turn_limit
+    fn cut_at_limit(&self, sw: Flags, s: &mut MorrisState) {
+        if sw.limit_cuts_turn && s.outcome.is_none() && s.takes > 0 && s.turns + 1 >= sw.turn_limit
         {
             s.takes = 0;
             s.turns += 1;
@@ -641,7 +660,14 @@ impl Kernel {
     /// The reference's `after_line`, after a stone arrived at point `i` (or cancelled there);
     /// returns the lines made.
     #[inline(always)]
-    fn after_line(&self, s: &mut MorrisState, e: &mut Steps, i: u32, may_take: bool) -> u32 {
+    fn after_line(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        e: &mut Steps,
+        i: u32,
+        may_take: bool,
+    ) -> u32 {
         let p = s.to_move;
         let me = p.index();
         let mine = s.stones[me] | 1 << i;
@@ -653,11 +679,11 @@ impl Kernel {
                 union |= l;
             }
         }
-        if self.leave_line && self.placing(s, me) {
+        if sw.leave_line && self.placing(sw, s, me) {
             s.fresh[me] = union;
         }
         if made > 0 {
-            if self.win {
+            if sw.win {
                 s.outcome = Some(Outcome {
                     winner: Some(p),
                     reason: EndReason::Line,
@@ -667,11 +693,11 @@ impl Kernel {
             }
             // Something is takeable whenever the opponent has a stone (`takeable`).
             if may_take && s.stones[1 - me] != 0 {
-                s.takes = if self.one_take { 1 } else { made as u8 };
+                s.takes = if sw.one_take { 1 } else { made as u8 };
                 return made;
             }
-            if may_take && self.pass_if_no_take {
-                if self.loss_counts(s) && self.count(s, 1 - me) <= self.lose_at {
+            if may_take && sw.pass_if_no_take {
+                if self.loss_counts(sw, s) && self.count(s, 1 - me) <= sw.lose_at {
                     s.outcome = Some(Outcome {
                         winner: Some(p),
                         reason: EndReason::TooFewPieces,
@@ -683,13 +709,13 @@ impl Kernel {
                 return made;
             }
         }
-        self.end_turn(s, e, false);
+        self.end_turn(sw, s, e, false);
         made
     }
 
     /// The reference's `end_turn_by`.
     #[inline(always)]
-    fn end_turn(&self, s: &mut MorrisState, e: &mut Steps, pass: bool) {
+    fn end_turn(&self, sw: Flags, s: &mut MorrisState, e: &mut Steps, pass: bool) {
         s.turns += 1;
         s.to_move = s.to_move.other();
         s.takes = 0;
@@ -702,7 +728,7 @@ impl Kernel {
         };
         let mut placement_ended = false;
         if !s.placed && !pass {
-            let over = if self.until_full {
+            let over = if sw.until_full {
                 self.occupied(s) == self.all
             } else {
                 s.hand == [0, 0]
@@ -712,7 +738,7 @@ impl Kernel {
                 placement_ended = true;
                 // The points of the cancelled pairs are empty again (but one the placer's
                 // man stays on, with `placement.cancelled = opponent`).
-                let mut freed = if self.stepping {
+                let mut freed = if sw.stepping {
                     s.cancelled & !(s.stones[0] | s.stones[1])
                 } else {
                     0
@@ -722,7 +748,7 @@ impl Kernel {
                     freed &= freed - 1;
                 }
                 s.cancelled = 0;
-                if self.full_board_draw && self.occupied(s) == self.all {
+                if sw.full_board_draw && self.occupied(s) == self.all {
                     return end(s, None, EndReason::NoMoves);
                 }
             }
@@ -730,30 +756,32 @@ impl Kernel {
         let p = s.to_move;
         // With `lose_next_only` and an unlimited supply, the action that ends placement is
         // followed by no count.
-        let counted = !(self.lose_next_only && placement_ended && self.unlimited);
-        if self.loss_counts(s) && counted {
-            if self.count(s, p.index()) <= self.lose_at {
+        let counted = !(sw.lose_next_only && placement_ended && sw.unlimited);
+        if self.loss_counts(sw, s) && counted {
+            if self.count(s, p.index()) <= sw.lose_at {
                 return end(s, Some(p.other()), EndReason::TooFewPieces);
             }
-            if !self.lose_next_only && self.count(s, p.other().index()) <= self.lose_at {
+            if !sw.lose_next_only && self.count(s, p.other().index()) <= sw.lose_at {
                 return end(s, Some(p), EndReason::TooFewPieces);
             }
         }
-        if s.turns >= self.turn_limit {
+        if s.turns >= sw.turn_limit {
             return end(s, None, EndReason::TurnLimit);
         }
-        if self.repetition > 0 && !self.placing(s, p.index()) && !self.placing(s, p.other().index())
+        if sw.repetition > 0
+            && !self.placing(sw, s, p.index())
+            && !self.placing(sw, s, p.other().index())
         {
             let key = s.stones[0] as u64 | (s.stones[1] as u64) << 32;
             let key = key ^ ((p.index() as u64) << 63);
             s.history.push(key);
             let seen = s.history.iter().filter(|&&k| k == key).count();
-            if seen >= self.repetition as usize {
+            if seen >= sw.repetition as usize {
                 return end(s, None, EndReason::Repetition);
             }
         }
-        if !self.can_move(s, e, p.index()) {
-            match self.no_moves {
+        if !self.can_move(sw, s, e, p.index()) {
+            match sw.no_moves {
                 NoMoves::Loss => end(s, Some(p.other()), EndReason::NoMoves),
                 NoMoves::Draw => end(s, None, EndReason::NoMoves),
                 NoMoves::Pass => {}
@@ -763,13 +791,13 @@ impl Kernel {
 
     /// The reference's `can_move`.
     #[inline(always)]
-    fn can_move(&self, s: &MorrisState, e: &Steps, who: usize) -> bool {
+    fn can_move(&self, sw: Flags, s: &MorrisState, e: &Steps, who: usize) -> bool {
         let empty = self.all & !self.occupied(s);
         let mine = s.stones[who];
-        if self.placing(s, who) {
-            return empty != 0 || (self.cancel && s.stones[1 - who] & !s.cancelled != 0);
+        if self.placing(sw, s, who) {
+            return empty != 0 || (sw.cancel && s.stones[1 - who] & !s.cancelled != 0);
         }
-        if self.anywhere || self.flying(s, who) {
+        if sw.anywhere || self.flying(sw, s, who) {
             return mine != 0 && empty != 0;
         }
         e.from[who].and(e.open).any()
@@ -912,14 +940,129 @@ fn play_popcnt(k: &Kernel, feed: &mut dyn Feed<MorrisState>) {
     play_on(k, feed, BitByBit)
 }
 
+/// The switches of the shipped rulesets the kernel is compiled for with constant switches:
+/// tsoro yemutwelve, Dig Dig and tsoro yemutatu as Ludii plays them (their turn limits, a
+/// run's parameter, are read as they are).
+const SHAPES: [Flags; 3] = [
+    // tsoro-yemutwelve-ludii
+    Flags {
+        unlimited: false,
+        cancel: false,
+        cancel_opponent: false,
+        cancel_line: false,
+        until_full: false,
+        leave_line: false,
+        return_takes: true,
+        anywhere: false,
+        stepping: true,
+        flying_at: 3,
+        win: false,
+        one_take: true,
+        flying_takes: false,
+        pass_if_no_take: true,
+        protect_lines: true,
+        lose_at: 2,
+        lose_next_only: true,
+        no_moves: NoMoves::Pass,
+        full_board_draw: false,
+        repetition: 0,
+        turn_limit: 0,
+        limit_cuts_turn: true,
+    },
+    // dig-dig-ludii
+    Flags {
+        unlimited: true,
+        cancel: true,
+        cancel_opponent: false,
+        cancel_line: true,
+        until_full: true,
+        leave_line: false,
+        return_takes: true,
+        anywhere: false,
+        stepping: true,
+        flying_at: 0,
+        win: false,
+        one_take: true,
+        flying_takes: true,
+        pass_if_no_take: true,
+        protect_lines: false,
+        lose_at: 0,
+        lose_next_only: true,
+        no_moves: NoMoves::Pass,
+        full_board_draw: false,
+        repetition: 0,
+        turn_limit: 0,
+        limit_cuts_turn: true,
+    },
+    // tsoro-yemutatu-ludii
+    Flags {
+        unlimited: false,
+        cancel: false,
+        cancel_opponent: false,
+        cancel_line: false,
+        until_full: false,
+        leave_line: false,
+        return_takes: true,
+        anywhere: true,
+        stepping: false,
+        flying_at: 0,
+        win: true,
+        one_take: true,
+        flying_takes: true,
+        pass_if_no_take: false,
+        protect_lines: false,
+        lose_at: 0,
+        lose_next_only: true,
+        no_moves: NoMoves::Pass,
+        full_board_draw: false,
+        repetition: 0,
+        turn_limit: 0,
+        limit_cuts_turn: true,
+    },
+];
+
+/// Which of [`SHAPES`] these switches are (whatever their turn limit).
+fn shape(f: &Flags) -> Option<usize> {
+    let f = Flags {
+        turn_limit: 0,
+        ..*f
+    };
+    SHAPES.iter().position(|s| *s == f)
+}
+
+/// Plays the feed's games, on constant switches where the rules are one of [`SHAPES`]: the
+/// same switches, so the same games, in fewer instructions (the switches are handed down as
+/// values, not read from the kernel, so that the compiler sees the constants).
 #[inline(always)]
 fn play_on<S: Select>(k: &Kernel, feed: &mut dyn Feed<MorrisState>, sel: S) {
+    match shape(&k.f) {
+        Some(0) => play_shaped::<S, 0>(k, feed, sel),
+        Some(1) => play_shaped::<S, 1>(k, feed, sel),
+        Some(2) => play_shaped::<S, 2>(k, feed, sel),
+        _ => play_games(k, k.f, feed, sel),
+    }
+}
+
+/// [`play_games`] with the switches of `SHAPES[I]` as constants (the kernel's own but the
+/// turn limit, which is kept): the compiler folds them.
+#[inline(always)]
+fn play_shaped<S: Select, const I: usize>(k: &Kernel, feed: &mut dyn Feed<MorrisState>, sel: S) {
+    let sw = Flags {
+        turn_limit: k.f.turn_limit,
+        ..SHAPES[I]
+    };
+    play_games(k, sw, feed, sel)
+}
+
+/// Plays the feed's games on the kernel with switches `f` (the kernel's).
+#[inline(always)]
+fn play_games<S: Select>(k: &Kernel, sw: Flags, feed: &mut dyn Feed<MorrisState>, sel: S) {
     // Each game is played where the feed put it, not moved out first (a copy of the playout
     // was a tenth of tsoro yemutatu's time).
     loop {
         let mut game = feed.next();
         let Some(p) = &mut game else { return };
-        k.play_out(p, sel);
+        k.play_out(sw, p, sel);
         if let Some(p) = game {
             feed.done(p);
         }
@@ -929,6 +1072,33 @@ fn play_on<S: Select>(k: &Kernel, feed: &mut dyn Feed<MorrisState>, sel: S) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shapes the kernel is compiled for are the shipped rulesets' (so their games play
+    /// on the constant switches; any other switches play on the kernel as read).
+    #[test]
+    fn shipped_rulesets_play_on_their_shapes() {
+        let ids = [
+            "tsoro-yemutwelve-ludii",
+            "dig-dig-ludii",
+            "tsoro-yemutatu-ludii",
+        ];
+        for (i, id) in ids.iter().enumerate() {
+            let Ok(crate::AnyGame::Morris(g)) = crate::catalogue::get(id)
+                .unwrap()
+                .build(&crate::catalogue::Params::new())
+            else {
+                panic!("{id} is a line game")
+            };
+            let k = Kernel::of(&g).expect("on the kernel");
+            assert_eq!(shape(&k.f), Some(i), "{id}");
+            // Another turn limit is the same shape.
+            let f = Flags {
+                turn_limit: 7,
+                ..k.f
+            };
+            assert_eq!(shape(&f), Some(i), "{id}");
+        }
+    }
 
     #[test]
     fn quotients_are_exact() {
