@@ -5,7 +5,7 @@
 use serde_json::Value;
 use thiserror::Error;
 use tsoro_engine::agents::search::{AnalyseError, analyse_after};
-use tsoro_engine::agents::{AgentSpec, UnknownAgent};
+use tsoro_engine::agents::{AgentBounds, AgentSpec, UnknownAgent};
 use tsoro_engine::catalogue::{self, ParamError, Params};
 use tsoro_engine::replay::ReplayError;
 
@@ -13,6 +13,13 @@ use tsoro_engine::replay::ReplayError;
 pub const MAX_DEPTH: u32 = 6;
 /// Most MCTS iterations a request may ask for.
 pub const MAX_ITERATIONS: u32 = 20_000;
+/// The agents a request may ask for a move: reproducible ones within [`MAX_DEPTH`] and
+/// [`MAX_ITERATIONS`] (what the errors and the OpenAPI say, and what [`parse_agent`] takes).
+pub const AGENTS: AgentBounds = AgentBounds {
+    max_depth: MAX_DEPTH,
+    max_iterations: MAX_ITERATIONS,
+    timed: false,
+};
 /// Most actions in one request (a replay, or the game before a move).
 pub const MAX_ACTIONS: usize = 100_000;
 /// Most bytes of states a replay (or `/legal`, which replays) may hold: its actions times the
@@ -46,24 +53,19 @@ pub enum PlayRequestError {
     /// Not an agent.
     #[error(transparent)]
     UnknownAgent(#[from] UnknownAgent),
-    /// An agent that searches too long (past [`MAX_DEPTH`] or [`MAX_ITERATIONS`]), or with a
-    /// time budget (an answer would not be the same twice).
-    #[error("{0} searches too long to answer a request")]
+    /// An agent [`AGENTS`] does not take: one that searches too long (past [`MAX_DEPTH`] or
+    /// [`MAX_ITERATIONS`]), or with a time budget (an answer would not be the same twice).
+    #[error(
+        "{0} is not taken to answer a request: too long a search, or a time budget (an answer \
+         would not be the same twice)"
+    )]
     TooStrong(AgentSpec),
 }
 
-/// The agent a request names: known, reproducible, and within [`MAX_DEPTH`] and
-/// [`MAX_ITERATIONS`].
+/// The agent a request names: one [`AGENTS`] takes.
 pub fn parse_agent(text: &str) -> Result<AgentSpec, PlayRequestError> {
     let agent: AgentSpec = text.parse()?;
-    let too_strong = match agent {
-        AgentSpec::AlphaBeta { depth, .. } => depth > MAX_DEPTH,
-        AgentSpec::Mcts { iterations, .. } => iterations > MAX_ITERATIONS,
-        // A time budget is not reproducible: an answer would not be the same twice.
-        AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => true,
-        _ => false,
-    };
-    if too_strong {
+    if !AGENTS.admits(&agent) {
         return Err(PlayRequestError::TooStrong(agent));
     }
     Ok(agent)

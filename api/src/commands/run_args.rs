@@ -21,8 +21,11 @@ pub struct RunArgs {
     /// A ruleset parameter, `name=value` (repeatable), e.g. `--param holes=12`.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
-    /// The two agents, comma-separated: random, greedy, alphabeta:D, mcts:N.
-    #[arg(long, default_value = "random,random")]
+    /// The two agents, comma-separated.
+    #[arg(long, default_value = "random,random", help = format!(
+        "The two agents, comma-separated (one: both seats), each of: {}",
+        tsoro_engine::agents::AgentBounds::REPRODUCIBLE.describe()
+    ))]
     pub agents: String,
     /// Games to play.
     #[arg(long, default_value_t = 1000)]

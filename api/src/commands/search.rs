@@ -3,8 +3,8 @@
 use clap::Args;
 use std::process::ExitCode;
 use std::time::Instant;
-use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::agents::search::analyse_after;
+use tsoro_engine::agents::{AgentBounds, AgentSpec};
 use tsoro_engine::catalogue;
 
 /// Arguments of `tsoro search`.
@@ -20,8 +20,8 @@ pub struct SearchArgs {
     /// `'[{"sow":"i,6"}]'`.
     #[arg(long, default_value = "[]")]
     pub actions: String,
-    /// The agent: mcts:N[:C], alphabeta:D[:material|mobility], greedy or random.
-    #[arg(long)]
+    /// The agent.
+    #[arg(long, help = format!("The agent, one of: {}", AgentBounds::ALL.describe()))]
     pub agent: String,
     /// Seed of the agent's random choices (ties, rollouts): after N actions the agent draws
     /// from game N's generator of a run with this seed, as `agent-move` does for the same seed.
@@ -55,9 +55,9 @@ pub fn run(args: &SearchArgs) -> ExitCode {
         Ok(a) => a,
         Err(e) => return usage(format!("--actions: not a JSON list of actions: {e}")),
     };
-    let agent: AgentSpec = match args.agent.parse() {
+    let agent: AgentSpec = match AgentBounds::ALL.parse(&args.agent) {
         Ok(a) => a,
-        Err(e) => return usage(e.to_string()),
+        Err(e) => return usage(format!("--agent: {e}")),
     };
     if let Err(e) = super::run_args::check_threads(args.threads) {
         return usage(e.into());

@@ -81,7 +81,7 @@ impl From<MoveError> for Problem {
 
 impl From<PlayRequestError> for Problem {
     fn from(e: PlayRequestError) -> Problem {
-        use crate::play::{MAX_ACTIONS, MAX_DEPTH, MAX_ITERATIONS, MAX_REPLAY_BYTES};
+        use crate::play::{AGENTS, MAX_ACTIONS, MAX_REPLAY_BYTES};
         let detail = e.to_string();
         match e {
             PlayRequestError::TooManyActions { .. } => Problem::unprocessable(detail)
@@ -91,16 +91,10 @@ impl From<PlayRequestError> for Problem {
                     "actions",
                     format!("at most {most} for this game ({MAX_REPLAY_BYTES} bytes of states)"),
                 ),
-            PlayRequestError::UnknownAgent(_) => Problem::unprocessable(detail).with_error(
-                "agent",
-                format!("one of: {}", tsoro_engine::agents::KNOWN_AGENTS),
-            ),
-            PlayRequestError::TooStrong(_) => Problem::unprocessable(detail).with_error(
-                "agent",
-                format!(
-                    "alphabeta depth at most {MAX_DEPTH}, mcts at most {MAX_ITERATIONS} iterations"
-                ),
-            ),
+            PlayRequestError::UnknownAgent(_) | PlayRequestError::TooStrong(_) => {
+                Problem::unprocessable(detail)
+                    .with_error("agent", format!("one of: {}", AGENTS.describe()))
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::http::errors::compute;
 use crate::http::ids::RulesetPath;
 use crate::http::problem::Problem;
 use crate::play::{
-    MAX_DEPTH, MAX_ITERATIONS, check_actions, check_replay, choose_move, parse_agent,
+    AGENTS, MAX_DEPTH, MAX_ITERATIONS, check_actions, check_replay, choose_move, parse_agent,
 };
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
@@ -30,8 +30,7 @@ pub struct AgentMoveRequest {
     #[serde(default)]
     #[schema(value_type = Vec<Value>)]
     pub actions: Vec<Value>,
-    /// The agent: `random`, `greedy`, `alphabeta:D` (D at most 6), `mcts:N` (N at most
-    /// 20000).
+    /// The agent (see [`AGENTS`]).
     #[schema(schema_with = agent_schema)]
     pub agent: String,
     /// Seed of the agent's random choices (ties, playouts); default 0. After N actions the
@@ -50,11 +49,7 @@ fn agent_schema() -> utoipa::openapi::Object {
             "^{}$",
             tsoro_engine::agents::name_pattern(MAX_DEPTH, MAX_ITERATIONS)
         )))
-        .description(Some(format!(
-            "The agent: `random`, `greedy`, `alphabeta:D[:material|mobility]` (D at most \
-             {MAX_DEPTH}), `mcts:N[:C]` (N at most {MAX_ITERATIONS}). Agents with a time \
-             budget are refused: an answer would not be the same twice."
-        )))
+        .description(Some(format!("The agent: {}.", AGENTS.describe())))
         .build()
 }
 

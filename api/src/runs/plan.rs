@@ -8,7 +8,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 use tsoro_engine::AnyGame;
-use tsoro_engine::agents::{self, AgentSpec, KNOWN_AGENTS};
+use tsoro_engine::agents::{self, AgentBounds, AgentSpec};
 use tsoro_engine::catalogue::{self, ParamError, Params, RulesetDef};
 use tsoro_engine::sim::SimSpec;
 use utoipa::ToSchema;
@@ -75,13 +75,8 @@ impl utoipa::PartialSchema for Agents {
             )
             .description(Some(format!(
                 "Agents as `\"random,greedy\"` or `[\"random\", \"greedy\"]` (one name: both \
-                 seats): `random`, `greedy`, `alphabeta:D` or `alphabeta:D:mobility` (search \
-                 depth D, 1 to {}; `material` or `mobility` evaluation), `mcts:N` or \
-                 `mcts:N:C` (N iterations, 1 to {}; exploration constant C, decimal digits). \
-                 Agents with a time budget (`mcts:1s`) are refused: their games are not \
-                 reproducible from the seed.",
-                agents::MAX_DEPTH,
-                agents::MAX_ITERATIONS
+                 seats): {}.",
+                AgentBounds::REPRODUCIBLE.describe()
             )))
             .examples([serde_json::json!("random,greedy")])
             .into()
@@ -546,20 +541,14 @@ pub fn config_hash(config: &Value) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// One agent by name, named `field` in faults: a known agent (see [`KNOWN_AGENTS`]), and
-/// reproducible from its seed (a time budget is refused: its play depends on the machine).
+/// One agent by name, named `field` in faults: a known agent, and reproducible from its seed
+/// (a time budget is refused: its play depends on the machine), as
+/// [`AgentBounds::REPRODUCIBLE`] says.
 pub fn parse_agent(name: &str, field: &str) -> Result<AgentSpec, RunError> {
-    let a = name
-        .parse::<AgentSpec>()
-        .map_err(|e| RunError::new(field, e.to_string(), format!("known: {KNOWN_AGENTS}")))?;
-    if !a.reproducible() {
-        return Err(RunError::new(
-            field,
-            format!("{a} has a time budget: its games are not reproducible from their seed"),
-            "give MCTS iterations (mcts:N) or an alpha-beta depth (alphabeta:D)".to_string(),
-        ));
-    }
-    Ok(a)
+    let bounds = AgentBounds::REPRODUCIBLE;
+    bounds
+        .parse(name)
+        .map_err(|detail| RunError::new(field, detail, format!("known: {}", bounds.describe())))
 }
 
 /// The two agents of a run, from one or two names.
@@ -575,7 +564,7 @@ pub fn parse_agents(agents: &Agents) -> Result<[AgentSpec; 2], RunError> {
         _ => Err(RunError::new(
             "agents",
             format!("{} agents given: a run takes one or two", parsed.len()),
-            format!("one or two of: {KNOWN_AGENTS}"),
+            format!("one or two of: {}", AgentBounds::REPRODUCIBLE.describe()),
         )),
     }
 }

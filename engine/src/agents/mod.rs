@@ -137,11 +137,6 @@ fn show_millis(ms: u32) -> String {
     format!("{}s", ms as f64 / 1000.0)
 }
 
-/// The agents there are, for error messages.
-pub const KNOWN_AGENTS: &str = "random, greedy, alphabeta:D[:material|mobility] (D 1..=8), \
-mcts:N[:C] (N 1..=1000000); with a time per decision instead (not reproducible): \
-alphabeta:Ts[:material|mobility], mcts:Ts[:C] (T as 0.1s or 250ms, up to 60s)";
-
 /// Deepest alpha-beta search a name may ask for.
 pub const MAX_DEPTH: u32 = 8;
 /// Most MCTS iterations a name may ask for.
@@ -200,9 +195,86 @@ fn exploration(t: &str) -> Option<f64> {
     if written { t.parse().ok() } else { None }
 }
 
-/// A name that is not an agent.
+/// Which agents a place takes: the deepest alpha-beta search, the most MCTS iterations, and
+/// whether agents with a time budget per decision are taken (not where results must be the
+/// same twice: jobs, and the service's agent move). What a place says it takes
+/// ([`AgentBounds::describe`]) and what it takes ([`AgentBounds::admits`]) come from one
+/// value, so they cannot disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentBounds {
+    /// Deepest alpha-beta search (1 to [`MAX_DEPTH`]).
+    pub max_depth: u32,
+    /// Most MCTS iterations (1 to [`MAX_ITERATIONS`]).
+    pub max_iterations: u32,
+    /// Whether agents with a time budget (`mcts:1s`, `alphabeta:0.1s`) are taken.
+    pub timed: bool,
+}
+
+impl AgentBounds {
+    /// Every agent the syntax names (the command line's tournaments, ladders and search).
+    pub const ALL: AgentBounds = AgentBounds {
+        max_depth: MAX_DEPTH,
+        max_iterations: MAX_ITERATIONS,
+        timed: true,
+    };
+    /// Every agent whose games are the same for the same seed on any machine (jobs and
+    /// simulations).
+    pub const REPRODUCIBLE: AgentBounds = AgentBounds {
+        timed: false,
+        ..AgentBounds::ALL
+    };
+
+    /// The agents taken, in one line: what error messages and help texts show.
+    pub fn describe(&self) -> String {
+        let mut out = format!(
+            "random, greedy, alphabeta:D[:material|mobility] (D 1 to {}), mcts:N[:C] (N 1 to {}, \
+             C the exploration constant, default 1.414)",
+            self.max_depth, self.max_iterations
+        );
+        if self.timed {
+            out.push_str(&format!(
+                "; with a time per decision instead (not reproducible): \
+                 alphabeta:T[:material|mobility], mcts:T[:C] (T as 0.1s or 250ms, 1ms to {})",
+                show_millis(MAX_MILLIS)
+            ));
+        } else {
+            out.push_str("; a time per decision (mcts:1s) is not taken: not reproducible");
+        }
+        out
+    }
+
+    /// Whether `a` is taken.
+    pub fn admits(&self, a: &AgentSpec) -> bool {
+        match *a {
+            AgentSpec::Random | AgentSpec::Greedy => true,
+            AgentSpec::AlphaBeta { depth, .. } => depth <= self.max_depth,
+            AgentSpec::Mcts { iterations, .. } => iterations <= self.max_iterations,
+            AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => self.timed,
+        }
+    }
+
+    /// The agent `text` names, if it is one this place takes; else why not, in one line
+    /// ending with what is taken.
+    pub fn parse(&self, text: &str) -> Result<AgentSpec, String> {
+        match text.parse::<AgentSpec>() {
+            Ok(a) if self.admits(&a) => Ok(a),
+            Ok(a) if !a.reproducible() => Err(format!(
+                "{a} has a time budget: its games are not reproducible from their seed; \
+                 known here: {}",
+                self.describe()
+            )),
+            Ok(a) => Err(format!(
+                "{a} searches more than allowed here; known here: {}",
+                self.describe()
+            )),
+            Err(e) => Err(format!("{e}; known: {}", self.describe())),
+        }
+    }
+}
+
+/// A name that is not an agent (what names are, see [`AgentBounds::describe`]).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown agent {0:?}; known: {KNOWN_AGENTS}")]
+#[error("unknown agent {0:?}")]
 pub struct UnknownAgent(pub String);
 
 impl FromStr for AgentSpec {
@@ -411,5 +483,56 @@ mod tests {
         );
         assert!(!"mcts:1s".parse::<AgentSpec>().unwrap().reproducible());
         assert!("mcts:1".parse::<AgentSpec>().unwrap().reproducible());
+    }
+
+    /// What a place says it takes is what it takes: at each bound stated, the agent at the
+    /// bound is taken and the one past it refused; the time budgets the text shows are taken
+    /// exactly where it shows them; and every refusal ends with the text.
+    #[test]
+    fn the_text_of_the_agents_taken_is_true_wherever_it_is_shown() {
+        let play = AgentBounds {
+            max_depth: 6,
+            max_iterations: 20_000,
+            timed: false,
+        };
+        for b in [AgentBounds::ALL, AgentBounds::REPRODUCIBLE, play] {
+            let text = b.describe();
+            assert!(text.contains(&format!("D 1 to {}", b.max_depth)), "{text}");
+            assert!(
+                text.contains(&format!("N 1 to {}", b.max_iterations)),
+                "{text}"
+            );
+            let admits = |name: &str| b.parse(name).is_ok();
+            for taken in ["random", "greedy", "alphabeta:1:mobility", "mcts:1:0.5"] {
+                assert!(admits(taken), "{taken}: {text}");
+            }
+            assert!(admits(&format!("alphabeta:{}", b.max_depth)));
+            assert!(!admits(&format!("alphabeta:{}", b.max_depth + 1)));
+            assert!(admits(&format!("mcts:{}", b.max_iterations)));
+            assert!(!admits(&format!("mcts:{}", b.max_iterations + 1)));
+            // The time budgets: shown as taken exactly where they are.
+            for timed in [
+                "mcts:1s",
+                "alphabeta:0.1s",
+                "mcts:250ms:2",
+                "alphabeta:60s:mobility",
+            ] {
+                assert_eq!(admits(timed), b.timed, "{timed}: {text}");
+            }
+            assert_eq!(
+                text.contains("mcts:T[:C] (T as 0.1s or 250ms, 1ms to 60s)"),
+                b.timed
+            );
+            assert!(!admits("mcts:61s"));
+            for refused in [
+                "wizard",
+                "mcts:1s",
+                &format!("alphabeta:{}", b.max_depth + 1),
+            ] {
+                if let Err(e) = b.parse(refused) {
+                    assert!(e.ends_with(&text), "{e}");
+                }
+            }
+        }
     }
 }

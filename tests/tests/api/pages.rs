@@ -583,3 +583,62 @@ async fn index_pages_and_search_read_in_order() {
     page(&app, &format!("/search?q={long}")).await;
     page(&app, "/evidence/matthews-1964-tsoro-a").await;
 }
+
+/// Each place that takes agents says which, in the words of the one text that also decides
+/// it (`AgentBounds`): the agent move names its own bounds and no time budget; jobs name
+/// theirs and refuse a time budget with the same text.
+#[tokio::test]
+async fn each_place_names_the_agents_it_takes() {
+    use tsoro_engine::agents::AgentBounds;
+    let app = tsoro_tests::spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 0,
+        ..Default::default()
+    })
+    .await;
+    let play = tsoro_api::play::AGENTS;
+    let said = format!("one of: {}", play.describe());
+    assert!(!said.contains("0.1s"), "{said}");
+    let at = "/api/v1/rulesets/tsoro-ludii/agent-move";
+    for (agent, status) in [
+        ("wizard", 422),
+        ("mcts:1s", 422),
+        ("alphabeta:0.1s", 422),
+        (&*format!("alphabeta:{}", play.max_depth + 1), 422),
+        (&*format!("mcts:{}", play.max_iterations + 1), 422),
+        ("greedy", 200),
+        (&*format!("alphabeta:{}", play.max_depth), 200),
+    ] {
+        let r = app.post(at, &json!({"agent": agent})).await;
+        assert_eq!(r.status().as_u16(), status, "{agent}");
+        if status == 422 {
+            let v: Value = r.json().await.unwrap();
+            assert_eq!(v["errors"][0]["field"], "agent", "{v}");
+            assert_eq!(v["errors"][0]["message"], said.as_str(), "{v}");
+        }
+    }
+    let jobs = AgentBounds::REPRODUCIBLE.describe();
+    for (path, body, field) in [
+        (
+            "/api/v1/simulations",
+            json!({"ruleset": "tsoro-ludii", "agents": "random,mcts:1s", "games": 2}),
+            "agents",
+        ),
+        (
+            "/api/v1/tournaments",
+            json!({"ruleset": "tsoro-ludii", "agents": "random,alphabeta:0.1s", "pairs": 1}),
+            "agents[1]",
+        ),
+        (
+            "/api/v1/tournaments",
+            json!({"ruleset": "tsoro-ludii", "agents": "random,wizard", "pairs": 1}),
+            "agents[1]",
+        ),
+    ] {
+        let r = app.post(path, &body).await;
+        assert_eq!(r.status().as_u16(), 422, "{body}");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["errors"][0]["field"], field, "{v}");
+        assert_eq!(v["errors"][0]["message"], format!("known: {jobs}"), "{v}");
+        assert!(v["detail"].as_str().unwrap().ends_with(&jobs), "{v}");
+    }
+}
