@@ -1,4 +1,4 @@
-// The tournament form (posts the tournament) and the live progress of a running one
+// The tournament form (posts the tournament, or the ladder) and the live progress of a running one
 // (reloads the page when it ends).
 (function () {
   "use strict";
@@ -10,16 +10,37 @@
 
   const form = $("tournament");
   if (form) {
+    // A tournament of chosen agents, or a ladder: each shows its own fields.
+    const isLadder = () => $("kind-ladder").checked;
+    const showKind = () => {
+      $("agents-fields").hidden = isLadder();
+      $("ladder-fields").hidden = !isLadder();
+    };
+    $("kind-agents").addEventListener("change", showKind);
+    $("kind-ladder").addEventListener("change", showKind);
+    showKind();
+    // Each family's levels start from its own range.
+    const ranges = { mcts: ["16", "1024"], alphabeta: ["1", "4"] };
+    $("family").addEventListener("change", () => {
+      const r = ranges[$("family").value];
+      if (r) [$("from").value, $("to").value] = r;
+    });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       $("form-error").textContent = "";
       const body = {
         ruleset: $("ruleset").value,
-        agents: $("agents").value.split(",").map((a) => a.trim()).filter((a) => a),
         pairs: Number($("pairs").value),
         seed: $("seed").value.trim(),
         opening_plies: Number($("opening_plies").value),
       };
+      if (isLadder()) {
+        body.family = $("family").value;
+        body.from = Number($("from").value);
+        body.to = Number($("to").value);
+      } else {
+        body.agents = $("agents").value.split(",").map((a) => a.trim()).filter((a) => a);
+      }
       const headers = { "Content-Type": "application/json", Accept: "application/json" };
       if (token && token.value.trim()) {
         sessionStorage.setItem("tsoro-token", token.value.trim());
@@ -27,7 +48,8 @@
       }
       $("start").disabled = true;
       try {
-        const r = await fetch("/api/v1/tournaments", { method: "POST", headers: headers, body: JSON.stringify(body) });
+        const url = isLadder() ? "/api/v1/ladders" : "/api/v1/tournaments";
+        const r = await fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body) });
         const j = await r.json();
         if (!r.ok) {
           const fields = (j.errors || []).map((x) => x.field + ": " + x.message).join("; ");
@@ -35,7 +57,7 @@
         }
         location.href = "/tournaments/" + j.id;
       } catch (err) {
-        $("form-error").textContent = "The tournament was not started: " + err.message;
+        $("form-error").textContent = (isLadder() ? "The ladder" : "The tournament") + " was not started: " + err.message;
         $("start").disabled = false;
       }
     });

@@ -8,7 +8,8 @@
 pub struct Column {
     /// The header.
     pub name: &'static str,
-    /// Its type, in Frictionless's words: `string`, `integer`, `number`, `date`, `object`.
+    /// Its type, in Frictionless's words: `string`, `integer`, `number`, `boolean`, `date`,
+    /// `object`.
     pub kind: &'static str,
     /// What it holds (with units).
     pub description: &'static str,

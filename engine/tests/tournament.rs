@@ -184,4 +184,35 @@ fn a_ladder_doubles_and_refuses_ranges_its_syntax_does_not_allow() {
         assert_eq!(r.first_player.games, 8);
         assert!((r.draws + r.decisive - 1.0).abs() < 1e-12);
     }
+    // The sentence and the CSV's `flat` column say where the trace flattens, if it does.
+    let csv = ladder::ladder_csv(&l);
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|r| r.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    assert_eq!(rows[0][col("skill")], "");
+    assert_eq!(rows[2][col("skill_games")], "8");
+    assert_eq!(rows[1][col("agent")], "mcts:8");
+    let flat: Vec<bool> = rows.iter().map(|r| r[col("flat")] == "true").collect();
+    match &l.flat_from {
+        Some(a) => {
+            assert!(
+                l.verdict.contains(&format!("flattens from {a}")),
+                "{}",
+                l.verdict
+            );
+            let at = l.rungs.iter().position(|r| &r.agent == a).unwrap();
+            assert!(at >= 1);
+            assert_eq!(flat, (0..3).map(|i| i >= at).collect::<Vec<_>>());
+        }
+        None => {
+            assert!(l.verdict.contains("has not flattened"), "{}", l.verdict);
+            assert_eq!(flat, [false; 3]);
+        }
+    }
 }

@@ -1565,3 +1565,120 @@ async fn a_4x21_board_is_usable_at_phone_width() {
     );
     b.close().await;
 }
+
+/// A ladder started from the tournament form (its own fields shown when chosen) shows, when
+/// done, its rungs and what the skill trace says, as the API gives them, the command that
+/// reproduces it, and its ruleset's page then shows the first player's score at its top rung.
+#[tokio::test]
+async fn a_ladder_started_from_the_form_shows_its_rungs_and_reaches_the_ruleset_page() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 7,
+        ..Default::default()
+    })
+    .await;
+    let hidden = |id: &str| format!("return document.getElementById('{id}').hidden");
+    // `?ladder=1` opens the form on a ladder.
+    b.goto(&format!(
+        "{}/tournaments/new?ruleset=tsoro-ludii&ladder=1",
+        app.address
+    ))
+    .await;
+    assert_eq!(b.js(&hidden("ladder-fields")).await, json!(false));
+    assert_eq!(b.js(&hidden("agents-fields")).await, json!(true));
+    b.goto(&format!(
+        "{}/tournaments/new?ruleset=tsoro-ludii",
+        app.address
+    ))
+    .await;
+    assert_eq!(b.js(&hidden("ladder-fields")).await, json!(true));
+    let find = |id: &'static str| b.client.find(Locator::Id(id));
+    find("kind-ladder").await.unwrap().click().await.unwrap();
+    assert_eq!(b.js(&hidden("ladder-fields")).await, json!(false));
+    assert_eq!(b.js(&hidden("agents-fields")).await, json!(true));
+    // Each family starts from its own range.
+    b.js(
+        "const f = document.getElementById('family'); f.value = 'alphabeta'; \
+          f.dispatchEvent(new Event('change')); return null;",
+    )
+    .await;
+    let range = b
+        .js("return [document.getElementById('from').value, document.getElementById('to').value]")
+        .await;
+    assert_eq!(range, json!(["1", "4"]));
+    b.js(
+        "const f = document.getElementById('family'); f.value = 'mcts'; \
+          f.dispatchEvent(new Event('change')); return null;",
+    )
+    .await;
+    for (id, value) in [("from", "2"), ("to", "8"), ("pairs", "3")] {
+        let e = find(id).await.unwrap();
+        e.clear().await.unwrap();
+        e.send_keys(value).await.unwrap();
+    }
+    find("start").await.unwrap().click().await.unwrap();
+    b.wait_for("#rungs", 120).await;
+    let url = b.client.current_url().await.unwrap();
+    let id = url.path().trim_start_matches("/tournaments/").to_string();
+    let api: Value = reqwest::get(format!("{}/api/v1/tournaments/{id}", app.address))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(api["status"], "done");
+    assert_eq!(api["ladder"], json!({"family": "mcts", "from": 2, "to": 8}));
+    let ladder = &api["results"]["ladder"];
+    let verdict = b
+        .js("return document.getElementById('verdict').textContent")
+        .await;
+    assert_eq!(verdict, ladder["verdict"]);
+    let agents = b
+        .js("return Array.from(document.querySelectorAll('#rungs tbody th')).map(t => t.textContent)")
+        .await;
+    assert_eq!(agents, json!(["mcts:2", "mcts:4", "mcts:8"]));
+    // The first player's score at the top rung, as the API gives it.
+    let top = &ladder["rungs"][2]["first_player"];
+    let cell = b
+        .js("return document.querySelector('#rungs tbody tr:last-child td').textContent")
+        .await;
+    assert_eq!(
+        cell.as_str().unwrap(),
+        format!(
+            "{:.1}% ({:.1}–{:.1}%)",
+            100.0 * top["score"].as_f64().unwrap(),
+            100.0 * top["ci"]["low"].as_f64().unwrap(),
+            100.0 * top["ci"]["high"].as_f64().unwrap()
+        )
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#ladder svg.chart.rates').length")
+            .await,
+        json!(2)
+    );
+    let cmd = b
+        .js("return document.getElementById('command').textContent")
+        .await;
+    assert_eq!(
+        cmd.as_str().unwrap(),
+        "tsoro ladder --ruleset tsoro-ludii --family mcts --from 2 --to 8 --pairs 3 --seed 1 \
+         --opening-plies 2"
+    );
+    b.screenshot("ladder-done").await;
+    for l in links(&b).await {
+        let r = reqwest::get(&l).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{l}");
+    }
+    // The ruleset's page links the ladder beside its first player's score at the top.
+    check_page(&b, &format!("{}/rulesets/tsoro-ludii", app.address)).await;
+    let link = b
+        .js("return document.querySelector('#advantage-table a').getAttribute('href')")
+        .await;
+    assert_eq!(link, json!(format!("/tournaments/{id}")));
+    b.screenshot("ruleset-advantage").await;
+    b.close().await;
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tsoro_engine::AnyGame;
-use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::agents::{AgentBounds, AgentSpec};
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::tournament::report::{TournamentReport, games_csv, ratings_csv, report};
 use tsoro_engine::tournament::{
@@ -47,7 +47,8 @@ pub struct PlayArgs {
     /// Print JSON instead of tables.
     #[arg(long)]
     pub json: bool,
-    /// Write `games.csv` and `ratings.csv` into this directory (created if need be).
+    /// Write `games.csv` and `ratings.csv` (and for a ladder `ladder.csv`) into this directory
+    /// (created if need be).
     #[arg(long, value_name = "DIR")]
     pub csv: Option<PathBuf>,
 }
@@ -55,9 +56,9 @@ pub struct PlayArgs {
 /// Arguments of `tsoro tournament`.
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
-    /// The agents, comma-separated (at least one): random, greedy, alphabeta:D[:mobility],
-    /// mcts:N. Every pair of them plays, and each plays itself.
-    #[arg(long)]
+    /// The agents, comma-separated (at least one). Every pair of them plays, and each plays
+    /// itself.
+    #[arg(long, help = agents_help())]
     pub agents: String,
     #[command(flatten)]
     pub play: PlayArgs,
@@ -68,7 +69,7 @@ pub struct TournamentArgs {
 pub struct LadderArgs {
     /// The family: mcts (iterations doubling from --from to --to) or alphabeta (depth from
     /// --from to --to).
-    #[arg(long, default_value = "mcts")]
+    #[arg(long, default_value = ladder::DEFAULT_FAMILY)]
     pub family: String,
     /// The lowest level (iterations or depth).
     #[arg(long)]
@@ -98,10 +99,23 @@ fn game(a: &PlayArgs) -> Result<(AnyGame, Params), String> {
     Ok((g, params))
 }
 
+/// What `--agents` says it takes: what [`parse_agents`] takes.
+fn agents_help() -> String {
+    format!(
+        "The agents, comma-separated (at least one), each of: {}. Every pair of them plays, \
+         and each plays itself",
+        AgentBounds::ALL.describe()
+    )
+}
+
 /// The agents of `--agents`.
 fn parse_agents(text: &str) -> Result<Vec<AgentSpec>, String> {
     text.split(',')
-        .map(|t| t.parse::<AgentSpec>().map_err(|e| format!("--agents: {e}")))
+        .map(|t| {
+            AgentBounds::ALL
+                .parse(t)
+                .map_err(|e| format!("--agents: {e}"))
+        })
         .collect()
 }
 
@@ -150,19 +164,21 @@ fn run_spec(
     Ok((run, rep))
 }
 
-/// Writes the CSV files, if asked.
+/// Writes the CSV files, if asked: the games, the ratings and `extra` (name, text).
 fn write_csv(
     dir: Option<&Path>,
     spec: &TournamentSpec,
     run: &TournamentRun,
     r: &TournamentReport,
+    extra: &[(&str, String)],
 ) -> Result<(), String> {
     let Some(dir) = dir else { return Ok(()) };
     std::fs::create_dir_all(dir).map_err(|e| format!("--csv {}: {e}", dir.display()))?;
-    for (name, text) in [
+    let files = [
         ("games.csv", games_csv(spec, &run.games)),
         ("ratings.csv", ratings_csv(r)),
-    ] {
+    ];
+    for (name, text) in files.iter().chain(extra) {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|e| format!("--csv {}: {e}", path.display()))?;
     }
@@ -239,7 +255,7 @@ pub fn run_tournament(args: &TournamentArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    if let Err(e) = write_csv(a.csv.as_deref(), &spec, &run, &r) {
+    if let Err(e) = write_csv(a.csv.as_deref(), &spec, &run, &r, &[]) {
         return usage(e);
     }
     if a.json {
@@ -272,10 +288,11 @@ pub fn run_ladder(args: &LadderArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    if let Err(e) = write_csv(a.csv.as_deref(), &spec, &run, &r) {
+    let l = ladder::report(&spec, &r);
+    let extra = [("ladder.csv", ladder::ladder_csv(&l))];
+    if let Err(e) = write_csv(a.csv.as_deref(), &spec, &run, &r, &extra) {
         return usage(e);
     }
-    let l = ladder::report(&spec, &r);
     if a.json {
         let doc = serde_json::json!({
             "ruleset": a.ruleset, "params": params, "family": args.family,
@@ -321,19 +338,7 @@ pub fn run_ladder(args: &LadderArgs) -> ExitCode {
         "first move over the ladder: {:+.0} Elo [{:.0}, {:.0}]",
         f.value, f.ci.low, f.ci.high
     );
-    let _ = match &l.flat_from {
-        Some(agent) => writeln!(
-            out,
-            "the skill trace flattens from {agent}: no doubling from there scores detectably more \
-             than the level below (95% intervals hold 0.5); the first-player figures there are \
-             near the game's value at this family's play"
-        ),
-        None => writeln!(
-            out,
-            "the skill trace has not flattened: the top doubling still scores detectably more \
-             than the level below"
-        ),
-    };
+    let _ = writeln!(out, "{}", l.verdict);
     print!("{out}");
     ExitCode::SUCCESS
 }

@@ -58,6 +58,8 @@ use utoipa::{Modify, OpenApi};
         crate::runs::tournament::TournamentRequest,
         crate::jobs::nhodo::NhodoView,
         crate::runs::nhodo::NhodoRequest,
+        crate::runs::tournament::LadderRequest,
+        crate::runs::tournament::Ladder,
         crate::http::play::AgentMoveRequest,
         crate::http::play::AgentMoveResponse,
     )),
@@ -65,7 +67,7 @@ use utoipa::{Modify, OpenApi};
         (name = "archive", description = "Games, sources, evidence and rulesets, each rule cited"),
         (name = "simulations", description = "Simulations and comparisons as durable jobs, and their exports"),
         (name = "nhodo", description = "Nhodo, a dexterity game with no decisions, simulated as durable jobs: each seat's chances with intervals as skills and stones vary, and the exports `tsoro simulate` writes"),
-        (name = "tournaments", description = "Tournaments as durable jobs: agents rated against each other with intervals, the first-move advantage, and their exports"),
+        (name = "tournaments", description = "Tournaments as durable jobs: agents rated against each other with intervals, the first-move advantage, and their exports; ladders, one family of agents at rising strength (the first-move advantage as a curve of strength)"),
         (name = "play", description = "Replaying a recorded game, the legal actions at a point of it, and an agent's move there"),
     )
 )]

@@ -15,7 +15,9 @@ use crate::jobs::store::{self, JobRow};
 use crate::jobs::tournament::{self, Stored};
 use crate::jobs::tournament_view::{TournamentView, tournament_url};
 use crate::jobs::view::Queued;
-use crate::runs::tournament::{TournamentRequest, check};
+use crate::runs::tournament::{
+    LadderRequest, TournamentPlan, TournamentRequest, check, check_ladder,
+};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 
@@ -24,6 +26,17 @@ const TOURNAMENT: Kind = Kind {
     what: "tournament",
     is: JobRow::is_tournament,
 };
+
+/// The ladders among the tournaments.
+const LADDER: Kind = Kind {
+    what: "ladder",
+    is: is_ladder,
+};
+
+/// Whether a stored job is a ladder: a tournament whose spec keeps the ladder that defined it.
+fn is_ladder(job: &JobRow) -> bool {
+    job.is_tournament() && Stored::of_job(job).is_some_and(|s| s.ladder.is_some())
+}
 
 /// A stored one, or 404.
 async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
@@ -70,14 +83,27 @@ pub async fn create(
     let account = account(access.may_create()?, client);
     // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
-    let (plan, chunk, cost) = web::block(move || check(&b, &l))
+    let checked = web::block(move || check(&b, &l))
         .await
         .map_err(Problem::internal)?
         .map_err(|e| Problem::from(e).at(req.path()))?;
+    queue(&req, &state, &limits, account, checked).await
+}
+
+/// Stores a checked tournament as a job within the service's and its owner's limits, and
+/// answers 202 with it.
+async fn queue(
+    req: &HttpRequest,
+    state: &AppState,
+    limits: &JobSettings,
+    account: crate::jobs::quota::Account,
+    (plan, chunk, cost): (TournamentPlan, u64, f64),
+) -> Result<HttpResponse, Problem> {
     let agents: Vec<String> = plan.spec.agents.iter().map(|a| a.to_string()).collect();
-    let stored = serde_json::to_value(Stored::of(&plan.spec)).map_err(Problem::internal)?;
+    let stored =
+        serde_json::to_value(Stored::of(&plan.spec, plan.ladder)).map_err(Problem::internal)?;
     let mut tx = state.pool.begin().await?;
-    let queue_position = admit(&mut tx, &limits, &account, 1, cost)
+    let queue_position = admit(&mut tx, limits, &account, 1, cost)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
     let job = store::create_tournament(&mut tx, &plan.run, &agents, &stored, chunk, cost, &account)
@@ -88,6 +114,41 @@ pub async fn create(
         TournamentView::of(&job, &store::JobUsage::default()),
         queue_position,
     ))
+}
+
+#[utoipa::path(post, path = "/api/v1/ladders", tag = "tournaments", operation_id = "create_ladder",
+    request_body = LadderRequest,
+    responses(
+        (status = 202, description = "Queued; the ladder, a tournament whose agents and pairings the ladder defines (its `url`, under `/api/v1/tournaments`, also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`); when done, its `results.ladder` holds the rungs", body = Queued<TournamentView>),
+        (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown ruleset or family, a range the family's syntax does not allow (`from`, `to`: MCTS iterations must double from `from` to `to`; alpha-beta depths go up to 8), a parameter out of range, too many pairs, or an estimated cost over the budget (`--max-job-cost`; the problem names `pairs` and gives `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`--max-owner-jobs`, `--max-owner-cost`: `/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`; `stored_bytes`, `max_owner_bytes`): delete some first", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Starting a ladder needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))),
+        (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+    ),
+    security((), ("bearer" = [])))]
+/// Queues a ladder (202 with its URL; owned by the token's holder): one family of agents at
+/// rising strength (`tsoro ladder`), each level playing itself and the level above `pairs`
+/// seat-swapped pairs of games. It is a tournament: read, cancel and export it under
+/// `/api/v1/tournaments/{id}`.
+pub async fn create_ladder(
+    req: HttpRequest,
+    access: Access,
+    client: Client,
+    state: web::Data<AppState>,
+    limits: web::Data<JobSettings>,
+    body: crate::http::extract::JsonObject<LadderRequest>,
+) -> Result<HttpResponse, Problem> {
+    let account = account(access.may_create()?, client);
+    // Pricing may play sample games: off the async executor.
+    let (b, l) = (body.into_inner(), limits.clone());
+    let checked = web::block(move || check_ladder(&b, &l))
+        .await
+        .map_err(Problem::internal)?
+        .map_err(|e| Problem::from(e).at(req.path()))?;
+    queue(&req, &state, &limits, account, checked).await
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "show_tournament",
@@ -180,8 +241,28 @@ pub async fn ratings_csv(
         .body(body))
 }
 
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/ladder.csv", tag = "tournaments", operation_id = "tournament_ladder_csv", params(("id" = String, Path, description = "Tournament id (a ladder's)")),
+    responses((status = 200, description = "The ladder's rungs, weakest first: per level the first player's score in its self-play, draws, decisive share and mean turns, its score against the level below (the skill trace) and its rating, each with its 95% interval, and whether the trace has flattened there: `tsoro ladder --csv`'s ladder.csv", body = String, content_type = "text/csv"), (status = 404, description = "No such tournament, or it is not a ladder", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The ladder is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// A finished ladder's rungs, as CSV.
+pub async fn ladder_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let job = load_done_kind(&state, &LADDER, &path, req.path()).await?;
+    let body = job
+        .summary
+        .as_ref()
+        .and_then(|s| s["ladder_csv"].as_str())
+        .ok_or_else(|| Problem::internal("a done ladder without its rungs"))?
+        .to_string();
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .body(body))
+}
+
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/datapackage.json", tag = "tournaments", operation_id = "tournament_datapackage", params(("id" = String, Path, description = "Tournament id")),
-    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and ratings.csv", body = Object), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and ratings.csv, and for a ladder ladder.csv", body = Object), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a tournament's exports.
 pub async fn datapackage(
     req: HttpRequest,

@@ -6,6 +6,7 @@
 
 use super::store::{self, Claim, JobRow};
 use super::worker::{Finished, Outcome, Work};
+use crate::runs::tournament::Ladder;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -14,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use tsoro_corpus::frictionless::Resource;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
+use tsoro_engine::tournament::ladder::{self, LADDER_COLUMNS, ladder_csv};
 use tsoro_engine::tournament::ratings::DEFAULT_BOOTSTRAP;
 use tsoro_engine::tournament::report::{
     GAME_COLUMNS, RATING_COLUMNS, ratings_csv, report, write_game_row,
@@ -31,16 +33,28 @@ pub struct Stored {
     pub opening_plies: u32,
     /// The pairings, as agent indices.
     pub pairings: Vec<[usize; 2]>,
+    /// The ladder that defined the agents and pairings, if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<Ladder>,
 }
 
 impl Stored {
-    /// What `spec` plays beside its agents and seed.
-    pub fn of(spec: &TournamentSpec) -> Stored {
+    /// What `spec` plays beside its agents and seed (a tournament `ladder` defines, if
+    /// given).
+    pub fn of(spec: &TournamentSpec, ladder: Option<Ladder>) -> Stored {
         Stored {
             pairs: spec.pairs,
             opening_plies: spec.opening_plies,
             pairings: spec.pairings.clone(),
+            ladder,
         }
+    }
+
+    /// What a tournament job stores.
+    pub fn of_job(job: &JobRow) -> Option<Stored> {
+        job.tournament
+            .clone()
+            .and_then(|v| serde_json::from_value(v).ok())
     }
 }
 
@@ -166,10 +180,17 @@ pub async fn finish(pool: &PgPool, job: &JobRow) -> Result<(), sqlx::Error> {
         let e = format!("{} games stored of {}", games.len(), spec.games());
         return store::fail(pool, job.id, &e).await;
     }
+    let is_ladder = Stored::of_job(job).is_some_and(|s| s.ladder.is_some());
     // The bootstrap takes a moment: off the async executor.
     let summary = tokio::task::spawn_blocking(move || {
         let r = report(&spec, &games, DEFAULT_BOOTSTRAP);
-        json!({ "report": r, "time": time, "ratings_csv": ratings_csv(&r) })
+        let mut summary = json!({ "report": r, "time": time, "ratings_csv": ratings_csv(&r) });
+        if is_ladder {
+            let l = ladder::report(&spec, &r);
+            summary["ladder_csv"] = ladder_csv(&l).into();
+            summary["ladder"] = json!(l);
+        }
+        summary
     })
     .await
     .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
@@ -200,13 +221,60 @@ pub fn csv_lines(spec: &TournamentSpec, stored: &[u8]) -> Result<Vec<u8>, String
     Ok(out.into_bytes())
 }
 
-/// The Frictionless data package describing a tournament's `games.csv` and `ratings.csv`.
+/// The Frictionless data package describing a tournament's `games.csv` and `ratings.csv`, and
+/// a ladder's `ladder.csv`.
 pub fn datapackage(job: &JobRow) -> Value {
+    let ladder = Stored::of_job(job).and_then(|s| s.ladder);
+    let title = match &ladder {
+        Some(l) => format!(
+            "Ladder of {} from {} to {} on {}, seed {}",
+            l.family, l.from, l.to, job.ruleset, job.seed
+        ),
+        None => format!(
+            "Tournament of {} on {}, seed {}",
+            job.agents.join(", "),
+            job.ruleset,
+            job.seed
+        ),
+    };
+    let mut resources = vec![
+        Resource {
+            name: "games",
+            path: "games.csv",
+            description: None,
+            columns: GAME_COLUMNS,
+            primary_key: &["pairing", "pair", "game"],
+            foreign_keys: &[],
+        }
+        .descriptor(),
+        Resource {
+            name: "ratings",
+            path: "ratings.csv",
+            description: None,
+            columns: RATING_COLUMNS,
+            primary_key: &[],
+            foreign_keys: &[],
+        }
+        .descriptor(),
+    ];
+    if ladder.is_some() {
+        resources.push(
+            Resource {
+                name: "ladder",
+                path: "ladder.csv",
+                description: None,
+                columns: LADDER_COLUMNS,
+                primary_key: &["level"],
+                foreign_keys: &[],
+            }
+            .descriptor(),
+        );
+    }
     json!({
         "profile": "tabular-data-package",
         "name": format!("tsoro-tournament-{}", job.id),
-        "title": format!("Tournament of {} on {}, seed {}", job.agents.join(", "), job.ruleset, job.seed),
-        "description": "The games and ratings of a seeded round-robin tournament played by the tsoro engine: every pair of agents (and each against itself) plays seat-swapped pairs of games from shared random openings; ratings on the Elo scale from a Bradley-Terry model with a first-move term (Hunter's MM), with 95% bootstrap intervals over the pairs. The games depend only on the inputs and the seed, on any machine and any number of workers.",
+        "title": title,
+        "description": format!("The games and ratings of a seeded tournament played by the tsoro engine: {} plays seat-swapped pairs of games from shared random openings; ratings on the Elo scale from a Bradley-Terry model with a first-move term (Hunter's MM), with 95% bootstrap intervals over the pairs. The games depend only on the inputs and the seed, on any machine and any number of workers.", if ladder.is_some() { "a ladder, one family of agents at rising strength, each level against itself (its first-player advantage) and against the level above (the skill trace, in ladder.csv)," } else { "every pair of agents (and each against itself)" }),
         "created": job.finished_at.unwrap_or(job.created_at).to_rfc3339(),
         "version": env!("CARGO_PKG_VERSION"),
         "tsoro": {
@@ -221,25 +289,6 @@ pub fn datapackage(job: &JobRow) -> Value {
             "seed": job.seed.to_string(),
             "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
         },
-        "resources": [
-            Resource {
-                name: "games",
-                path: "games.csv",
-                description: None,
-                columns: GAME_COLUMNS,
-                primary_key: &["pairing", "pair", "game"],
-                foreign_keys: &[],
-            }
-            .descriptor(),
-            Resource {
-                name: "ratings",
-                path: "ratings.csv",
-                description: None,
-                columns: RATING_COLUMNS,
-                primary_key: &[],
-                foreign_keys: &[],
-            }
-            .descriptor(),
-        ],
+        "resources": resources,
     })
 }

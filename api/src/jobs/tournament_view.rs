@@ -5,7 +5,7 @@ use super::status::JobStatus;
 use super::store::{JobRow, JobUsage};
 use super::tournament::Stored;
 use super::view::{Estimate, Paused, Progress};
-use crate::runs::tournament::command;
+use crate::runs::tournament::{Ladder, command};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -29,6 +29,9 @@ pub struct TournamentLinks {
     pub games_csv: String,
     /// The ratings (and the first-move term) as CSV.
     pub ratings_csv: String,
+    /// A ladder's rungs as CSV (only for a ladder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ladder_csv: Option<String>,
     /// The Frictionless data package describing the CSV files.
     pub datapackage: String,
     /// Its page.
@@ -53,6 +56,10 @@ pub struct TournamentView {
     pub params: Value,
     /// The agents, by index.
     pub agents: Vec<String>,
+    /// The ladder that defines the agents and pairings (`POST /api/v1/ladders`), if it is
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<Ladder>,
     /// The pairings, as agent indices (`[i, i]`: agent i against itself).
     pub pairings: Vec<[usize; 2]>,
     /// Seat-swapped pairs of games per pairing.
@@ -64,7 +71,8 @@ pub struct TournamentView {
     pub opening_plies: u32,
     /// Games in all.
     pub games: i64,
-    /// The command line that plays the same tournament.
+    /// The command line that plays the same tournament (`tsoro tournament`, or for a ladder
+    /// `tsoro ladder`).
     pub command: String,
     /// How far it has got.
     pub progress: Progress,
@@ -96,7 +104,11 @@ pub struct TournamentView {
     /// `first_move_elo`, the first mover's advantage in Elo with its interval; `pairings`,
     /// each pairing's score by seat with Wilson intervals, the first player's, draws and
     /// turns; `method` and `bootstrap`) and `time` (each agent's decisions and CPU time per
-    /// decision: measured, so not reproducible).
+    /// decision: measured, so not reproducible); for a ladder also `ladder` (as `tsoro ladder
+    /// --json` prints it: per level `rungs`, the first player's score in its self-play, draws,
+    /// decisive share and turns with 95% intervals, its score against the level below (the
+    /// skill trace, `skill`) and rating; `flat_from`, the level from which the skill trace
+    /// flattens, if it does; `verdict`, that in a sentence; `first_move_elo`).
     #[schema(value_type = Option<Object>)]
     pub results: Option<Value>,
     /// Its exports.
@@ -107,18 +119,21 @@ impl TournamentView {
     /// The view of a stored tournament job with what its chunks add up to.
     pub fn of(job: &JobRow, usage: &JobUsage) -> TournamentView {
         let url = tournament_url(job.id);
-        let stored: Option<Stored> = job
-            .tournament
-            .clone()
-            .and_then(|v| serde_json::from_value(v).ok());
-        let (pairs, opening_plies, pairings) = stored
-            .map(|s| (s.pairs, s.opening_plies, s.pairings))
+        let (pairs, opening_plies, pairings, ladder) = Stored::of_job(job)
+            .map(|s| (s.pairs, s.opening_plies, s.pairings, s.ladder))
             .unwrap_or_default();
+        let ladder_csv = ladder.as_ref().map(|_| format!("{url}/ladder.csv"));
         let results = job
             .summary
             .as_ref()
             .filter(|_| job.status == JobStatus::Done)
-            .map(|s| serde_json::json!({"report": s["report"], "time": s["time"]}));
+            .map(|s| {
+                let mut r = serde_json::json!({"report": s["report"], "time": s["time"]});
+                if ladder.is_some() {
+                    r["ladder"] = s["ladder"].clone();
+                }
+                r
+            });
         TournamentView {
             id: job.id,
             status: job.status,
@@ -128,12 +143,14 @@ impl TournamentView {
                 &job.ruleset,
                 &job.params,
                 &job.agents,
+                ladder.as_ref(),
                 pairs,
                 job.seed,
                 opening_plies,
             ),
             params: job.params.clone(),
             agents: job.agents.clone(),
+            ladder,
             pairings,
             pairs,
             seed: job.seed.to_string(),
@@ -153,6 +170,7 @@ impl TournamentView {
             links: TournamentLinks {
                 games_csv: format!("{url}/games.csv"),
                 ratings_csv: format!("{url}/ratings.csv"),
+                ladder_csv,
                 datapackage: format!("{url}/datapackage.json"),
                 page: tournament_page(job.id),
             },

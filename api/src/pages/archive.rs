@@ -278,6 +278,8 @@ struct RulesetPage {
     related: Vec<(String, String)>,
     /// Every other ruleset, in reading order, for the diff picker.
     picker: Vec<PickerOption>,
+    /// The first-player advantage measured on this service ([`super::advantage`]).
+    advantage_html: String,
 }
 
 fn rule_line(
@@ -419,6 +421,7 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         })
         .collect();
     let board_svg = super::board::start_board_svg(&id);
+    let advantage_html = super::advantage::section(pool, &id).await?;
     html(&RulesetPage {
         playable: playable(&id),
         r,
@@ -430,6 +433,7 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         params,
         related,
         picker,
+        advantage_html,
     })
 }
 

@@ -5,6 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod about;
+pub mod advantage;
 pub mod archive;
 pub mod assets;
 pub mod board;

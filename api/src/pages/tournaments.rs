@@ -1,6 +1,8 @@
-//! `/tournaments/new` (the form) and `/tournaments/{id}` (live progress, then the ratings with
-//! their intervals, the first-move advantage, the pairwise scores and the first player's
-//! score in self-play by strength), over the tournaments API (`crate::jobs::tournament`).
+//! `/tournaments/new` (the form, for a tournament of chosen agents or a ladder) and
+//! `/tournaments/{id}` (live progress, then the ratings with their intervals, the first-move
+//! advantage, the pairwise scores and the first player's score in self-play by strength; for
+//! a ladder its rungs and skill trace first), over the tournaments API
+//! (`crate::jobs::tournament`).
 
 use super::charts::{self, Bar};
 use super::{Page, html, missing, value_text};
@@ -13,6 +15,7 @@ use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::Value;
 use tsoro_engine::catalogue::{self, Kind};
+use tsoro_engine::tournament::ladder;
 use uuid::Uuid;
 
 /// Registers the pages (`new` before `{id}`).
@@ -32,15 +35,23 @@ struct NewPage {
     agents: &'static [&'static str],
     /// Whether starting a job needs a token (the form then asks for one).
     token_needed: bool,
+    /// Whether the form opens on a ladder (`?ladder=1`).
+    ladder: bool,
+    families: [&'static str; 2],
+    max_depth: u32,
 }
 
 async fn new(req: HttpRequest, state: St) -> Page {
     let token_needed = !crate::http::access::anonymous_writes_open(&req, &state.pool).await;
-    let chosen = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
-        .ok()
-        .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
-        .map(|(_, v)| v)
+    let query = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(|q| q.into_inner())
+        .unwrap_or_default();
+    let chosen = query
+        .iter()
+        .find(|(k, _)| k == "ruleset")
+        .map(|(_, v)| v.clone())
         .unwrap_or_else(|| "tsoro-ludii".into());
+    let ladder = query.iter().any(|(k, v)| k == "ladder" && v == "1");
     html(&NewPage {
         rulesets: catalogue::all()
             .iter()
@@ -50,6 +61,9 @@ async fn new(req: HttpRequest, state: St) -> Page {
         chosen,
         agents: super::simulations::AGENTS,
         token_needed,
+        ladder,
+        families: ladder::FAMILIES,
+        max_depth: ladder::MAX_DEPTH,
     })
 }
 
@@ -80,6 +94,110 @@ struct TournamentPage {
     /// Row agent's score against each column agent (both seats), with its interval.
     matrix: Vec<Vec<String>>,
     method: String,
+    /// A finished ladder's section.
+    ladder: Option<LadderSection>,
+}
+
+/// One level of a ladder's table.
+struct RungRow {
+    agent: String,
+    first_player: String,
+    draws: String,
+    decisive: String,
+    turns: String,
+    skill: String,
+    elo: String,
+    flat: bool,
+}
+
+/// What a finished ladder shows: its rungs, two charts and whether the skill trace flattens.
+#[derive(Default)]
+struct LadderSection {
+    rows: Vec<RungRow>,
+    charts: Vec<(String, String)>,
+    verdict: String,
+    flat: bool,
+}
+
+/// A ladder's section from its stored report (`tsoro ladder --json`'s `ladder`).
+fn ladder_section(l: &Value) -> LadderSection {
+    let rungs: Vec<&Value> = l["rungs"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let flat_from = l["flat_from"].as_str();
+    let share = |v: &Value, lo: &Value, hi: &Value| {
+        format!(
+            "{:.1}% ({:.1}–{:.1}%)",
+            100.0 * f(v),
+            100.0 * f(lo),
+            100.0 * f(hi)
+        )
+    };
+    let mut flat = false;
+    let rows = rungs
+        .iter()
+        .map(|r| {
+            flat |= flat_from == r["agent"].as_str();
+            let fp = &r["first_player"];
+            let sk = &r["skill"];
+            RungRow {
+                agent: r["agent"].as_str().unwrap_or("").to_string(),
+                first_player: share(&fp["score"], &fp["ci"]["low"], &fp["ci"]["high"]),
+                draws: share(&r["draws"], &r["draws_ci"]["low"], &r["draws_ci"]["high"]),
+                decisive: share(
+                    &r["decisive"],
+                    &r["decisive_ci"]["low"],
+                    &r["decisive_ci"]["high"],
+                ),
+                turns: format!(
+                    "{:.1} ({:.1}–{:.1})",
+                    f(&r["turns"]["mean"]),
+                    f(&r["turns"]["ci"]["low"]),
+                    f(&r["turns"]["ci"]["high"])
+                ),
+                skill: if sk.is_null() {
+                    "–".to_string()
+                } else {
+                    share(&sk["score"], &sk["ci"]["low"], &sk["ci"]["high"])
+                },
+                elo: format!(
+                    "{:+.0} ({:.0} to {:.0})",
+                    f(&r["elo"]),
+                    f(&r["elo_ci"]["low"]),
+                    f(&r["elo_ci"]["high"])
+                ),
+                flat,
+            }
+        })
+        .collect();
+    let bar = |r: &Value, at: &Value| Bar {
+        label: r["agent"].as_str().unwrap_or("").to_string(),
+        value: f(&at["score"]),
+        low: f(&at["ci"]["low"]),
+        high: f(&at["ci"]["high"]),
+    };
+    let first: Vec<Bar> = rungs.iter().map(|r| bar(r, &r["first_player"])).collect();
+    let skill: Vec<Bar> = rungs
+        .iter()
+        .filter(|r| !r["skill"].is_null())
+        .map(|r| bar(r, &r["skill"]))
+        .collect();
+    let mut figures = vec![];
+    let title = "The first player's score at each level, the level playing itself, weakest \
+                 first (95% Wilson intervals; 50% is no advantage)";
+    figures.push((title.to_string(), charts::rates(title, &first)));
+    if !skill.is_empty() {
+        let title = "The skill trace: each level's score against the level below, over both \
+                     seats (95% Wilson intervals; 50% is no gain from the doubling)";
+        figures.push((title.to_string(), charts::rates(title, &skill)));
+    }
+    LadderSection {
+        rows,
+        charts: figures,
+        verdict: l["verdict"].as_str().unwrap_or("").to_string(),
+        flat: flat_from.is_some(),
+    }
 }
 
 fn f(v: &Value) -> f64 {
@@ -203,6 +321,11 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         Some(r) => results(&job, &r["report"], &r["time"]),
         None => Default::default(),
     };
+    let ladder = view
+        .results
+        .as_ref()
+        .filter(|_| view.ladder.is_some())
+        .map(|r| ladder_section(&r["ladder"]));
     let title = catalogue::get(&job.ruleset)
         .map(|d| d.title.clone())
         .unwrap_or_else(|_| job.ruleset.clone());
@@ -227,6 +350,7 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         agents: job.agents.clone(),
         matrix,
         method,
+        ladder,
         view,
     })
 }

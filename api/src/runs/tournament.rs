@@ -10,6 +10,7 @@ use serde_json::Value;
 use thiserror::Error;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::tournament::ladder::{self, LadderError};
 use tsoro_engine::tournament::{
     MAX_AGENTS, MAX_OPENING_PLIES, MAX_PAIRS, TournamentError, TournamentSpec,
 };
@@ -28,9 +29,9 @@ pub struct TournamentRequest {
     #[serde(default)]
     #[schema(value_type = HashMap<String, Value>)]
     pub params: Params,
-    /// The agents (1 to 32), as a list or comma-separated: `random`, `greedy`,
-    /// `alphabeta:D[:material|mobility]`, `mcts:N[:C]`. Time budgets (`mcts:1s`) are refused:
-    /// their games are not reproducible.
+    /// The agents (1 to 32), as a list or comma-separated, each of: random, greedy,
+    /// alphabeta:D[:material|mobility] (D 1 to 8), mcts:N[:C] (N 1 to 1000000). A time per
+    /// decision (`mcts:1s`) is not taken: not reproducible.
     pub agents: Agents,
     /// Seat-swapped pairs of games per pairing (1 to 100000): each pair plays from one opening,
     /// once with each agent first.
@@ -48,6 +49,76 @@ pub struct TournamentRequest {
     pub opening_plies: u32,
 }
 
+/// A ladder (`POST /api/v1/ladders`, `tsoro ladder`): one family of agents at rising strength
+/// on one ruleset, each level playing itself (the first player's advantage at that strength)
+/// and the level above (the skill trace), `pairs` seat-swapped pairs of games each. It is a
+/// tournament whose agents and pairings the ladder defines.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"ruleset": "tsoro-ludii", "family": "mcts", "from": 16, "to": 128,
+    "pairs": 20, "seed": "1", "opening_plies": 2}))]
+#[serde(deny_unknown_fields)]
+pub struct LadderRequest {
+    /// The ruleset id.
+    #[schema(schema_with = plan::ruleset_schema)]
+    pub ruleset: String,
+    /// Parameter values by name (others at their defaults).
+    #[serde(default)]
+    #[schema(schema_with = plan::params_schema)]
+    pub params: Params,
+    /// The family: `mcts` (iterations doubling from `from` to `to`) or `alphabeta` (depth one
+    /// more at each level, from `from` to `to`).
+    #[serde(default = "default_family")]
+    #[schema(schema_with = family_schema)]
+    pub family: String,
+    /// The lowest level: MCTS iterations (1 to 1000000) or an alpha-beta depth (1 to 8).
+    #[serde(deserialize_with = "plan::deserialize_u32")]
+    #[schema(minimum = 1, maximum = 1000000)]
+    pub from: u32,
+    /// The highest level: for `mcts`, `from` times a power of two (at most 1000000); for
+    /// `alphabeta`, a depth above `from` (at most 8).
+    #[serde(deserialize_with = "plan::deserialize_u32")]
+    #[schema(minimum = 1, maximum = 1000000)]
+    pub to: u32,
+    /// Seat-swapped pairs of games per pairing (1 to 100000).
+    #[serde(deserialize_with = "deserialize_u64")]
+    #[schema(minimum = 1, maximum = 100000)]
+    pub pairs: u64,
+    /// The ladder's seed: pair k of pairing p depends only on (seed, p, k).
+    #[serde(default, deserialize_with = "deserialize_seed")]
+    #[schema(value_type = plan::Seed)]
+    pub seed: u64,
+    /// Uniformly random plies before the agents take over (0 to 64; the same for both games of
+    /// a pair).
+    #[serde(default, deserialize_with = "plan::deserialize_u32")]
+    #[schema(minimum = 0, maximum = 64)]
+    pub opening_plies: u32,
+}
+
+/// The family a ladder climbs when none is named (as `tsoro ladder`'s `--family`).
+fn default_family() -> String {
+    ladder::DEFAULT_FAMILY.to_string()
+}
+
+/// The schema of a ladder's family: one of [`ladder::FAMILIES`].
+fn family_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(ladder::FAMILIES))
+        .default(Some(Value::from(ladder::DEFAULT_FAMILY)))
+        .build()
+}
+
+/// A ladder's preset, as stored with its tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Ladder {
+    /// The family: `mcts` or `alphabeta`.
+    pub family: String,
+    /// The lowest level (iterations or depth).
+    pub from: u32,
+    /// The highest level.
+    pub to: u32,
+}
+
 /// A checked tournament, ready to store as a job.
 #[derive(Clone, Debug)]
 pub struct TournamentPlan {
@@ -56,6 +127,8 @@ pub struct TournamentPlan {
     pub run: RunPlan,
     /// What is played.
     pub spec: TournamentSpec,
+    /// The ladder that defines it, if it is one.
+    pub ladder: Option<Ladder>,
 }
 
 /// Why a tournament cannot become a job.
@@ -132,6 +205,16 @@ pub fn plan(req: &TournamentRequest, max_games: u64) -> Result<TournamentPlan, R
         .map(|(i, n)| plan::parse_agent(n, &format!("agents[{i}]")))
         .collect::<Result<Vec<AgentSpec>, _>>()?;
     let spec = TournamentSpec::round_robin(agents, req.pairs, req.seed, req.opening_plies);
+    plan_spec(&req.ruleset, &req.params, spec, max_games)
+}
+
+/// Checks what `spec` plays on `ruleset` with `params` against the catalogue and `max_games`.
+fn plan_spec(
+    ruleset: &str,
+    params: &Params,
+    spec: TournamentSpec,
+    max_games: u64,
+) -> Result<TournamentPlan, RunError> {
     spec.check().map_err(|e| field_of(&e))?;
     let games = spec.games();
     if games > max_games {
@@ -141,7 +224,7 @@ pub fn plan(req: &TournamentRequest, max_games: u64) -> Result<TournamentPlan, R
                 "{games} games ({} pairings of {} pairs, two games each): a job has at most \
                  {max_games}",
                 spec.pairings.len(),
-                req.pairs
+                spec.pairs
             ),
             format!(
                 "at most {} pairs with these agents",
@@ -152,18 +235,56 @@ pub fn plan(req: &TournamentRequest, max_games: u64) -> Result<TournamentPlan, R
     // The ruleset and its parameters, checked as a run's.
     let run = plan::plan(
         &RunRequest {
-            ruleset: req.ruleset.clone(),
-            params: req.params.clone(),
+            ruleset: ruleset.to_string(),
+            params: params.clone(),
             agents: Agents::Text("random".into()),
             games,
-            seed: req.seed,
+            seed: spec.seed,
             turn_limit: None,
             swap_seats: true,
             reference: false,
         },
         u64::MAX,
     )?;
-    Ok(TournamentPlan { run, spec })
+    Ok(TournamentPlan {
+        run,
+        spec,
+        ladder: None,
+    })
+}
+
+/// Checks a ladder against the catalogue and `max_games`: its range as the agents' syntax
+/// allows ([`ladder::levels`]), then the tournament it defines ([`ladder::spec`]).
+pub fn plan_ladder(req: &LadderRequest, max_games: u64) -> Result<TournamentPlan, RunError> {
+    let levels = ladder::levels(&req.family, req.from, req.to).map_err(|e| {
+        let (field, allowed) = match &e {
+            LadderError::Family(_) => {
+                ("family", format!("one of: {}", ladder::FAMILIES.join(", ")))
+            }
+            LadderError::From(_) => ("from", ladder_range(&req.family)),
+            LadderError::To(_) => ("to", ladder_range(&req.family)),
+        };
+        RunError::new(field, e.to_string(), allowed)
+    })?;
+    let spec = ladder::spec(levels, req.pairs, req.seed, req.opening_plies);
+    let mut p = plan_spec(&req.ruleset, &req.params, spec, max_games)?;
+    p.ladder = Some(Ladder {
+        family: req.family.clone(),
+        from: req.from,
+        to: req.to,
+    });
+    Ok(p)
+}
+
+/// What a ladder's range may be, for faults.
+fn ladder_range(family: &str) -> String {
+    match family {
+        "alphabeta" => format!("depths from 1 to {}, `to` above `from`", ladder::MAX_DEPTH),
+        _ => format!(
+            "iterations from 1 to {}, `to` being `from` times 2, 4, 8, ...",
+            ladder::MAX_MCTS
+        ),
+    }
 }
 
 /// Core-seconds the tournament's games are estimated to take: each pairing's games priced
@@ -189,7 +310,22 @@ pub fn check(
     req: &TournamentRequest,
     limits: &JobSettings,
 ) -> Result<(TournamentPlan, u64, f64), TournamentRequestError> {
-    let p = plan(req, limits.max_games)?;
+    within_budget(plan(req, limits.max_games)?, limits)
+}
+
+/// A checked ladder within the cost budget, as [`check`].
+pub fn check_ladder(
+    req: &LadderRequest,
+    limits: &JobSettings,
+) -> Result<(TournamentPlan, u64, f64), TournamentRequestError> {
+    within_budget(plan_ladder(req, limits.max_games)?, limits)
+}
+
+/// A checked tournament priced and refused over the budget.
+fn within_budget(
+    p: TournamentPlan,
+    limits: &JobSettings,
+) -> Result<(TournamentPlan, u64, f64), TournamentRequestError> {
     let total = estimate(&p).map_err(TournamentRequestError::Pricing)?;
     let games = p.spec.games();
     if total.per_game > limits.max_job_cost {
@@ -217,19 +353,26 @@ fn shell_word(w: &str) -> String {
     }
 }
 
-/// The command line that plays the same tournament (`tsoro tournament`); `params` are the
-/// parameters in force, by name (those at their defaults are left out).
+/// The command line that plays the same tournament (`tsoro tournament`), or the same ladder
+/// (`tsoro ladder`) if `ladder` is given; `params` are the parameters in force, by name (those
+/// at their defaults are left out).
 pub fn command(
     ruleset: &str,
     params: &Value,
     agents: &[String],
+    ladder: Option<&Ladder>,
     pairs: u64,
     seed: u64,
     opening_plies: u32,
 ) -> String {
     let mut words = vec![
         "tsoro".to_string(),
-        "tournament".into(),
+        if ladder.is_some() {
+            "ladder"
+        } else {
+            "tournament"
+        }
+        .into(),
         "--ruleset".into(),
         shell_word(ruleset),
     ];
@@ -247,9 +390,18 @@ pub fn command(
             words.push(shell_word(&format!("{k}={v}")));
         }
     }
+    match ladder {
+        Some(l) => words.extend([
+            "--family".into(),
+            shell_word(&l.family),
+            "--from".into(),
+            l.from.to_string(),
+            "--to".into(),
+            l.to.to_string(),
+        ]),
+        None => words.extend(["--agents".into(), shell_word(&agents.join(","))]),
+    }
     words.extend([
-        "--agents".into(),
-        shell_word(&agents.join(",")),
         "--pairs".into(),
         pairs.to_string(),
         "--seed".into(),
@@ -307,6 +459,67 @@ mod tests {
     }
 
     #[test]
+    fn a_ladder_is_the_tournament_of_its_levels_and_each_bad_range_names_its_field() {
+        let l = |v: Value| serde_json::from_value::<LadderRequest>(v).unwrap();
+        let p = plan_ladder(
+            &l(json!({"ruleset": "tsoro-ludii", "from": 16, "to": 64, "pairs": 2, "seed": 3})),
+            1000,
+        )
+        .unwrap();
+        assert_eq!(
+            p.spec,
+            ladder::spec(ladder::levels("mcts", 16, 64).unwrap(), 2, 3, 0)
+        );
+        assert_eq!(
+            p.ladder,
+            Some(Ladder {
+                family: "mcts".into(),
+                from: 16,
+                to: 64
+            })
+        );
+        for (body, field) in [
+            (
+                json!({"ruleset": "tsoro-ludii", "from": 16, "to": 100, "pairs": 1}),
+                "to",
+            ),
+            (
+                json!({"ruleset": "tsoro-ludii", "from": 0, "to": 16, "pairs": 1}),
+                "from",
+            ),
+            (
+                json!({"ruleset": "tsoro-ludii", "family": "alphabeta", "from": 1, "to": 9, "pairs": 1}),
+                "to",
+            ),
+            (
+                json!({"ruleset": "tsoro-ludii", "family": "chess", "from": 1, "to": 2, "pairs": 1}),
+                "family",
+            ),
+            (
+                json!({"ruleset": "tsoro-ludii", "from": 1, "to": 2, "pairs": 0}),
+                "pairs",
+            ),
+            (
+                json!({"ruleset": "nope", "from": 1, "to": 2, "pairs": 1}),
+                "ruleset",
+            ),
+            (
+                json!({"ruleset": "tsoro-ludii", "from": 1, "to": 1024, "pairs": 100}),
+                "pairs",
+            ),
+        ] {
+            let e = plan_ladder(&l(body.clone()), 1000).unwrap_err();
+            assert_eq!(e.field, field, "{body}: {e}");
+        }
+        let c = command("tsoro-ludii", &json!({}), &[], p.ladder.as_ref(), 2, 3, 0);
+        assert_eq!(
+            c,
+            "tsoro ladder --ruleset tsoro-ludii --family mcts --from 16 --to 64 --pairs 2 \
+             --seed 3 --opening-plies 0"
+        );
+    }
+
+    #[test]
     fn a_tournament_is_priced_pairing_by_pairing_and_refused_over_the_budget() {
         let limits = JobSettings::default();
         let weak = json!({"ruleset": "tsoro-ludii", "agents": ["random", "greedy"], "pairs": 10});
@@ -343,6 +556,7 @@ mod tests {
             "tsoro-ludii",
             &serde_json::to_value(&params).unwrap(),
             &["random".into(), "mcts:100".into()],
+            None,
             20,
             7,
             2,

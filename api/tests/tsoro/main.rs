@@ -11,6 +11,7 @@ mod disk_full;
 mod embedded_pg;
 mod helpers;
 mod jobs_processes;
+mod ladders;
 mod scale_out;
 mod serve;
 mod shutdown;

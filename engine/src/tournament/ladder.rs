@@ -5,9 +5,17 @@
 use super::TournamentSpec;
 use super::report::{Mean, SeatScore, TournamentReport};
 use crate::agents::{AgentSpec, Eval};
+use crate::columns::{Column, header};
 use crate::stats::interval::{Interval, wilson};
 use serde::Serialize;
+use std::fmt::Write as _;
 use thiserror::Error;
+
+/// The family a ladder climbs when none is named.
+pub const DEFAULT_FAMILY: &str = "mcts";
+
+/// The families that have a ladder.
+pub const FAMILIES: [&str; 2] = ["mcts", "alphabeta"];
 
 /// Largest MCTS iterations a ladder may reach (the agent syntax's limit).
 pub const MAX_MCTS: u32 = crate::agents::MAX_ITERATIONS;
@@ -138,6 +146,23 @@ pub struct LadderReport {
     pub flat_from: Option<String>,
     /// The first-move advantage over the whole ladder, in Elo points.
     pub first_move_elo: super::ratings::Estimate,
+    /// What the skill trace says, in a sentence: whether it flattens, and from where.
+    pub verdict: String,
+}
+
+/// The sentence saying whether a skill trace flattens (`flat_from`: the rung from which it
+/// does).
+fn verdict(flat_from: Option<&str>) -> String {
+    match flat_from {
+        Some(agent) => format!(
+            "The skill trace flattens from {agent}: no doubling from there scores detectably \
+             more than the level below (95% intervals hold 0.5); the first-player figures there \
+             are near the game's value at this family's play."
+        ),
+        None => "The skill trace has not flattened: the top doubling still scores detectably \
+                 more than the level below."
+            .to_string(),
+    }
 }
 
 /// The ladder's report from its tournament ([`spec`]) and that tournament's report.
@@ -180,9 +205,105 @@ pub fn report(spec: &TournamentSpec, t: &TournamentReport) -> LadderReport {
             _ => break,
         }
     }
+    let flat_from = flat.map(|i| rungs[i].agent.clone());
     LadderReport {
-        flat_from: flat.map(|i| rungs[i].agent.clone()),
+        verdict: verdict(flat_from.as_deref()),
+        flat_from,
         rungs,
         first_move_elo: t.first_move_elo,
     }
+}
+
+/// The columns of a ladder's `ladder.csv` ([`ladder_csv`]), weakest level first.
+pub const LADDER_COLUMNS: &[Column] = &[
+    Column::new("level", "integer", "The rung, 0 for the weakest").min(0),
+    Column::new("agent", "string", "The agent at this level"),
+    Column::new("games", "integer", "Games of its self-play").min(0),
+    Column::new(
+        "first_player",
+        "number",
+        "The first player's mean score in the level's self-play (draws as half wins)",
+    ),
+    Column::new("first_player_low", "number", "95% Wilson interval, low end"),
+    Column::new(
+        "first_player_high",
+        "number",
+        "95% Wilson interval, high end",
+    ),
+    Column::new("draws", "number", "Share of its self-play drawn"),
+    Column::new("draws_low", "number", "95% Wilson interval, low end"),
+    Column::new("draws_high", "number", "95% Wilson interval, high end"),
+    Column::new("decisive", "number", "Share of its self-play decided"),
+    Column::new("decisive_low", "number", "95% Wilson interval, low end"),
+    Column::new("decisive_high", "number", "95% Wilson interval, high end"),
+    Column::new("turns", "number", "Mean turns per game of its self-play"),
+    Column::new("turns_low", "number", "95% t interval, low end"),
+    Column::new("turns_high", "number", "95% t interval, high end"),
+    Column::new(
+        "skill",
+        "number",
+        "Its mean score against the level below, over both seats (the skill trace; empty for \
+         the lowest level)",
+    ),
+    Column::new("skill_low", "number", "95% Wilson interval, low end"),
+    Column::new("skill_high", "number", "95% Wilson interval, high end"),
+    Column::new("skill_games", "integer", "Games against the level below").min(0),
+    Column::new(
+        "elo",
+        "number",
+        "Its Elo rating in the ladder's fit (the levels' mean is 0)",
+    ),
+    Column::new("elo_low", "number", "95% bootstrap interval, low end"),
+    Column::new("elo_high", "number", "95% bootstrap interval, high end"),
+    Column::new(
+        "flat",
+        "boolean",
+        "Whether the skill trace has flattened at this level: from here up, no doubling scores \
+         detectably more than the level below",
+    ),
+];
+
+/// A ladder's rungs as CSV ([`LADDER_COLUMNS`]), one line each, weakest first: the first
+/// player's score in the level's self-play, its draws, decisive share and length, each with
+/// its 95% interval; its score against the level below (the skill trace; empty for the lowest
+/// level) and its rating; `flat` is true from the rung where the trace flattens.
+pub fn ladder_csv(l: &LadderReport) -> String {
+    let mut out = header(LADDER_COLUMNS) + "\n";
+    let flat_at = l
+        .flat_from
+        .as_ref()
+        .and_then(|a| l.rungs.iter().position(|r| &r.agent == a));
+    for (i, r) in l.rungs.iter().enumerate() {
+        let fp = &r.first_player;
+        let skill = r.skill.as_ref().map_or(",,,".to_string(), |s| {
+            format!(
+                "{:.4},{:.4},{:.4},{}",
+                s.score, s.ci.low, s.ci.high, s.games
+            )
+        });
+        let _ = writeln!(
+            out,
+            "{i},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.2},{:.2},{:.2},\
+             {skill},{:.1},{:.1},{:.1},{}",
+            r.agent,
+            fp.games,
+            fp.score,
+            fp.ci.low,
+            fp.ci.high,
+            r.draws,
+            r.draws_ci.low,
+            r.draws_ci.high,
+            r.decisive,
+            r.decisive_ci.low,
+            r.decisive_ci.high,
+            r.turns.mean,
+            r.turns.ci.low,
+            r.turns.ci.high,
+            r.elo,
+            r.elo_ci.low,
+            r.elo_ci.high,
+            flat_at.is_some_and(|f| i >= f)
+        );
+    }
+    out
 }

@@ -1,7 +1,8 @@
 //! Tournaments as jobs over HTTP against the real database: the results, games and ratings
 //! equal the engine's own tournament (what `tsoro tournament --json` prints) on one worker and
-//! on two, cut into chunks across pairs and pairings; bad input, the cost budget, cancel,
-//! delete and who may do them.
+//! on two, cut into chunks across pairs and pairings; a ladder's rungs, skill trace and exports
+//! equal the engine's ladder (what `tsoro ladder --json` prints); bad input (a ladder's range
+//! its family's syntax does not allow), the cost budget, cancel, delete and who may do them.
 
 use crate::helpers::problem;
 use reqwest::{Method, StatusCode};
@@ -11,6 +12,7 @@ use tsoro_api::access::{Role, store};
 use tsoro_api::settings::JobSettings;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Params};
+use tsoro_engine::tournament::ladder;
 use tsoro_engine::tournament::ratings::DEFAULT_BOOTSTRAP;
 use tsoro_engine::tournament::report::{games_csv, ratings_csv, report};
 use tsoro_engine::tournament::{TournamentOptions, TournamentSpec, play_any};
@@ -315,4 +317,238 @@ async fn a_paused_tournament_says_why_in_its_json_and_on_its_page() {
     assert_eq!(r.status(), StatusCode::OK);
     let v: Value = app.get(&url).await.json().await.unwrap();
     assert!(v["paused"].is_null(), "{v}");
+}
+
+const L: &str = "/api/v1/ladders";
+
+#[tokio::test]
+async fn a_ladder_job_gives_the_engine_s_ladder_on_two_workers() {
+    let app = spawn_app_with_jobs(settings(2, 5)).await;
+    let r = app
+        .post(
+            L,
+            &json!({"ruleset": "tsoro-ludii", "from": 2, "to": 8, "pairs": 3, "seed": "4",
+                "opening_plies": 1}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.starts_with(T), "{location}");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["ladder"], json!({"family": "mcts", "from": 2, "to": 8}));
+    assert_eq!(v["agents"], json!(["mcts:2", "mcts:4", "mcts:8"]));
+    let v = wait_done(&app, &location).await;
+    assert_eq!(v["status"], "done", "{v}");
+
+    // The engine's own ladder, as `tsoro ladder --json` plays and reports it.
+    let g = catalogue::get("tsoro-ludii")
+        .unwrap()
+        .build(&Params::new())
+        .unwrap();
+    let spec = ladder::spec(ladder::levels("mcts", 2, 8).unwrap(), 3, 4, 1);
+    let run = play_any(&g, &spec, &TournamentOptions::default()).unwrap();
+    let r = report(&spec, &run.games, DEFAULT_BOOTSTRAP);
+    let l = ladder::report(&spec, &r);
+    assert_eq!(v["results"]["report"], serde_json::to_value(&r).unwrap());
+    assert_eq!(v["results"]["ladder"], serde_json::to_value(&l).unwrap());
+    assert_eq!(v["pairings"], json!(spec.pairings));
+    let rungs = v["results"]["ladder"]["rungs"].as_array().unwrap();
+    assert_eq!(rungs.len(), 3);
+    for rung in rungs {
+        for key in ["first_player", "skill"] {
+            if let Some(ci) = rung[key].get("ci") {
+                assert!(ci["low"].as_f64() <= rung[key]["score"].as_f64(), "{rung}");
+            }
+        }
+        assert!(rung["turns"]["ci"]["high"].is_number(), "{rung}");
+        assert!(rung["decisive_ci"]["low"].is_number(), "{rung}");
+    }
+    assert_eq!(
+        v["command"],
+        "tsoro ladder --ruleset tsoro-ludii --family mcts --from 2 --to 8 --pairs 3 --seed 4 \
+         --opening-plies 1"
+    );
+    assert_eq!(
+        text(&app, &format!("{location}/games.csv")).await,
+        games_csv(&spec, &run.games)
+    );
+    assert_eq!(
+        text(&app, &format!("{location}/ratings.csv")).await,
+        ratings_csv(&r)
+    );
+    let csv = text(&app, &format!("{location}/ladder.csv")).await;
+    assert_eq!(csv, ladder::ladder_csv(&l));
+    let dp: Value =
+        serde_json::from_str(&text(&app, &format!("{location}/datapackage.json")).await).unwrap();
+    let ladder_fields: Vec<&str> = dp["resources"][2]["schema"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(dp["resources"][2]["path"], "ladder.csv");
+    assert_eq!(ladder_fields.join(","), csv.lines().next().unwrap());
+
+    // Its page shows the rungs and what the skill trace says.
+    let page = text(&app, &format!("/tournaments/{}", v["id"].as_str().unwrap())).await;
+    assert!(page.contains("<h1>Ladder on"), "{page}");
+    assert!(page.contains(&html_escape(&l.verdict)), "{page}");
+    for rung in &l.rungs {
+        assert!(page.contains(&format!("<th scope=\"row\">{}</th>", rung.agent)));
+    }
+    assert!(page.contains("ladder.csv"));
+    assert!(page.contains("tsoro ladder --ruleset tsoro-ludii"));
+}
+
+/// Text as askama escapes it in a page.
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+#[tokio::test]
+async fn bad_ladders_get_problems_naming_the_field() {
+    let app = spawn_app_with_jobs(settings(0, 100)).await;
+    for (body, field) in [
+        (
+            json!({"ruleset": "tsoro-ludii", "from": 16, "to": 100, "pairs": 2}),
+            "to",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "from": 16, "to": 16, "pairs": 2}),
+            "to",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "from": 0, "to": 16, "pairs": 2}),
+            "from",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "from": 16, "to": 2097152, "pairs": 2}),
+            "to",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "family": "alphabeta", "from": 2, "to": 9, "pairs": 2}),
+            "to",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "family": "alphabeta", "from": 9, "to": 10, "pairs": 2}),
+            "from",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "family": "minimax", "from": 1, "to": 2, "pairs": 2}),
+            "family",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "from": 2, "to": 4, "pairs": 0}),
+            "pairs",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "params": {"holes": 99}, "from": 2, "to": 4, "pairs": 2}),
+            "params.holes",
+        ),
+        (
+            json!({"ruleset": "tsoro-ludii", "from": 65536, "to": 524288, "pairs": 100000}),
+            "pairs",
+        ),
+    ] {
+        let v = problem(app.post(L, &body).await, 422).await;
+        assert_eq!(v["errors"][0]["field"], field, "{body}: {v}");
+    }
+    let r = app
+        .post(
+            L,
+            &json!({"ruleset": "tsoro-ludii", "from": 2, "to": 4, "pairs": 2, "agents": "random"}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    // A tournament of chosen agents has no ladder.csv.
+    let url = submit(
+        &app,
+        &json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 2}),
+    )
+    .await;
+    problem(app.get(&format!("{url}/ladder.csv")).await, 404).await;
+}
+
+#[tokio::test]
+async fn a_ruleset_page_shows_the_first_player_advantage_measured_on_it() {
+    let app = spawn_app_with_jobs(settings(1, 100)).await;
+    let before = text(&app, "/rulesets/tsoro-ludii").await;
+    assert!(before.contains("id=\"advantage-none\""), "{before}");
+    assert!(before.contains("href=\"/tournaments/new?ruleset=tsoro-ludii&amp;ladder=1\""));
+    assert!(before.contains("href=\"/simulations/new?ruleset=tsoro-ludii\""));
+
+    // Random play at the default parameters, and at others (another game: not shown), and a
+    // ladder.
+    let mut urls = vec![];
+    for body in [
+        json!({"ruleset": "tsoro-ludii", "agents": "random", "games": 40, "seed": "1"}),
+        json!({"ruleset": "tsoro-ludii", "params": {"holes": 10}, "agents": "random", "games": 60}),
+    ] {
+        let r = app.post("/api/v1/simulations", &body).await;
+        assert_eq!(r.status(), StatusCode::ACCEPTED);
+        let v: Value = r.json().await.unwrap();
+        urls.push(v["url"].as_str().unwrap().to_string());
+    }
+    let r = app
+        .post(
+            L,
+            &json!({"ruleset": "tsoro-ludii", "from": 2, "to": 4, "pairs": 2}),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let ladder = r.headers()["location"].to_str().unwrap().to_string();
+    for url in urls.iter().chain([&ladder]) {
+        assert_eq!(wait_done(&app, url).await["status"], "done", "{url}");
+    }
+    let sim: Value = app
+        .get(&format!("{}/summary.json", urls[0]))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let l = wait_done(&app, &ladder).await;
+    let page = text(&app, "/rulesets/tsoro-ludii").await;
+    assert!(!page.contains("advantage-none"), "{page}");
+    let sim_id = urls[0].rsplit('/').next().unwrap();
+    let row = |what: &str| {
+        let at = page
+            .find(&format!("<th scope=\"row\">{what}</th>"))
+            .expect(what);
+        page[at..page[at..].find("</tr>").unwrap() + at].to_string()
+    };
+    // Random play: the 40 games at the default parameters, with the first player's score.
+    let random = row("random play");
+    assert!(random.contains("<td>40</td>"), "{random}");
+    assert!(
+        random.contains(&format!("href=\"/simulations/{sim_id}\"")),
+        "{random}"
+    );
+    let s = &sim["stats"];
+    let wins = s["first_mover"]["count"].as_u64().unwrap() as f64;
+    let draws = s["draws"]["count"].as_u64().unwrap() as f64;
+    let score = (wins + draws / 2.0) / 40.0;
+    assert!(
+        random.contains(&format!("{:.1}% (", 100.0 * score)),
+        "{random}: {s}"
+    );
+    // The ladder's top rung: its first player's score with its interval, linked.
+    let top = &l["results"]["ladder"]["rungs"][1];
+    assert_eq!(top["agent"], "mcts:4");
+    let fp = &top["first_player"];
+    let mcts = row("mcts, strongest measured");
+    let want = format!(
+        "<td>mcts:4</td><td>{:.1}% ({:.1}–{:.1}%)</td><td>4</td>",
+        100.0 * fp["score"].as_f64().unwrap(),
+        100.0 * fp["ci"]["low"].as_f64().unwrap(),
+        100.0 * fp["ci"]["high"].as_f64().unwrap()
+    );
+    assert!(mcts.contains(&want), "{mcts} lacks {want}");
+    assert!(mcts.contains(&format!(
+        "href=\"/tournaments/{}\">a ladder",
+        l["id"].as_str().unwrap()
+    )));
 }
