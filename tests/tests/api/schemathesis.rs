@@ -131,6 +131,13 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         json!({"ruleset": "tsoro-ludii", "agents": "random,greedy", "pairs": 1, "seed": "3"}),
     )
     .await;
+    // A ladder's own export needs a ladder (any other id is a 404).
+    let ladder = finished(
+        &app,
+        "/api/v1/ladders",
+        json!({"ruleset": "tsoro-ludii", "from": 1, "to": 2, "pairs": 1, "seed": "3"}),
+    )
+    .await;
     let config = workspace().join("tests/contract/schemathesis.toml");
     let (ok, out) = run(Command::new(tools.join("schemathesis"))
         .arg("--config-file")
@@ -151,6 +158,7 @@ async fn schemathesis_finds_no_failure_with_every_check() {
         .env("TSORO_READINGS_ID", &study)
         .env("TSORO_NHODO_ID", &nhodo)
         .env("TSORO_TOURNAMENT_ID", &tournament)
+        .env("TSORO_LADDER_ID", &ladder)
         .current_dir(std::env::temp_dir()))
     .await;
     assert!(ok, "schemathesis found failures:\n{out}");
