@@ -185,39 +185,35 @@ pub const QUOTA_RETRY_SECS: u64 = 10;
 
 impl From<crate::jobs::quota::OverQuota> for Problem {
     fn from(e: crate::jobs::quota::OverQuota) -> Problem {
-        use crate::jobs::quota::Limit;
+        use crate::jobs::quota::OverQuota;
         let detail = e.to_string();
-        let limit = e.limit.name();
-        let mut p = match (e.limit, e.never) {
-            (Limit::Bytes, _) => Problem::of(&super::problem::STORAGE_QUOTA, detail)
-                .with_error(limit, format!("at most {} bytes stored", e.max_bytes)),
-            (Limit::Jobs, true) => Problem::unprocessable(detail)
-                .with_error(limit, format!("at most {} jobs at once", e.max_jobs)),
-            (Limit::Cost, true) => Problem::unprocessable(detail).with_error(
-                limit,
-                format!("at most {:.0} core-seconds outstanding", e.max_cost),
-            ),
-            (Limit::Jobs, false) => Problem::of(&super::problem::OVER_QUOTA, detail)
-                .with_error(limit, format!("at most {} jobs at once", e.max_jobs))
+        let limit = e.limit().name();
+        let f = e.figures();
+        let jobs = || format!("at most {} jobs at once", f.max_jobs);
+        let cost = || format!("at most {:.0} core-seconds outstanding", f.max_cost);
+        let mut p = match &e {
+            OverQuota::Bytes(_) => Problem::of(&super::problem::STORAGE_QUOTA, detail)
+                .with_error(limit, format!("at most {} bytes stored", f.max_bytes)),
+            OverQuota::JobsAlone(_) => Problem::unprocessable(detail).with_error(limit, jobs()),
+            OverQuota::CostAlone(_) => Problem::unprocessable(detail).with_error(limit, cost()),
+            OverQuota::Jobs(_) => Problem::of(&super::problem::OVER_QUOTA, detail)
+                .with_error(limit, jobs())
                 .retry_after(QUOTA_RETRY_SECS),
-            (Limit::Cost, false) => Problem::of(&super::problem::OVER_QUOTA, detail)
-                .with_error(
-                    limit,
-                    format!("at most {:.0} core-seconds outstanding", e.max_cost),
-                )
+            OverQuota::Cost(_) => Problem::of(&super::problem::OVER_QUOTA, detail)
+                .with_error(limit, cost())
                 .retry_after(QUOTA_RETRY_SECS),
         };
-        let o = e.outstanding;
+        let o = f.outstanding;
         for (k, v) in [
             ("limit", json!(limit)),
             ("outstanding_jobs", json!(o.jobs)),
             ("outstanding_cost", json!(o.cost)),
             ("stored_bytes", json!(o.stored_bytes)),
-            ("requested_jobs", json!(e.requested_jobs)),
-            ("requested_cost", json!(e.requested_cost)),
-            ("max_owner_jobs", json!(e.max_jobs)),
-            ("max_owner_cost", json!(e.max_cost)),
-            ("max_owner_bytes", json!(e.max_bytes)),
+            ("requested_jobs", json!(f.requested_jobs)),
+            ("requested_cost", json!(f.requested_cost)),
+            ("max_owner_jobs", json!(f.max_jobs)),
+            ("max_owner_cost", json!(f.max_cost)),
+            ("max_owner_bytes", json!(f.max_bytes)),
         ] {
             p.extra.insert(k.into(), v);
         }

@@ -64,13 +64,11 @@ impl Limit {
     }
 }
 
-/// A request over one of its account's quotas, with the figures.
+/// The figures of a refusal: whose, what it has, what the request adds, and the bounds.
 #[derive(Clone, Debug, PartialEq)]
-pub struct OverQuota {
-    /// Whose.
+pub struct Figures {
+    /// Whose ([`Account::label`]).
     pub account: String,
-    /// Which quota.
-    pub limit: Limit,
     /// What the account has now.
     pub outstanding: Outstanding,
     /// Jobs the request would add.
@@ -83,51 +81,76 @@ pub struct OverQuota {
     pub max_cost: f64,
     /// Bytes.
     pub max_bytes: i64,
-    /// The request alone is over the quota: it can never be admitted as it is (422, not 429).
-    pub never: bool,
 }
 
-impl std::fmt::Display for OverQuota {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let o = &self.outstanding;
-        match (self.limit, self.never) {
-            (Limit::Jobs, false) => write!(
-                f,
-                "{} has {} jobs queued or running, at most {} (--max-owner-jobs); try again \
-                 when one has ended",
-                self.account, o.jobs, self.max_jobs
-            ),
-            (Limit::Jobs, true) => write!(
-                f,
-                "this request makes {} jobs, over the {} one owner may have queued or running \
-                 (--max-owner-jobs): compare fewer rulesets",
-                self.requested_jobs, self.max_jobs
-            ),
-            (Limit::Cost, false) => write!(
-                f,
-                "{} has {:.0} core-seconds of work outstanding and this request adds {:.0}, \
-                 over the {:.0} one owner may have (--max-owner-cost); try again when some is \
-                 done",
-                self.account, o.cost, self.requested_cost, self.max_cost
-            ),
-            (Limit::Cost, true) => write!(
-                f,
-                "this request is estimated at {:.0} core-seconds, over the {:.0} one owner may \
-                 have outstanding (--max-owner-cost): ask for fewer games",
-                self.requested_cost, self.max_cost
-            ),
-            (Limit::Bytes, _) => write!(
-                f,
-                "{}'s jobs store {} bytes, at least the {} one owner may store \
-                 (--max-owner-bytes): delete some (DELETE /api/v1/simulations/{{id}}?purge=true) \
-                 before starting more",
-                self.account, o.stored_bytes, self.max_bytes
-            ),
+/// A request over one of its account's quotas: which, and the figures.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OverQuota {
+    /// The request alone makes more jobs than an owner may have: it can never be admitted as
+    /// it is (422, not 429).
+    #[error(
+        "this request makes {} jobs, over the {} one owner may have queued or running \
+         (--max-owner-jobs): compare fewer rulesets",
+        .0.requested_jobs, .0.max_jobs
+    )]
+    JobsAlone(Figures),
+    /// The request alone costs more than an owner may have outstanding: never admitted as it
+    /// is.
+    #[error(
+        "this request is estimated at {:.0} core-seconds, over the {:.0} one owner may have \
+         outstanding (--max-owner-cost): ask for fewer games",
+        .0.requested_cost, .0.max_cost
+    )]
+    CostAlone(Figures),
+    /// The account's jobs store as many bytes as an owner may.
+    #[error(
+        "{}'s jobs store {} bytes, at least the {} one owner may store (--max-owner-bytes): \
+         delete some (DELETE /api/v1/simulations/{{id}}?purge=true) before starting more",
+        .0.account, .0.outstanding.stored_bytes, .0.max_bytes
+    )]
+    Bytes(Figures),
+    /// The account has as many jobs queued or running as an owner may.
+    #[error(
+        "{} has {} jobs queued or running, at most {} (--max-owner-jobs); try again when one \
+         has ended",
+        .0.account, .0.outstanding.jobs, .0.max_jobs
+    )]
+    Jobs(Figures),
+    /// The account's outstanding work and the request's are over what an owner may have.
+    #[error(
+        "{} has {:.0} core-seconds of work outstanding and this request adds {:.0}, over the \
+         {:.0} one owner may have (--max-owner-cost); try again when some is done",
+        .0.account, .0.outstanding.cost, .0.requested_cost, .0.max_cost
+    )]
+    Cost(Figures),
+}
+
+impl OverQuota {
+    /// The quota it is over.
+    pub fn limit(&self) -> Limit {
+        match self {
+            OverQuota::JobsAlone(_) | OverQuota::Jobs(_) => Limit::Jobs,
+            OverQuota::CostAlone(_) | OverQuota::Cost(_) => Limit::Cost,
+            OverQuota::Bytes(_) => Limit::Bytes,
+        }
+    }
+
+    /// The request alone is over the quota: it can never be admitted as it is.
+    pub fn never(&self) -> bool {
+        matches!(self, OverQuota::JobsAlone(_) | OverQuota::CostAlone(_))
+    }
+
+    /// Its figures.
+    pub fn figures(&self) -> &Figures {
+        match self {
+            OverQuota::JobsAlone(f)
+            | OverQuota::CostAlone(f)
+            | OverQuota::Bytes(f)
+            | OverQuota::Jobs(f)
+            | OverQuota::Cost(f) => f,
         }
     }
 }
-
-impl std::error::Error for OverQuota {}
 
 /// Admits a request of `jobs` jobs costing `cost` core-seconds in all from an account that
 /// has `now`, or says which quota it is over: first what the request could never fit (more
@@ -139,31 +162,29 @@ pub fn check(
     cost: f64,
     limits: &JobSettings,
 ) -> Result<(), OverQuota> {
-    let over = |limit, never| OverQuota {
+    let figures = || Figures {
         account: account.label(),
-        limit,
         outstanding: now,
         requested_jobs: jobs,
         requested_cost: cost,
         max_jobs: limits.max_owner_jobs,
         max_cost: limits.max_owner_cost,
         max_bytes: limits.max_owner_bytes,
-        never,
     };
     if jobs > limits.max_owner_jobs {
-        return Err(over(Limit::Jobs, true));
+        return Err(OverQuota::JobsAlone(figures()));
     }
     if cost > limits.max_owner_cost {
-        return Err(over(Limit::Cost, true));
+        return Err(OverQuota::CostAlone(figures()));
     }
     if now.stored_bytes >= limits.max_owner_bytes {
-        return Err(over(Limit::Bytes, false));
+        return Err(OverQuota::Bytes(figures()));
     }
     if now.jobs + jobs > limits.max_owner_jobs {
-        return Err(over(Limit::Jobs, false));
+        return Err(OverQuota::Jobs(figures()));
     }
     if now.cost + cost > limits.max_owner_cost {
-        return Err(over(Limit::Cost, false));
+        return Err(OverQuota::Cost(figures()));
     }
     Ok(())
 }
@@ -191,7 +212,7 @@ mod tests {
     fn limit(now: Outstanding, jobs: i64, cost: f64) -> Option<(Limit, bool)> {
         check(&anon(), now, jobs, cost, &limits())
             .err()
-            .map(|e| (e.limit, e.never))
+            .map(|e| (e.limit(), e.never()))
     }
 
     #[test]

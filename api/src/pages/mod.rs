@@ -41,14 +41,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// A page's error, shown to a person as an HTML page with the problem's status.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
 pub struct PageError(pub Problem);
-
-impl std::fmt::Display for PageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
 
 impl From<sqlx::Error> for PageError {
     fn from(e: sqlx::Error) -> Self {

@@ -283,7 +283,14 @@ pub fn chunk_games(per_game: f64, limits: &JobSettings) -> u64 {
 pub const MIN_CHUNK_GAMES: u64 = 16;
 
 /// A run estimated to cost more core-seconds than the service allows one job.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "this job is estimated at {}{:.0} core-seconds ({} games of {} vs {} at about {:.3} s each, \
+     from the agents' decisions timed on this ruleset), over the service's budget of {:.0} \
+     core-seconds a job (--max-job-cost): ask for at most {} games, or weaker agents",
+    self::at_least(*.at_least), .cost, .games, .agents[0], .agents[1], .per_game, .max_job_cost,
+    (.max_job_cost / .per_game).floor() as u64
+)]
 pub struct OverBudget {
     /// The estimated cost of the run, in core-seconds.
     pub cost: f64,
@@ -299,27 +306,10 @@ pub struct OverBudget {
     pub max_job_cost: f64,
 }
 
-impl std::fmt::Display for OverBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "this job is estimated at {}{:.0} core-seconds ({} games of {} vs {} at about {:.3} s \
-             each, from the agents' decisions timed on this ruleset), over the service's budget \
-             of {:.0} core-seconds a job (--max-job-cost): ask for at most {} games, or weaker \
-             agents",
-            if self.at_least { "at least " } else { "" },
-            self.cost,
-            self.games,
-            self.agents[0],
-            self.agents[1],
-            self.per_game,
-            self.max_job_cost,
-            (self.max_job_cost / self.per_game).floor() as u64
-        )
-    }
+/// How an estimate that is a lower bound is said: `at least `, else nothing.
+pub fn at_least(lower_bound: bool) -> &'static str {
+    if lower_bound { "at least " } else { "" }
 }
-
-impl std::error::Error for OverBudget {}
 
 /// Refuses a run whose estimated cost (`price` a game) is over the budget.
 pub fn check(spec: &RunPlan, price: Price, limits: &JobSettings) -> Result<(), OverBudget> {

@@ -146,7 +146,14 @@ pub enum TournamentRequestError {
 }
 
 /// A tournament estimated to cost more core-seconds than the service allows one job.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "this tournament is estimated at {}{:.0} core-seconds ({} games, each pairing's priced \
+     from its agents' decisions timed on this ruleset), over the service's budget of {:.0} \
+     core-seconds a job (--max-job-cost): ask for at most {} pairs, or weaker agents",
+    crate::runs::cost::at_least(*.at_least), .cost, .games, .max_job_cost,
+    (.max_job_cost / (.cost / (*.pairs).max(1) as f64)).floor() as u64
+)]
 pub struct TournamentOverBudget {
     /// The estimate, in core-seconds.
     pub cost: f64,
@@ -158,24 +165,6 @@ pub struct TournamentOverBudget {
     pub pairs: u64,
     /// The most a job may cost (`--max-job-cost`).
     pub max_job_cost: f64,
-}
-
-impl std::fmt::Display for TournamentOverBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let per_pair = self.cost / self.pairs.max(1) as f64;
-        write!(
-            f,
-            "this tournament is estimated at {}{:.0} core-seconds ({} games, each pairing's \
-             priced from its agents' decisions timed on this ruleset), over the service's budget \
-             of {:.0} core-seconds a job (--max-job-cost): ask for at most {} pairs, or weaker \
-             agents",
-            if self.at_least { "at least " } else { "" },
-            self.cost,
-            self.games,
-            self.max_job_cost,
-            (self.max_job_cost / per_pair).floor() as u64
-        )
-    }
 }
 
 /// A tournament's fault as the request's field.
