@@ -140,6 +140,50 @@ fn quotations_are_verbatim_in_their_own_witness() {
     assert!(c.sources["matthews-1964"].held.is_empty());
 }
 
+/// Each source's passages stand in the order its witness prints them: sorted by `position`,
+/// their quotations come one after another in the witness's text (Matthews' Dig Dig before
+/// tsoro yemutatu on p. 68; Sanderson's rules right after the gambit, in the Ludii portal's
+/// record DLP.Evidence.1897, before the two other starts of DLP.Evidence.1898 and 1899).
+#[test]
+fn passages_stand_in_their_witness_order() {
+    let Some(seeds) = seeds() else { return };
+    let c = Corpus::load().unwrap();
+    // (source, witness file) -> [(position, offset in the file, id)].
+    type Placed = Vec<(u32, usize, String)>;
+    let mut placed: std::collections::BTreeMap<(String, String), Placed> = Default::default();
+    for e in c.evidence.values() {
+        let w = &c.sources[e.witness()];
+        let (file, at) = w
+            .held
+            .iter()
+            .find_map(|f| Some((f.clone(), seeds.get(f)?.find(&e.quote)?)))
+            .unwrap_or_else(|| panic!("{}: not in its witness {}", e.id, w.id));
+        placed.entry((e.source.clone(), file)).or_default().push((
+            e.position.unwrap(),
+            at,
+            e.id.clone(),
+        ));
+    }
+    for ((source, file), mut passages) in placed {
+        passages.sort();
+        for pair in passages.windows(2) {
+            assert!(
+                pair[0].1 < pair[1].1,
+                "{source}: {} (position {}) stands before {} (position {}), but {file} prints \
+                 it after",
+                pair[0].2,
+                pair[0].0,
+                pair[1].2,
+                pair[1].0
+            );
+        }
+    }
+    let at = |id: &str| c.evidence[id].position.unwrap();
+    assert!(at("matthews-1964-dig-dig") < at("matthews-1964-yemutatu"));
+    assert!(at("sanderson-1913-njombwa-gambit") < at("sanderson-1913-njombwa-rules"));
+    assert!(at("sanderson-1913-njombwa-rules") < at("sanderson-1913-njombwa-one-counter"));
+}
+
 #[test]
 fn every_engine_ruleset_is_cited_and_differences_are_listed() {
     let c = Corpus::load().unwrap();
