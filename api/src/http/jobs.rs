@@ -234,7 +234,7 @@ pub async fn list(
         status,
         q.ruleset.as_deref(),
         limit,
-        false,
+        &["simulation"],
     )
     .await?;
     Ok(HttpResponse::Ok().json(JobList {

@@ -364,20 +364,20 @@ pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Er
     row.as_ref().map(job_from).transpose()
 }
 
-/// Jobs, newest first, filtered by owner (None: everyone's), status and ruleset: the
-/// tournaments, or the simulations.
+/// Jobs of these kinds (`simulation`, `tournament`, `nhodo`: [`JobRow::kind`]), newest
+/// first, filtered by owner (None: everyone's), status and ruleset.
 pub async fn list_jobs(
     pool: &PgPool,
     owner: Option<&str>,
     status: Option<JobStatus>,
     ruleset: Option<&str>,
     limit: i64,
-    tournaments: bool,
+    kinds: &[&str],
 ) -> Result<Vec<JobRow>, sqlx::Error> {
     let sql = format!(
         "SELECT {JOB_COLUMNS} FROM simulation_jobs \
          WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR ruleset = $2) \
-         AND ($4::text IS NULL OR owner = $4) AND kind = CASE WHEN $5 THEN 'tournament' ELSE 'simulation' END \
+         AND ($4::text IS NULL OR owner = $4) AND kind = ANY($5) \
          ORDER BY created_at DESC, id LIMIT $3"
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -385,7 +385,7 @@ pub async fn list_jobs(
         .bind(ruleset)
         .bind(limit)
         .bind(owner)
-        .bind(tournaments)
+        .bind(kinds)
         .fetch_all(pool)
         .await?;
     rows.iter().map(job_from).collect()

@@ -1,4 +1,5 @@
-//! Pages that explain the archive to its readers: how holes are named (`/about/numbering`), how
+//! Pages that explain the archive to its readers, listed at `/about` (linked from every page's
+//! header): how holes are named (`/about/numbering`), how
 //! a rule is cited and what each badge means (`/about/citations`), and each reading where the
 //! sources disagree or are silent (`/about/readings`, the archive's own notes rendered).
 
@@ -9,9 +10,52 @@ use askama::Template;
 
 /// Registers the pages.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/about/numbering").route(web::get().to(numbering)))
+    cfg.service(web::resource("/about").route(web::get().to(index)))
+        .service(web::resource("/about/numbering").route(web::get().to(numbering)))
         .service(web::resource("/about/citations").route(web::get().to(citations)))
         .service(web::resource("/about/readings").route(web::get().to(readings)));
+}
+
+/// A page about the archive, as the `/about` index lists it.
+pub struct AboutPage {
+    /// Its path (`/about/numbering`).
+    pub path: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// What a reader finds there.
+    pub what: &'static str,
+}
+
+/// Every page about the archive, in the order the index lists them.
+pub const PAGES: &[AboutPage] = &[
+    AboutPage {
+        path: "/about/numbering",
+        title: "How holes are named",
+        what: "the rows and holes of the sowing boards and the points of the line boards, \
+               as every ruleset, play page and record names them",
+    },
+    AboutPage {
+        path: "/about/citations",
+        title: "How rules are cited",
+        what: "what each badge beside a rule means, and how a rule rests on the words of a \
+               source, a reconstruction or an assumption",
+    },
+    AboutPage {
+        path: "/about/readings",
+        title: "The readings",
+        what: "each place where the sources disagree or are silent, and every reading the \
+               archive keeps with its reason",
+    },
+];
+
+#[derive(Template)]
+#[template(path = "about.html")]
+struct IndexPage {
+    pages: &'static [AboutPage],
+}
+
+async fn index() -> Page {
+    html(&IndexPage { pages: PAGES })
 }
 
 /// The heading of the archive notes' section that lists the readings.

@@ -3,8 +3,8 @@
 
 use super::about::note_html;
 use super::home::{SourceRef, playable, source_refs};
-use super::words::{citation_badge, range_words, rule_value_words, with_defaults};
-use super::{Page, excerpt, html, missing, period, value_text};
+use super::words::{citation_badge, range_words, rule_value_words, rules_in_words};
+use super::{Page, html, missing, period, value_text};
 use crate::archive::read;
 use crate::archive::views::{
     EvidenceDetail, GameItem, ParamInfo, RuleCitation, RulesetDetail, SourceDetail,
@@ -41,7 +41,6 @@ struct EvidenceLine {
     period: String,
     kind: String,
     confidence: u8,
-    excerpt: String,
 }
 
 struct RulesetLine {
@@ -62,6 +61,8 @@ type ReadingsOf = BTreeMap<String, Vec<(String, &'static str)>>;
 
 struct Disagreement {
     field: String,
+    /// What the rule decides (the engine's words beside the field).
+    about: String,
     anchor: String,
     readings: Vec<Reading>,
 }
@@ -101,7 +102,6 @@ async fn evidence_lines(
                 .map(|s| s.short.clone())
                 .unwrap_or_else(|| e.source.clone()),
             period: period(e.date_from, e.date_to),
-            excerpt: excerpt(&tsoro_corpus::quotation::plain(&e.quote), 240),
             id: e.id,
             game: e.game,
             pages: e.pages,
@@ -127,7 +127,8 @@ async fn game(state: St, id: web::Path<String>) -> Page {
         });
     let mut rulesets = vec![];
     let mut readings: BTreeMap<&str, ReadingsOf> = BTreeMap::new();
-    let mut field_order: Vec<&'static str> = vec![];
+    // (field, what it decides), in the engine's order.
+    let mut field_order: Vec<(&'static str, &'static str)> = vec![];
     for link in &detail.rulesets {
         let Some(r) = read::ruleset_detail(pool, &link.id).await? else {
             continue;
@@ -146,34 +147,32 @@ async fn game(state: St, id: web::Path<String>) -> Page {
         let Ok(def) = tsoro_engine::catalogue::get(&r.ruleset.id) else {
             continue;
         };
-        for f in tsoro_engine::catalogue::rule_fields(def.kind)
-            .iter()
-            .map(|f| f.name)
-        {
-            if !field_order.contains(&f) {
-                field_order.push(f);
+        // Each rule through the engine's types, in the ruleset page's words.
+        for rule in rules_in_words(def.kind, &r.config) {
+            if !field_order.iter().any(|(f, _)| *f == rule.field) {
+                field_order.push((rule.field, rule.about));
             }
             let kind = r
                 .citations
                 .iter()
-                .find(|c| c.field == f)
+                .find(|c| c.field == rule.field)
                 .map(|c| citation_badge(&c.kind))
                 .unwrap_or("uncited");
-            let value = tsoro_engine::catalogue::rule_value(&r.config, f);
             readings
-                .entry(f)
+                .entry(rule.field)
                 .or_default()
-                .entry(rule_value_words(f, &value).unwrap_or_else(|| value_text(&value)))
+                .entry(rule.value)
                 .or_default()
                 .push((r.ruleset.id.clone(), kind));
         }
     }
     let disagreements = field_order
         .into_iter()
-        .filter_map(|f| {
+        .filter_map(|(f, about)| {
             let values = readings.remove(f)?;
             (values.len() > 1).then(|| Disagreement {
                 field: f.to_string(),
+                about: about.to_string(),
                 anchor: anchor(f),
                 readings: values
                     .into_iter()
@@ -268,6 +267,8 @@ struct RulesetPage {
     sources: Vec<SourceRef>,
     playable: bool,
     board_svg: Option<String>,
+    /// Each player's heads at the start, in words (`A's i,7 and i,8`), for the caption.
+    heads: Vec<String>,
     rules: Vec<RuleLine>,
     /// The rules it cites itself: (field, anchor).
     own: Vec<(String, String)>,
@@ -282,18 +283,13 @@ struct RulesetPage {
     advantage_html: String,
 }
 
-fn rule_line(
-    field: &str,
-    about: &str,
-    value: &serde_json::Value,
-    c: Option<&RuleCitation>,
-) -> RuleLine {
+fn rule_line(field: String, about: String, value: String, c: Option<&RuleCitation>) -> RuleLine {
     RuleLine {
-        field: field.to_string(),
-        anchor: anchor(field),
-        value: rule_value_words(field, value).unwrap_or_else(|| value_text(value)),
+        anchor: anchor(&field),
+        field,
+        value,
         badge: citation_badge(c.map(|c| c.kind.as_str()).unwrap_or("uncited")),
-        about: about.to_string(),
+        about,
         quote_html: c
             .and_then(|c| c.quote.as_deref())
             .map(tsoro_corpus::quotation::html),
@@ -333,33 +329,27 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
         .iter()
         .filter_map(|s| refs.get(s).cloned())
         .collect();
-    // Each field with what it decides in words (the name itself for a ruleset the engine
-    // does not ship).
-    let fields: Vec<(String, String)> = match tsoro_engine::catalogue::get(&id) {
-        Ok(def) => tsoro_engine::catalogue::rule_fields(def.kind)
-            .iter()
-            .map(|f| (f.name.to_string(), f.about.to_string()))
+    // Each field with what it decides and its value in words, through the engine's types
+    // (for a ruleset the engine does not ship, each cited field by name and its stored value).
+    let fields: Vec<(String, String, String)> = match tsoro_engine::catalogue::get(&id) {
+        Ok(def) => rules_in_words(def.kind, &r.config)
+            .into_iter()
+            .map(|w| (w.field.to_string(), w.about.to_string(), w.value))
             .collect(),
         Err(_) => r
             .citations
             .iter()
-            .map(|c| (c.field.clone(), c.field.clone()))
+            .map(|c| {
+                let v = tsoro_engine::catalogue::rule_value(&r.config, &c.field);
+                (c.field.clone(), c.field.clone(), value_text(&v))
+            })
             .collect(),
     };
-    // Every field's value, those the engine defaults included.
-    let config = match tsoro_engine::catalogue::get(&id) {
-        Ok(def) => with_defaults(def.kind, &r.config),
-        Err(_) => r.config.clone(),
-    };
     let rules: Vec<RuleLine> = fields
-        .iter()
-        .map(|(f, about)| {
-            rule_line(
-                f,
-                about,
-                &tsoro_engine::catalogue::rule_value(&config, f),
-                r.citations.iter().find(|c| &c.field == f),
-            )
+        .into_iter()
+        .map(|(f, about, value)| {
+            let c = r.citations.iter().find(|c| c.field == f);
+            rule_line(f, about, value, c)
         })
         .collect();
     let own = rules
@@ -420,13 +410,23 @@ async fn ruleset(state: St, id: web::Path<String>) -> Page {
             game: o.game,
         })
         .collect();
-    let board_svg = super::board::start_board_svg(&id);
+    let board = super::board::start_board(&id);
+    let heads = board
+        .as_ref()
+        .map(|b| {
+            b.heads
+                .iter()
+                .map(|(p, holes)| format!("{p}'s {}", holes.join(" and ")))
+                .collect()
+        })
+        .unwrap_or_default();
     let advantage_html = super::advantage::section(pool, &id).await?;
     html(&RulesetPage {
         playable: playable(&id),
         r,
         sources,
-        board_svg,
+        board_svg: board.map(|b| b.svg),
+        heads,
         rules,
         own,
         inherited,

@@ -38,8 +38,17 @@ pub fn shape_of(id: &str, params: &Params) -> Option<BoardShape> {
     }
 }
 
-/// The start position of a ruleset (default parameters) as an SVG board.
-pub fn start_board_svg(id: &str) -> Option<String> {
+/// A ruleset's start position (default parameters) drawn, and the heads it marks.
+pub struct StartBoard {
+    /// The board as SVG.
+    pub svg: String,
+    /// Each player's heads at the start, by hole name (`("A", ["i,7", "i,8"])`); only the
+    /// players that have some.
+    pub heads: Vec<(&'static str, Vec<String>)>,
+}
+
+/// The start position of a ruleset (default parameters): the board and its heads.
+pub fn start_board(id: &str) -> Option<StartBoard> {
     let params = Params::new();
     let shape = shape_of(id, &params)?;
     let out = replay(&ReplayRequest {
@@ -48,7 +57,20 @@ pub fn start_board_svg(id: &str) -> Option<String> {
         actions: vec![],
     })
     .ok()?;
-    Some(board_svg(&shape, out.states.first()?, id))
+    let state = out.states.first()?;
+    Some(StartBoard {
+        svg: board_svg(&shape, state, id),
+        heads: ["A", "B"]
+            .into_iter()
+            .map(|p| (p, heads_of(state, p)))
+            .filter(|(_, h)| !h.is_empty())
+            .collect(),
+    })
+}
+
+/// The start position of a ruleset (default parameters) as an SVG board.
+pub fn start_board_svg(id: &str) -> Option<String> {
+    start_board(id).map(|b| b.svg)
 }
 
 /// A board in a state (as the replay endpoint gives it), with a title for screen readers.

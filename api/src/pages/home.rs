@@ -40,6 +40,8 @@ struct RulesetLine {
 
 /// A job as the home page and `/simulations` list it.
 pub(super) struct JobLine {
+    /// What kind of run it is, in words (`simulation`, `nhodo run`).
+    pub(super) kind: &'static str,
     pub(super) url: String,
     pub(super) short_id: String,
     pub(super) ruleset: String,
@@ -133,8 +135,15 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
     })
 }
 
-/// The latest `limit` jobs, and whether jobs are listed at all: only where anyone may list
-/// them (elsewhere a job's id is its share link).
+/// The kinds of job the lists show, each with its name and its page: simulations of games
+/// with players, and nhodo runs (a model without agents).
+const LISTED: &[(&str, &str, &str)] = &[
+    ("simulation", "simulation", "/simulations"),
+    ("nhodo", "nhodo run", "/nhodo"),
+];
+
+/// The latest `limit` simulations and nhodo runs, and whether jobs are listed at all: only
+/// where anyone may list them (elsewhere a job's id is its share link).
 pub(super) async fn listed_jobs(
     req: &actix_web::HttpRequest,
     pool: &sqlx::PgPool,
@@ -143,14 +152,24 @@ pub(super) async fn listed_jobs(
     if !crate::http::access::anonymous_writes_open(req, pool).await {
         return Ok((false, Vec::new()));
     }
-    let jobs = crate::jobs::store::list_jobs(pool, None, None, None, limit, false).await?;
+    let kinds: Vec<&str> = LISTED.iter().map(|(k, _, _)| *k).collect();
+    let jobs = crate::jobs::store::list_jobs(pool, None, None, None, limit, &kinds).await?;
     let lines = jobs
         .into_iter()
-        .map(|j| JobLine {
-            url: format!("/simulations/{}", j.id),
+        .filter_map(|j| {
+            let (_, kind, base) = LISTED.iter().find(|(k, _, _)| *k == j.kind)?;
+            Some((*kind, *base, j))
+        })
+        .map(|(kind, base, j)| JobLine {
+            kind,
+            url: format!("{base}/{}", j.id),
             short_id: j.id.to_string()[..8].to_string(),
             ruleset: j.ruleset,
-            agents: j.agents.join(" vs "),
+            agents: if j.agents.is_empty() {
+                "none (a model)".into()
+            } else {
+                j.agents.join(" vs ")
+            },
             games: j.games,
             status: j.status.to_string(),
         })

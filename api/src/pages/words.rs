@@ -418,6 +418,37 @@ pub fn with_defaults(kind: tsoro_engine::catalogue::Kind, config: &Value) -> Val
     .unwrap_or_else(|| config.clone())
 }
 
+/// A rule of a ruleset in words: the engine's rule field, what it decides (the engine's words
+/// beside the field) and its value as a phrase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleWords {
+    /// The field as a dotted path (`capture.back`).
+    pub field: &'static str,
+    /// What it decides, in a sentence.
+    pub about: &'static str,
+    /// Its value in words ([`rule_value_words`]; the compact value only for a value that has
+    /// none, which a test forbids for every shipped ruleset).
+    pub value: String,
+}
+
+/// Every rule field of a configuration of this kind, in the engine's order, with its value in
+/// words, read through the engine's types (the defaults a ruleset's file leaves out written
+/// out): the one reading the ruleset and game pages share.
+pub fn rules_in_words(kind: tsoro_engine::catalogue::Kind, config: &Value) -> Vec<RuleWords> {
+    let full = with_defaults(kind, config);
+    tsoro_engine::catalogue::rule_fields(kind)
+        .iter()
+        .map(|f| {
+            let v = tsoro_engine::catalogue::rule_value(&full, f.name);
+            RuleWords {
+                field: f.name,
+                about: f.about,
+                value: rule_value_words(f.name, &v).unwrap_or_else(|| super::value_text(&v)),
+            }
+        })
+        .collect()
+}
+
 /// The unit a number parameter counts when it sets this rule field (`holes in each row`).
 fn unit_of(field: &str) -> Option<&'static str> {
     Some(match field {
@@ -474,9 +505,9 @@ mod tests {
                 }
             }
             for config in &configs {
-                let config = &with_defaults(def.kind, config);
+                let full = &with_defaults(def.kind, config);
                 for f in catalogue::rule_fields(def.kind) {
-                    let v = catalogue::rule_value(config, f.name);
+                    let v = catalogue::rule_value(full, f.name);
                     assert!(
                         rule_value_words(f.name, &v).is_some(),
                         "{}: {} = {v} has no words",
@@ -484,6 +515,13 @@ mod tests {
                         f.name
                     );
                     checked += 1;
+                }
+                // The pages' reading gives the same words, field by field.
+                let read = rules_in_words(def.kind, config);
+                assert_eq!(read.len(), catalogue::rule_fields(def.kind).len());
+                for r in read {
+                    let v = catalogue::rule_value(full, r.field);
+                    assert_eq!(Some(r.value), rule_value_words(r.field, &v), "{}", def.id);
                 }
             }
         }

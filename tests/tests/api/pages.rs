@@ -642,3 +642,289 @@ async fn each_place_names_the_agents_it_takes() {
         assert!(v["detail"].as_str().unwrap().ends_with(&jobs), "{v}");
     }
 }
+
+/// The `(hole, owner)` of every head a page's board marks (`<g class="hole head"
+/// data-hole="i,7" ... data-head="A"`), and the holes it draws.
+fn marked_heads(page: &str) -> (Vec<(String, String)>, usize) {
+    let attr = |el: &str, name: &str| {
+        el.split_once(&format!(" {name}=\""))
+            .and_then(|(_, rest)| rest.split('"').next())
+            .map(str::to_string)
+    };
+    let holes: Vec<&str> = page
+        .split("<g class=\"hole")
+        .skip(1)
+        .map(|s| s.split('>').next().unwrap_or_default())
+        .collect();
+    let mut heads: Vec<(String, String)> = holes
+        .iter()
+        .filter(|el| el.starts_with(" head\""))
+        .map(|el| {
+            (
+                attr(el, "data-hole").expect("a head names its hole"),
+                attr(el, "data-head").expect("a head names its owner"),
+            )
+        })
+        .collect();
+    heads.sort();
+    (heads, holes.len())
+}
+
+/// Every sowing ruleset's page marks on its start board exactly the heads the engine's start
+/// position has (ringed, with the owner), names them in the caption, and says the rule in
+/// words; a ruleset without fixed heads marks none.
+#[tokio::test]
+async fn a_ruleset_page_marks_its_heads() {
+    let app = spawn_app().await;
+    let mut with_heads = 0;
+    for def in tsoro_engine::catalogue::all() {
+        if def.kind != tsoro_engine::catalogue::Kind::Sowing {
+            continue;
+        }
+        let p = page(&app, &format!("/rulesets/{}", def.id)).await;
+        let start = tsoro_engine::replay::replay(&tsoro_engine::replay::ReplayRequest {
+            ruleset: def.id.clone(),
+            params: Default::default(),
+            actions: vec![],
+        })
+        .unwrap();
+        let state = &start.states[0];
+        let mut want: Vec<(String, String)> = ["A", "B"]
+            .iter()
+            .flat_map(|who| {
+                state["heads"][who]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(move |h| (h.as_str().unwrap().to_string(), who.to_string()))
+            })
+            .collect();
+        want.sort();
+        let (marked, holes) = marked_heads(&p);
+        assert!(holes >= 4 * 6, "{}: a board of {holes} holes", def.id);
+        assert_eq!(marked, want, "{}: the heads marked", def.id);
+        let caption = p.contains("<span class=\"heads-caption\">");
+        assert_eq!(caption, !want.is_empty(), "{}: the heads' caption", def.id);
+        for (hole, who) in &want {
+            assert!(p.contains(&format!("aria-label=\"{hole}: ")), "{hole}");
+            assert!(
+                p.contains(&format!(", {who}&#39;s head\""))
+                    || p.contains(&format!(", {who}'s head\"")),
+                "{}: {hole} is read out as {who}'s head",
+                def.id
+            );
+        }
+        with_heads += usize::from(!want.is_empty());
+    }
+    assert!(with_heads >= 5, "{with_heads} rulesets with heads");
+
+    // Variant 1: the last two holes of A's back row, and the rule in words beside the board.
+    let v1 = page(&app, "/rulesets/tsoro-matthews-v1").await;
+    let (marked, _) = marked_heads(&v1);
+    assert!(marked.contains(&("i,7".into(), "A".into())), "{marked:?}");
+    assert!(marked.contains(&("i,8".into(), "A".into())), "{marked:?}");
+    assert!(v1.contains("A&#39;s i,7 and i,8") || v1.contains("A's i,7 and i,8"));
+    assert!(
+        item(&v1, "rule-heads-holes").contains("i,N-1 (the second hole from the end of row i)")
+    );
+    // The basic version has none.
+    let (marked, _) = marked_heads(&page(&app, "/rulesets/tsoro-matthews-basic").await);
+    assert!(marked.is_empty(), "{marked:?}");
+}
+
+/// A game page quotes each of its passages whole, as the passage's own page does: no
+/// quotation cut short (the longest of tsoro's run to well over a thousand characters).
+#[tokio::test]
+async fn a_game_page_quotes_every_passage_whole() {
+    let app = spawn_app().await;
+    let corpus = tsoro_corpus::Corpus::load().unwrap();
+    let mut longest = 0;
+    for game in corpus.games.keys() {
+        let p = page(&app, &format!("/games/{game}")).await;
+        for e in corpus.evidence.values().filter(|e| &e.game == game) {
+            let whole = tsoro_corpus::quotation::html(&e.quote);
+            assert!(
+                p.contains(&whole),
+                "/games/{game} does not quote {} whole",
+                e.id
+            );
+            longest = longest.max(e.quote.chars().count());
+        }
+        assert!(
+            !p.contains(" …</blockquote>"),
+            "/games/{game}: a cut quotation"
+        );
+    }
+    assert!(
+        longest > 1000,
+        "the longest passage has {longest} characters"
+    );
+}
+
+/// Nhodo runs are listed with the simulations, on `/simulations` and on the home page, each
+/// run with its kind stated and linked to its own page.
+#[tokio::test]
+async fn nhodo_runs_are_listed_with_the_simulations() {
+    let app = spawn_app().await;
+    let made = |r: reqwest::Response| async move {
+        assert_eq!(r.status().as_u16(), 202);
+        r.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let sim = made(
+        app.post(
+            "/api/v1/simulations",
+            &json!({"ruleset": "tsoro-ludii", "agents": ["random", "random"],
+                    "games": 10, "seed": 1}),
+        )
+        .await,
+    )
+    .await;
+    let nhodo = made(
+        app.post(
+            "/api/v1/nhodo",
+            &json!({"ruleset": "nhodo-matthews", "games": 10, "seed": "1"}),
+        )
+        .await,
+    )
+    .await;
+    for path in ["/simulations", "/"] {
+        let p = page(&app, path).await;
+        let row = |id: &str| {
+            let at = p
+                .find(&format!("{}\">{}</a>", id, &id[..8]))
+                .unwrap_or_else(|| panic!("{path} does not list {id}"));
+            let start = p[..at].rfind("<tr>").unwrap();
+            let end = at + p[at..].find("</tr>").unwrap();
+            p[start..end].to_string()
+        };
+        let s = row(&sim);
+        assert!(s.contains(&format!("href=\"/simulations/{sim}\"")), "{s}");
+        assert!(s.contains("<td>simulation</td>"), "{s}");
+        let n = row(&nhodo);
+        assert!(n.contains(&format!("href=\"/nhodo/{nhodo}\"")), "{n}");
+        assert!(n.contains("<td>nhodo run</td>"), "{n}");
+        assert!(n.contains("nhodo-matthews"), "{n}");
+        assert!(p.contains("<th scope=\"col\">Kind</th>"), "{path}");
+    }
+    page(&app, &format!("/nhodo/{nhodo}")).await;
+    // The API's list of simulations stays a list of simulations.
+    let list: Value = app.get("/api/v1/simulations").await.json().await.unwrap();
+    let ids: Vec<&str> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [sim.as_str()]);
+}
+
+/// The site's header, from `<header class="site">` to its end.
+fn header(page: &str) -> &str {
+    let at = page.find("<header class=\"site\">").expect("a site header");
+    let rest = &page[at..];
+    &rest[..rest.find("</header>").expect("the header ends")]
+}
+
+/// One header on every page, and it reaches the pages about the archive: `/about` lists
+/// how holes are named, how rules are cited and the readings, and each of those leads back.
+#[tokio::test]
+async fn every_page_has_one_header_that_reaches_the_about_pages() {
+    let app = spawn_app().await;
+    let home = page(&app, "/").await;
+    let nav = header(&home).to_string();
+    assert!(
+        nav.contains("<li><a href=\"/about\">About</a></li>"),
+        "{nav}"
+    );
+    let about = page(&app, "/about").await;
+    for (path, title) in [
+        ("/about/numbering", "How holes are named"),
+        ("/about/citations", "How rules are cited"),
+        ("/about/readings", "The readings"),
+    ] {
+        assert!(
+            about.contains(&format!("<a href=\"{path}\">{title}</a>")),
+            "/about lists {path}"
+        );
+        let p = page(&app, path).await;
+        assert!(
+            p.contains("<a href=\"/about\">About</a> ›"),
+            "{path}: back to /about"
+        );
+        assert!(p.contains(&format!("<h1>{title}</h1>")), "{path}");
+    }
+    for path in [
+        "/about",
+        "/about/numbering",
+        "/about/citations",
+        "/about/readings",
+        "/games",
+        "/games/tsoro",
+        "/rulesets/tsoro-matthews-v7",
+        "/rulesets/tsoro-matthews-basic/diff/tsoro-ludii",
+        "/evidence/matthews-1964-tsoro-v7",
+        "/sources/matthews-1964",
+        "/search?q=head",
+        "/simulations",
+        "/simulations/new",
+        "/rulesets/tsoro-ludii/play",
+    ] {
+        let p = page(&app, path).await;
+        assert_eq!(header(&p), nav, "{path}: the same header as every page");
+    }
+}
+
+/// A game page's "where the readings differ" reads each ruleset through the engine's typed
+/// rules, in the words of its ruleset page: a rule one file leaves at its default is that
+/// default (tsoro's `capture.into_hand` is "no" in 17 rulesets and "yes" in one, not a
+/// missing value), every rule is named by what it decides, and every reading is a phrase.
+#[tokio::test]
+async fn a_game_page_says_where_its_readings_differ_in_the_rules_words() {
+    let app = spawn_app().await;
+    let game = page(&app, "/games/tsoro").await;
+    let at = game.find("id=\"disagreements\"").unwrap();
+    let table = &game[at..at + game[at..].find("</table>").unwrap()];
+    assert!(!table.contains("{&quot;"), "JSON in the table");
+    assert!(!table.contains("<td>null</td>"), "a missing value shown");
+    let rows: Vec<&str> = table.split("<tr>").skip(2).collect();
+    assert!(rows.len() > 10, "{} readings", rows.len());
+    // Each rule by what it decides, the engine's words beside the field.
+    let def = tsoro_engine::catalogue::get("tsoro-matthews-basic").unwrap();
+    let mut named = 0;
+    for f in tsoro_engine::catalogue::rule_fields(def.kind) {
+        if table.contains(&format!("<code>{}</code>", f.name)) {
+            assert!(
+                table.contains(&format!(
+                    "{} <code>{}</code>",
+                    f.about.replace('\'', "&#39;"),
+                    f.name
+                )),
+                "{} not named by what it decides",
+                f.name
+            );
+            named += 1;
+        }
+    }
+    assert!(named >= 5, "{named} rules differ");
+    // A reading's value is the one the ruleset page gives the rule.
+    let reading = |value: &str| {
+        rows.iter()
+            .find(|r| r.contains(&format!("<td>{value}</td>")))
+            .unwrap_or_else(|| panic!("no reading {value:?}"))
+            .matches("#rule-capture-into_hand\"")
+            .count()
+    };
+    assert_eq!(reading("no: they leave the board"), 17);
+    assert_eq!(reading("yes: they stay in his hand, out of play"), 1);
+    // The limits' default, which 11 of the files leave out, is read as the engine's.
+    assert!(
+        table.contains("<td>after the last whole turn</td>"),
+        "{table}"
+    );
+    let basic = page(&app, "/rulesets/tsoro-matthews-basic").await;
+    assert!(item(&basic, "rule-capture-into_hand").contains("no: they leave the board"));
+}
