@@ -2,7 +2,7 @@
 //! games last as skills and numbers of stones vary.
 
 use super::run_args::{SimulateArgs, progress_bar};
-use crate::runs::nhodo::{GAME_COLUMNS, rows_writer, summary_csv, write_row};
+use crate::runs::nhodo::{GAME_COLUMNS, names, rows_writer, summary_csv, write_row};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -45,7 +45,7 @@ pub fn run(def: &'static RulesetDef, args: &SimulateArgs) -> ExitCode {
     }
     let mut writer = match &args.csv {
         Some(path) => match std::fs::File::create(path).map(rows_writer) {
-            Ok(mut w) => match w.write_record(GAME_COLUMNS) {
+            Ok(mut w) => match w.write_record(names(GAME_COLUMNS)) {
                 Ok(()) => Some(w),
                 Err(e) => return usage(format!("--csv {}: {e}", path.display())),
             },

@@ -8,13 +8,14 @@ use super::status::JobStatus;
 use super::store::{self, Claim, JobRow, JobUsage};
 use super::view::{Estimate, Progress};
 use super::worker::{Finished, Outcome, Work};
-use crate::runs::nhodo::{self as run, GAME_COLUMNS};
+use crate::runs::nhodo::{self as run, GAME_COLUMNS, SUMMARY_COLUMNS};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use tsoro_corpus::frictionless::Resource;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::nhodo::{NhodoStats, NhodoSummary, simulate};
 use tsoro_engine::sim::{SimError, SimOptions};
@@ -246,31 +247,6 @@ pub fn games_csv(
     head.chain(chunks)
 }
 
-/// The package's fields of the games CSV, typed.
-fn game_fields() -> Vec<Value> {
-    GAME_COLUMNS
-        .iter()
-        .map(|&name| {
-            let (kind, description) = match name {
-                "game" => ("integer", "The game's index in the run (0-based)."),
-                "seed" => (
-                    "integer",
-                    "The game's own seed, from the run's seed and the index.",
-                ),
-                "winner" => (
-                    "string",
-                    "The winning seat (1 = the first player), or `draw`.",
-                ),
-                "reason" => ("string", "Why it ended: `last_standing` or `turn_limit`."),
-                "turns" => ("integer", "Turns played."),
-                "throws" => ("integer", "Clean throws made."),
-                _ => ("string", "The seats eaten, in order, space-separated."),
-            };
-            json!({"name": name, "type": kind, "description": description})
-        })
-        .collect()
-}
-
 /// `datapackage.json`: a Frictionless Tabular Data Package describing `games.csv` and
 /// `summary.csv`, with what defines the run (ruleset version, configuration, seed).
 pub fn datapackage(job: &JobRow) -> Value {
@@ -293,32 +269,24 @@ pub fn datapackage(job: &JobRow) -> Value {
             "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
         },
         "resources": [
-            {
-                "name": "games",
-                "path": GAMES_FILE,
-                "profile": "tabular-data-resource",
-                "format": "csv",
-                "mediatype": "text/csv",
-                "encoding": "utf-8",
-                "schema": {"fields": game_fields(), "primaryKey": ["game"], "missingValues": [""]},
-            },
-            {
-                "name": "summary",
-                "path": SUMMARY_FILE,
-                "profile": "tabular-data-resource",
-                "format": "csv",
-                "mediatype": "text/csv",
-                "encoding": "utf-8",
-                "schema": {
-                    "fields": [
-                        {"name": "metric", "type": "string", "description": "What is measured (`seat_1_win_rate`, `draw_rate`, `turns_mean`, ...)."},
-                        {"name": "value", "type": "number", "description": "Its value."},
-                        {"name": "ci_low", "type": "number", "description": "The low end of its Wilson 95% interval (rates only)."},
-                        {"name": "ci_high", "type": "number", "description": "The high end of its Wilson 95% interval (rates only)."},
-                    ],
-                    "missingValues": [""],
-                },
-            },
+            Resource {
+                name: "games",
+                path: GAMES_FILE,
+                description: None,
+                columns: GAME_COLUMNS,
+                primary_key: &["game"],
+                foreign_keys: &[],
+            }
+            .descriptor(),
+            Resource {
+                name: "summary",
+                path: SUMMARY_FILE,
+                description: None,
+                columns: SUMMARY_COLUMNS,
+                primary_key: &[],
+                foreign_keys: &[],
+            }
+            .descriptor(),
         ],
     })
 }

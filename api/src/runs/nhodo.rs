@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsoro_engine::catalogue::{self, Kind, Model, Params, RulesetDef};
 use tsoro_engine::clock::thread_cpu;
+use tsoro_engine::columns::Column;
 use tsoro_engine::nhodo::{NhodoModel, NhodoRecord, NhodoStats};
 use utoipa::ToSchema;
 
@@ -166,10 +167,57 @@ pub fn check(req: &NhodoRequest, limits: &JobSettings) -> Result<NhodoPlan, Nhod
     })
 }
 
-/// The columns of a nhodo run's games CSV, in order.
-pub const GAME_COLUMNS: [&str; 7] = [
-    "game", "seed", "winner", "reason", "turns", "throws", "eaten",
+/// The columns of a nhodo run's games CSV, in order, as its header and its data package say.
+pub const GAME_COLUMNS: &[Column] = &[
+    Column::new("game", "integer", "The game's index in the run (0-based)."),
+    Column::new(
+        "seed",
+        "integer",
+        "The game's own seed, from the run's seed and the index.",
+    ),
+    Column::new(
+        "winner",
+        "string",
+        "The winning seat (1 = the first player), or `draw`.",
+    ),
+    Column::new(
+        "reason",
+        "string",
+        "Why it ended: `last_standing` or `turn_limit`.",
+    ),
+    Column::new("turns", "integer", "Turns played."),
+    Column::new("throws", "integer", "Clean throws made."),
+    Column::new(
+        "eaten",
+        "string",
+        "The seats eaten, in order, space-separated.",
+    ),
 ];
+
+/// The columns of a nhodo run's summary CSV ([`summary_csv`]).
+pub const SUMMARY_COLUMNS: &[Column] = &[
+    Column::new(
+        "metric",
+        "string",
+        "What is measured (`seat_1_win_rate`, `draw_rate`, `turns_mean`, ...).",
+    ),
+    Column::new("value", "number", "Its value."),
+    Column::new(
+        "ci_low",
+        "number",
+        "The low end of its Wilson 95% interval (rates only).",
+    ),
+    Column::new(
+        "ci_high",
+        "number",
+        "The high end of its Wilson 95% interval (rates only).",
+    ),
+];
+
+/// The names of `columns`, as a CSV header record.
+pub fn names(columns: &[Column]) -> impl Iterator<Item = &'static str> + '_ {
+    columns.iter().map(|c| c.name)
+}
 
 /// One game's record as a CSV row (the eaten seats space-separated, in order; `draw` for no
 /// winner).
@@ -211,7 +259,7 @@ pub fn rows_writer<W: std::io::Write>(w: W) -> csv::Writer<W> {
 /// The header line of a games CSV.
 pub fn header() -> Result<Vec<u8>, csv::Error> {
     let mut w = rows_writer(Vec::new());
-    w.write_record(GAME_COLUMNS)?;
+    w.write_record(names(GAME_COLUMNS))?;
     w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
 }
 
@@ -227,7 +275,7 @@ pub fn write_row<W: std::io::Write>(
 /// for the rates).
 pub fn summary_csv(s: &NhodoStats) -> Result<Vec<u8>, csv::Error> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["metric", "value", "ci_low", "ci_high"])?;
+    w.write_record(names(SUMMARY_COLUMNS))?;
     for (i, r) in s.wins.iter().enumerate() {
         w.write_record([
             format!("seat_{}_win_rate", i + 1),
@@ -275,6 +323,30 @@ pub fn command(ruleset: &str, params: &Params, games: i64, seed: u64) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The games and summary CSVs' headers are the columns their data package describes.
+    #[test]
+    fn the_csv_headers_are_the_described_columns() {
+        let line = |bytes: &[u8]| {
+            String::from_utf8(bytes.to_vec())
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let described = |cols: &[Column]| names(cols).collect::<Vec<_>>().join(",");
+        assert_eq!(line(&header().unwrap()), described(GAME_COLUMNS));
+        let stats = tsoro_engine::nhodo::NhodoSummary::default().stats();
+        assert_eq!(
+            line(&summary_csv(&stats).unwrap()),
+            described(SUMMARY_COLUMNS)
+        );
+        assert_eq!(
+            described(GAME_COLUMNS),
+            "game,seed,winner,reason,turns,throws,eaten"
+        );
+    }
     use serde_json::json;
 
     fn req(body: Value) -> NhodoRequest {
