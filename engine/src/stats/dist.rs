@@ -75,19 +75,66 @@ pub fn normal_quantile(p: f64) -> f64 {
     }
 }
 
-/// Student's t quantile with `df` degrees of freedom (Cornish-Fisher expansion about the
-/// normal; within 1e-3 for df >= 3, exact in the limit).
+/// Student's t quantile with `df` degrees of freedom: the Cornish-Fisher expansion about the
+/// normal (alone about 0.004 off at df = 3, 0.08 at df = 1), refined by Newton's method on
+/// the exact distribution function ([`student_t_two_sided`]) within a bracket, so that the
+/// distribution function at the result is within 1e-12 of `p` up to df = 1e5 (the tests check
+/// tabled values at df = 1, 2, 3, 10 and 30). Beyond, the result is as good as that function,
+/// whose ln Γ of large arguments leaves it some 1e-10 off at df = 1e6.
 pub fn t_quantile(p: f64, df: f64) -> f64 {
     let z = normal_quantile(p);
-    if !df.is_finite() || df > 1e7 {
+    if !df.is_finite() || df > 1e7 || !(0.0..=1.0).contains(&p) || p == 0.0 || p == 1.0 {
         return z;
+    }
+    if p < 0.5 {
+        return -t_quantile(1.0 - p, df);
+    }
+    if p == 0.5 {
+        return 0.0;
     }
     let z2 = z * z;
     let g1 = (z2 + 1.0) * z / 4.0;
     let g2 = ((5.0 * z2 + 16.0) * z2 + 3.0) * z / 96.0;
     let g3 = (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / 384.0;
     let g4 = ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) * z / 92160.0;
-    z + g1 / df + g2 / df.powi(2) + g3 / df.powi(3) + g4 / df.powi(4)
+    let start = z + g1 / df + g2 / df.powi(2) + g3 / df.powi(3) + g4 / df.powi(4);
+    // Upper tail beyond t: the distribution function is 1 - tail.
+    let tail = |t: f64| 0.5 * student_t_two_sided(t, df);
+    let want = 1.0 - p;
+    let density_norm =
+        (ln_gamma((df + 1.0) / 2.0) - ln_gamma(df / 2.0) - 0.5 * (df * std::f64::consts::PI).ln())
+            .exp();
+    let density = |t: f64| density_norm * (1.0 + t * t / df).powf(-(df + 1.0) / 2.0);
+    // A bracket [lo, hi] with tail(lo) >= want >= tail(hi), lo >= 0.
+    let (mut lo, mut hi) = (0.0, start.max(z).max(1e-3));
+    while tail(hi) > want {
+        lo = hi;
+        hi *= 2.0;
+        if !hi.is_finite() {
+            return f64::INFINITY;
+        }
+    }
+    let mut t = start.clamp(lo, hi);
+    for _ in 0..200 {
+        let f = tail(t) - want;
+        if f > 0.0 {
+            lo = t;
+        } else {
+            hi = t;
+        }
+        // Newton on tail(t) = want (tail' = -density), bisection when it leaves the bracket.
+        let next = t + f / density(t);
+        let next = if next > lo && next < hi {
+            next
+        } else {
+            0.5 * (lo + hi)
+        };
+        if (next - t).abs() <= 1e-13 * next.abs().max(1.0) {
+            return next;
+        }
+        t = next;
+    }
+    t
 }
 
 /// ln Γ(x) for x > 0 (Lanczos' approximation, g = 7, nine terms; relative error < 1e-13).
@@ -200,8 +247,42 @@ mod tests {
         assert!((normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
         assert!((normal_quantile(0.975) - 1.959_964).abs() < 1e-5);
         assert!((normal_quantile(0.5)).abs() < 1e-12);
-        assert!((t_quantile(0.975, 10.0) - 2.228_139).abs() < 2e-3);
-        assert!((t_quantile(0.975, 30.0) - 2.042_272).abs() < 1e-4);
+        // Tabled quantiles (two-sided 5%, 1%), to the table's six decimals.
+        for (p, df, want) in [
+            (0.975, 1.0, 12.706_205),
+            (0.975, 2.0, 4.302_653),
+            (0.975, 3.0, 3.182_446),
+            (0.975, 10.0, 2.228_139),
+            (0.975, 30.0, 2.042_272),
+            (0.995, 3.0, 5.840_909),
+            (0.025, 3.0, -3.182_446),
+        ] {
+            let got = t_quantile(p, df);
+            assert!(
+                (got - want).abs() < 1e-6,
+                "t({p}, {df}) = {got}, not {want}"
+            );
+        }
+        assert_eq!(t_quantile(0.5, 4.0), 0.0);
+        // Round trip through the exact distribution function, small df to large.
+        for df in [0.5, 1.0, 1.5, 3.0, 7.0, 29.0, 1000.0, 1e5] {
+            for p in [0.6, 0.9, 0.975, 0.995, 0.9999] {
+                let t = t_quantile(p, df);
+                let back = 1.0 - 0.5 * student_t_two_sided(t, df);
+                assert!(
+                    (back - p).abs() < 1e-12,
+                    "df {df}, p {p}: t {t} gives {back}"
+                );
+            }
+        }
+        // At df = 1e6, the first-order correction of the normal quantile, z (1 + (z² + 1) / 4df),
+        // to within the normal quantile's own error.
+        for p in [0.6, 0.975, 0.9999] {
+            let z = normal_quantile(p);
+            let near = z * (1.0 + (z * z + 1.0) / 4e6);
+            let t = t_quantile(p, 1e6);
+            assert!((t - near).abs() < 1e-8, "p {p}: {t} against {near}");
+        }
         assert!((erfc(0.0) - 1.0).abs() < 1e-7);
         // Tables: two-sided p of t = 2.228139 on 10 df is 0.05; of 1.0 on 1 df, exactly ½.
         assert!((student_t_two_sided(2.228_139, 10.0) - 0.05).abs() < 1e-6);
