@@ -62,7 +62,12 @@ async fn every_page_renders_and_every_link_resolves() {
         return;
     };
     let app = spawn_app().await;
-    let mut pages: Vec<String> = vec!["/".into(), "/simulations/new".into()];
+    let mut pages: Vec<String> = vec![
+        "/".into(),
+        "/simulations/new".into(),
+        "/readings/new".into(),
+        "/rulesets/tsoro-matthews-basic/readings".into(),
+    ];
     for index in [
         "/games",
         "/rulesets",
@@ -1680,5 +1685,89 @@ async fn a_ladder_started_from_the_form_shows_its_rungs_and_reaches_the_ruleset_
         .await;
     assert_eq!(link, json!(format!("/tournaments/{id}")));
     b.screenshot("ruleset-advantage").await;
+    b.close().await;
+}
+
+/// A readings study started from its form: its page shows each reading's figures and the
+/// command that plays it again, and the ruleset's readings page sets them beside the citations.
+#[tokio::test]
+async fn a_readings_study_started_from_the_form_shows_each_reading_s_consequences() {
+    let Some(b) = browser::start(1280, 1400).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 15,
+        ..Default::default()
+    })
+    .await;
+    b.goto(&format!(
+        "{}/readings/new?ruleset=tsoro-matthews-basic&param=back_capture",
+        app.address
+    ))
+    .await;
+    let agents = b.client.find(Locator::Id("agents")).await.unwrap();
+    agents.clear().await.unwrap();
+    agents.send_keys("greedy").await.unwrap();
+    let games = b.client.find(Locator::Id("games")).await.unwrap();
+    games.clear().await.unwrap();
+    games.send_keys("30").await.unwrap();
+    let ticked = b
+        .js("return Array.from(document.querySelectorAll('input[name=param]:checked')).map(b => b.value)")
+        .await;
+    assert_eq!(ticked, json!(["back_capture"]));
+    b.client
+        .find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait_for("table.readings-table", 120).await;
+    let url = b.client.current_url().await.unwrap();
+    assert!(url.path().starts_with("/readings/"), "{url}");
+    let id = url.path().trim_start_matches("/readings/").to_string();
+    let api: Value = reqwest::get(format!("{}/api/v1/readings/{id}", app.address))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(api["status"], "done");
+    // Random play and greedy play, each with the default and require_both.
+    let rows = b
+        .js("return Array.from(document.querySelectorAll('table.readings-table')).map(t => t.querySelectorAll('tbody tr').length)")
+        .await;
+    assert_eq!(rows, json!([2, 2]));
+    let cmd = b
+        .js("return document.getElementById('command').textContent")
+        .await;
+    assert_eq!(
+        cmd.as_str().unwrap(),
+        "tsoro readings --ruleset tsoro-matthews-basic --param back_capture --agents \
+         greedy,greedy --games 30 --seed 1 --csv readings.csv"
+    );
+    b.screenshot("readings-done").await;
+    for l in links(&b).await {
+        let r = reqwest::get(&l).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{l}");
+    }
+    // The ruleset's readings page now sets the study's figures beside the citations.
+    b.goto(&format!(
+        "{}/rulesets/tsoro-matthews-basic/readings",
+        app.address
+    ))
+    .await;
+    b.wait_for("#study", 5).await;
+    let lines = b
+        .js("return document.querySelectorAll('#reading-back_capture-require_both .consequences li').length")
+        .await;
+    assert_eq!(lines, json!(2));
+    b.screenshot("ruleset-readings").await;
+    for l in links(&b).await {
+        let r = reqwest::get(&l).await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{l}");
+    }
     b.close().await;
 }

@@ -28,8 +28,12 @@ pub fn study_url(id: Uuid) -> String {
 pub struct StudyLinks {
     /// Each reading's metrics, intervals and tests as CSV (409 until every run is done).
     pub readings_csv: String,
+    /// The data package describing `readings.csv` (Frictionless).
+    pub datapackage: String,
     /// The study as a comparison of its runs.
     pub comparison: String,
+    /// The study's page.
+    pub page: String,
 }
 
 /// A readings study: its request, its runs, and once they are all done each reading's
@@ -52,10 +56,12 @@ pub struct StudyView {
     pub runs: ComparisonView,
     /// Its exports.
     pub links: StudyLinks,
+    /// The `tsoro readings` command that plays the same study and writes its `readings.csv`.
+    pub command: String,
 }
 
 /// The stored study `id`: its request, planned again (the catalogue is compiled in), or 404.
-async fn load(
+pub async fn load(
     state: &AppState,
     id: Uuid,
     path: &str,
@@ -73,7 +79,8 @@ async fn load(
     Ok((req, plan))
 }
 
-async fn view(
+/// A study's view: its runs' progress and, once they are all done, its results.
+pub async fn view(
     state: &AppState,
     cache: &PairedCache,
     id: Uuid,
@@ -90,6 +97,7 @@ async fn view(
     });
     let runs = ComparisonView::of(id, &jobs, &usage, figures.as_deref().map(|f| &f.diffs[..]));
     let url = study_url(id);
+    let command = readings::command(&req);
     Ok(StudyView {
         id,
         status: runs.status,
@@ -98,9 +106,12 @@ async fn view(
         estimate: runs.estimate,
         runs,
         links: StudyLinks {
-            readings_csv: format!("{url}/readings.csv"),
+            readings_csv: format!("{url}/{}", readings::READINGS_FILE),
+            datapackage: format!("{url}/{}", crate::jobs::export::PACKAGE_FILE),
             comparison: comparison_url(id),
+            page: format!("/readings/{id}"),
         },
+        command,
         url,
     })
 }
@@ -177,7 +188,7 @@ pub async fn show(
 }
 
 #[utoipa::path(get, path = "/api/v1/readings/{id}/readings.csv", tag = "simulations", params(("id" = String, Path, description = "Study id")),
-    responses((status = 200, description = "One row per pairing and reading: its citation ids, metrics with 95% intervals, and paired tests against the default (raw and Holm-adjusted p-values)", body = String, content_type = "text/csv"), (status = 404, description = "No such study", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "One row per pairing and reading: its citation ids, metrics with 95% intervals, and paired tests against the default (raw and Holm-adjusted p-values); its fields are described in the study's datapackage.json", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"readings.csv\"`: saved beside datapackage.json, the two form the package"))), (status = 404, description = "No such study", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "Not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A study's readings as CSV, so that a paper can cite a reading and its measured
 /// consequence together.
 pub async fn readings_csv(
@@ -200,5 +211,40 @@ pub async fn readings_csv(
     readings::readings_csv(&mut out, &pairings).map_err(Problem::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
+        .insert_header(crate::jobs::export::attachment(readings::READINGS_FILE))
         .body(out))
+}
+
+#[utoipa::path(get, path = "/api/v1/readings/{id}/datapackage.json", tag = "simulations", operation_id = "readings_datapackage", params(("id" = String, Path, description = "Study id")),
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing readings.csv field by field, with the study's inputs and the ruleset's version and sources", body = Object, headers(("Content-Disposition" = String, description = "`attachment; filename=\"datapackage.json\"`: saved beside readings.csv, the two form the package"))), (status = 404, description = "No such study", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+/// The Frictionless data package describing a study's `readings.csv`, so that a paper can
+/// cite a reading and its measured consequence together.
+pub async fn datapackage(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let id = parse_id(&path, "readings study", req.path())?;
+    let (request, _) = load(&state, id, req.path()).await?;
+    let (_, created) = store::get_comparison(&state.pool, id)
+        .await?
+        .ok_or_else(|| Problem::not_found(format!("no readings study {id}")).at(req.path()))?;
+    let jobs = store::comparison_jobs(&state.pool, id).await?;
+    let version = jobs
+        .first()
+        .map(|j| j.ruleset_hash.clone())
+        .unwrap_or_default();
+    // When the last run ended, once all have; else when the study was made.
+    let ended = jobs
+        .iter()
+        .map(|j| j.finished_at)
+        .collect::<Option<Vec<_>>>()
+        .and_then(|t| t.into_iter().max())
+        .unwrap_or(created);
+    let doc = readings::datapackage(id, &request, &version, &ended.to_rfc3339());
+    Ok(HttpResponse::Ok()
+        .insert_header(crate::jobs::export::attachment(
+            crate::jobs::export::PACKAGE_FILE,
+        ))
+        .json(doc))
 }

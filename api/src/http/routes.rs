@@ -110,6 +110,7 @@ endpoints! {
     readings::create,
     readings::show,
     readings::readings_csv,
+    readings::datapackage,
     tournaments::create,
     tournaments::create_ladder,
     tournaments::show,

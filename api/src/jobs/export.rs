@@ -502,19 +502,6 @@ pub fn summary_csv_bytes(job: &JobRow, stats: &Stats) -> Result<Vec<u8>, csv::Er
 /// `datapackage.json`: a Frictionless Tabular Data Package describing `games.csv` and
 /// `summary.csv`, with what defines the run (ruleset version, configuration, seed, agents).
 pub fn datapackage(job: &JobRow) -> Value {
-    let sources: Vec<Value> = tsoro_corpus::Corpus::load()
-        .ok()
-        .and_then(|c| {
-            let rec = c.rulesets.get(&job.ruleset)?.clone();
-            Some(
-                rec.sources
-                    .iter()
-                    .filter_map(|s| c.sources.get(s))
-                    .map(|s| json!({"title": s.title, "path": format!("/api/v1/sources/{}", s.id)}))
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
     json!({
         "profile": "tabular-data-package",
         "name": format!("tsoro-simulation-{}", job.id),
@@ -522,7 +509,7 @@ pub fn datapackage(job: &JobRow) -> Value {
         "description": "Per-game records and summary statistics of a seeded simulation run by the tsoro engine. Game k's record depends only on the run's seed and k, so the same inputs give the same data on any machine and any number of workers.",
         "created": job.finished_at.unwrap_or(job.created_at).to_rfc3339(),
         "version": env!("CARGO_PKG_VERSION"),
-        "sources": sources,
+        "sources": crate::runs::csv::package_sources(&job.ruleset),
         "tsoro": {
             "job": job.id,
             "ruleset": job.ruleset,

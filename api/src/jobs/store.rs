@@ -876,6 +876,23 @@ pub async fn create_comparison(
     Ok(id)
 }
 
+/// The readings studies of ruleset `ruleset` (comparisons made by `POST /api/v1/readings`),
+/// newest first, at most `limit`.
+pub async fn readings_studies(
+    pool: &PgPool,
+    ruleset: &str,
+    limit: i64,
+) -> Result<Vec<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT id FROM comparisons WHERE request -> 'readings' ->> 'ruleset' = $1 \
+         ORDER BY created_at DESC, id LIMIT $2",
+    )
+    .bind(ruleset)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
 /// A comparison's request and creation time.
 pub async fn get_comparison(
     pool: &PgPool,

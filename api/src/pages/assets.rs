@@ -12,6 +12,8 @@ pub const SIMULATE_JS: &str = include_str!("../../assets/simulate.js");
 pub const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
 /// The tournament pages' script (the form, and live progress).
 pub const TOURNAMENT_JS: &str = include_str!("../../assets/tournament.js");
+/// The readings pages' script (the study form, and live progress).
+pub const READINGS_JS: &str = include_str!("../../assets/readings.js");
 
 /// Registers `/assets/{name}`, and `/favicon.ico` (the icon, for clients that ask there
 /// without reading the pages' `<link rel="icon">`).
@@ -31,6 +33,7 @@ async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
         "simulate.js" => (SIMULATE_JS, "text/javascript; charset=utf-8"),
         "favicon.svg" => (FAVICON_SVG, "image/svg+xml"),
         "tournament.js" => (TOURNAMENT_JS, "text/javascript; charset=utf-8"),
+        "readings.js" => (READINGS_JS, "text/javascript; charset=utf-8"),
         _ => return crate::http::unmatched::not_found(req).await,
     };
     crate::http::respond::cached(&req, kind, body.as_bytes().to_vec())

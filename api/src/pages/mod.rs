@@ -17,6 +17,7 @@ pub mod nhodo;
 pub mod order;
 pub mod play;
 pub mod problems;
+pub mod readings;
 pub mod simulations;
 pub mod tournaments;
 pub mod words;
@@ -35,6 +36,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     about::configure(cfg);
     play::configure(cfg);
     problems::configure(cfg);
+    readings::configure(cfg);
     simulations::configure(cfg);
     nhodo::configure(cfg);
     tournaments::configure(cfg);

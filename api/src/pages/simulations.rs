@@ -569,6 +569,8 @@ struct ComparisonPage {
     games: i64,
     /// The parameters asked for, or "each ruleset's defaults".
     params: String,
+    /// The readings study's page, when the comparison is one.
+    study: Option<String>,
     reference: String,
     runs: Vec<RunLine>,
     charts: Vec<Chart>,
@@ -588,6 +590,38 @@ fn params_text(job: &JobRow) -> String {
                 .join(", ")
         })
         .unwrap_or_default()
+}
+
+/// The parameters a comparison's request asked for, in words: those applied to every
+/// ruleset (`name=value, ...`), each variant's own, or a readings study's parameters (whose
+/// every choice is its own run).
+fn asked_params(request: Option<&Value>) -> String {
+    let listed = |o: &serde_json::Map<String, Value>| {
+        o.iter()
+            .map(|(k, v)| format!("{k}={}", value_text(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(r) = request else {
+        return "each ruleset's defaults".into();
+    };
+    if let Some(study) = r.get("readings") {
+        let names: Vec<String> = study["params"]
+            .as_array()
+            .map(|a| a.iter().map(value_text).collect())
+            .unwrap_or_default();
+        return format!(
+            "each run's own: every choice of {} against the defaults (a readings study; each run's parameters in force are in the table)",
+            names.join(", ")
+        );
+    }
+    if r["variants"].as_array().is_some_and(|v| !v.is_empty()) {
+        return "each variant's own (each run's parameters in force are in the table)".into();
+    }
+    match r.get("params").and_then(Value::as_object) {
+        Some(o) if !o.is_empty() => listed(o),
+        _ => "each ruleset's defaults".into(),
+    }
 }
 
 /// The differences table and charts of a finished comparison, from its paired figures.
@@ -737,18 +771,11 @@ async fn comparison(state: St, cache: web::Data<PairedCache>, id: web::Path<Stri
         .await
         .map_err(Problem::from)?
         .map(|(r, _)| r);
-    let asked = request
+    let asked = asked_params(request.as_ref());
+    let study = request
         .as_ref()
-        .and_then(|r| r.get("params"))
-        .and_then(Value::as_object)
-        .filter(|o| !o.is_empty())
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| format!("{k}={}", value_text(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_else(|| "each ruleset's defaults".to_string());
+        .is_some_and(|r| r.get("readings").is_some())
+        .then(|| format!("/readings/{uid}"));
     let agents = match first.agents.as_slice() {
         [a, b] if a == b => format!("{a} in both seats"),
         [a, b] => format!("{a} (agent 1) against {b} (agent 2)"),
@@ -767,10 +794,41 @@ async fn comparison(state: St, cache: web::Data<PairedCache>, id: web::Path<Stri
         seed: first.seed.to_string(),
         games: first.games,
         params: asked,
+        study,
         reference: first.ruleset.clone(),
         runs,
         charts,
         identical,
         table,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asked_params;
+    use serde_json::json;
+
+    /// A readings study's request names its parameters as a list: the line says each run has
+    /// its own parameters, not "params=[...]" nor every ruleset's defaults.
+    #[test]
+    fn the_parameters_line_reads_each_kind_of_request() {
+        let study = json!({"readings": {"ruleset": "tsoro-matthews-basic",
+            "params": ["back_capture", "layout"], "games": 10, "seed": "1"}});
+        let line = asked_params(Some(&study));
+        assert!(
+            line.starts_with("each run's own: every choice of back_capture, layout"),
+            "{line}"
+        );
+        let variants =
+            json!({"variants": [{"ruleset": "a"}, {"ruleset": "a", "params": {"x": 1}}]});
+        assert!(asked_params(Some(&variants)).starts_with("each variant's own"));
+        let shared =
+            json!({"rulesets": ["a", "b"], "params": {"holes": 8, "layout": "every-hole"}});
+        assert_eq!(asked_params(Some(&shared)), "holes=8, layout=every-hole");
+        assert_eq!(
+            asked_params(Some(&json!({"rulesets": ["a", "b"]}))),
+            "each ruleset's defaults"
+        );
+        assert_eq!(asked_params(None), "each ruleset's defaults");
+    }
 }

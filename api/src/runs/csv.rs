@@ -9,6 +9,24 @@ pub use tsoro_engine::columns::{Column, header};
 use tsoro_engine::stats::Stats;
 use tsoro_engine::stats::paired::{Paired, PairedMean, PairedProportion};
 
+/// A run's data package's `sources`: the sources of ruleset `ruleset` (title and the
+/// archive's URL), none when the archive does not hold it.
+pub fn package_sources(ruleset: &str) -> Vec<serde_json::Value> {
+    tsoro_corpus::Corpus::load()
+        .ok()
+        .and_then(|c| {
+            let rec = c.rulesets.get(ruleset)?;
+            Some(
+                rec.sources
+                    .iter()
+                    .filter_map(|s| c.sources.get(s))
+                    .map(|s| serde_json::json!({"title": s.title, "path": format!("/api/v1/sources/{}", s.id)}))
+                    .collect(),
+            )
+        })
+        .unwrap_or_default()
+}
+
 /// The columns of the tidy summary (`summary.csv`, `tsoro simulate --summary`).
 pub const SUMMARY_FIELDS: &[Column] = &[
     Column::new("ruleset", "string", "the ruleset id"),

@@ -9,6 +9,7 @@ use super::plan::{self, Agents, RunError, RunPlan, RunRequest};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::OnceLock;
+use tsoro_corpus::frictionless::{Column, Resource};
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, ParamKind, Params};
 use tsoro_engine::stats::paired::Paired;
@@ -319,43 +320,149 @@ pub fn play(
     Ok(results(plan, &sums, &diffs))
 }
 
-/// The columns of `readings.csv`.
-pub fn readings_header() -> Vec<String> {
-    let mut h: Vec<String> = [
-        "agents",
-        "parameter",
-        "reading",
-        "attestation",
-        "evidence_ids",
-        "games",
-    ]
-    .map(String::from)
-    .to_vec();
-    for m in [
-        "first_player_score",
-        "first_player_wins",
-        "draws",
-        "decisive",
-        "mean_length",
-        "median_length",
-        "captures",
-        "branching",
-        "endless_sowings",
-        "limit_ends",
-    ] {
-        h.extend([m.to_string(), format!("{m}_low"), format!("{m}_high")]);
+/// The columns of `readings.csv`: the reading and its pairing, then per metric its value and
+/// its 95% interval's ends, then per tested figure ([`TESTED`], in order) the paired
+/// difference from the default, its interval and p-values, and whether the reading differs.
+macro_rules! readings_columns {
+    (
+        head: [$($head:expr,)*],
+        metrics: [$(($m:literal, $mk:literal, $mw:literal),)*],
+        tests: [$(($t:literal, $tw:literal),)*],
+        tail: [$($tail:expr,)*],
+    ) => {
+        &[
+            $($head,)*
+            $(
+                Column::new($m, $mk, concat!("The value of ", $mw)),
+                Column::new(concat!($m, "_low"), $mk, concat!("Low end of the 95% interval of ", $mw)),
+                Column::new(concat!($m, "_high"), $mk, concat!("High end of the 95% interval of ", $mw)),
+            )*
+            $(
+                Column::new(concat!($t, "_diff"), "number", concat!("Difference in ", $tw, " (empty for the default)")),
+                Column::new(concat!($t, "_diff_low"), "number", concat!("Low end of the 95% interval of the difference in ", $tw)),
+                Column::new(concat!($t, "_diff_high"), "number", concat!("High end of the 95% interval of the difference in ", $tw)),
+                Column::new(concat!($t, "_p"), "number", concat!("Two-sided p-value of the difference in ", $tw)).min(0).max(1),
+                Column::new(concat!($t, "_p_holm"), "number", concat!("Holm-adjusted p-value of the difference in ", $tw, ", over every test of the pairing")).min(0).max(1),
+            )*
+            $($tail,)*
+        ]
+    };
+}
+
+/// The columns of `readings.csv` ([`readings_csv`] writes its rows in this order), each with
+/// its Frictionless type and description: its header and its `datapackage.json` schema.
+///
+/// [`TESTED`]: tsoro_engine::stats::study::TESTED
+pub const READINGS_COLUMNS: &[Column] = readings_columns!(
+    head: [
+        Column::new("agents", "string", "The pairing of agents that played, `first,second` (`random,random` is random play)"),
+        Column::new("parameter", "string", "The parameter whose choice this reading is (empty for the default)"),
+        Column::new("reading", "string", "The parameter's choice (`require_both`, `true`), or `default`: every studied parameter at its default"),
+        Column::new("attestation", "string", "How the archive attests the reading: evidence (quoted), reconstructed, assumed or not_applicable; for the default, `parameter=choice: kind` per studied parameter, `; `-separated"),
+        Column::new("evidence_ids", "string", "The archive's evidence ids the reading quotes or rests on, space-separated (each is /api/v1/evidence/{id})"),
+        Column::new("games", "integer", "Games played under this reading and pairing (game k from the study's seed and k, for every reading)").min(0),
+    ],
+    metrics: [
+        ("first_player_score", "number", "the first player's mean score, a draw counting half (Wilson interval)"),
+        ("first_player_wins", "number", "the share of games the first player won (Wilson interval)"),
+        ("draws", "number", "the share of games drawn (Wilson interval)"),
+        ("decisive", "number", "the share of games with a winner (Wilson interval)"),
+        ("mean_length", "number", "the mean length in turns (t interval)"),
+        ("median_length", "integer", "the lower median length in turns (distribution-free interval: order statistics)"),
+        ("captures", "number", "capture events per game, both seats (t interval)"),
+        ("branching", "number", "Ludii's branching factor, per game then averaged (t interval)"),
+        ("endless_sowings", "number", "the share of games ended by an endless relay sowing (Wilson interval)"),
+        ("limit_ends", "number", "the share of games ended by the turn or move limit (Wilson interval)"),
+    ],
+    tests: [
+        ("first_player_wins", "the first player's win rate, reading minus default on the same seeds (McNemar's exact test, Newcombe's paired interval)"),
+        ("draws", "the draw rate, reading minus default on the same seeds (McNemar's exact test, Newcombe's paired interval)"),
+        ("length", "the length in turns, reading minus default game by game (paired t test and interval)"),
+        ("captures", "captures per game, reading minus default game by game (paired t test and interval)"),
+    ],
+    tail: [
+        Column::new("differs", "boolean", "Whether the reading differs detectably from the default under this pairing: some Holm-adjusted p-value below 0.05 (empty for the default)"),
+    ],
+);
+
+/// The file name of a study's readings (the path its `datapackage.json` gives).
+pub const READINGS_FILE: &str = "readings.csv";
+
+/// A study's `datapackage.json`: `readings.csv` described by [`READINGS_COLUMNS`], the
+/// study's inputs and the ruleset's version and sources.
+pub fn datapackage(
+    id: uuid::Uuid,
+    req: &ReadingsRequest,
+    ruleset_version: &str,
+    created: &str,
+) -> Value {
+    serde_json::json!({
+        "profile": "tabular-data-package",
+        "name": format!("tsoro-readings-{id}"),
+        "title": format!(
+            "What each reading of {} changes in play on {}, seed {}",
+            req.params.join(", "),
+            req.ruleset,
+            req.seed
+        ),
+        "description": "A readings study played by the tsoro engine: every choice of the parameters named (each against the default, the others at their defaults) on the same seeds, under random play and the pairing named; per reading its citation ids, its metric vector with 95% intervals, and its paired tests against the default, Holm-corrected. Game k of every reading depends only on the study's seed and k, on any machine and any number of workers.",
+        "created": created,
+        "version": env!("CARGO_PKG_VERSION"),
+        "sources": super::csv::package_sources(&req.ruleset),
+        "tsoro": {
+            "study": id,
+            "ruleset": req.ruleset,
+            "ruleset_version": ruleset_version,
+            "params": req.params,
+            "agents": agents_text(&req.agents),
+            "games": req.games,
+            "seed": req.seed.to_string(),
+            "command": command(req),
+            "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
+        },
+        "resources": [
+            Resource {
+                name: "readings",
+                path: READINGS_FILE,
+                description: Some("One row per pairing and reading (the default first): the reading, its citation ids, its metrics with 95% intervals, and its tests against the default."),
+                columns: READINGS_COLUMNS,
+                primary_key: &[],
+                foreign_keys: &[],
+            }
+            .descriptor(),
+        ],
+    })
+}
+
+/// The pairing a request names, as `a,b` (one agent named plays both seats).
+pub fn agents_text(a: &Agents) -> String {
+    match plan::parse_agents(a) {
+        Ok([x, y]) => format!("{x},{y}"),
+        Err(_) => a.names().join(","),
     }
-    for t in tsoro_engine::stats::study::TESTED {
-        h.extend([
-            format!("{t}_diff"),
-            format!("{t}_diff_low"),
-            format!("{t}_diff_high"),
-            format!("{t}_p"),
-            format!("{t}_p_holm"),
-        ]);
+}
+
+/// The `tsoro readings` command that plays the same study and writes its `readings.csv`.
+pub fn command(req: &ReadingsRequest) -> String {
+    let mut words = vec![
+        "tsoro readings --ruleset".to_string(),
+        crate::runs::tournament::shell_word(&req.ruleset),
+    ];
+    for p in &req.params {
+        words.push("--param".into());
+        words.push(crate::runs::tournament::shell_word(p));
     }
-    h.push("differs".into());
-    h
+    words.extend([
+        "--agents".into(),
+        crate::runs::tournament::shell_word(&agents_text(&req.agents)),
+        "--games".into(),
+        req.games.to_string(),
+        "--seed".into(),
+        req.seed.to_string(),
+        "--csv".into(),
+        READINGS_FILE.into(),
+    ]);
+    words.join(" ")
 }
 
 /// `readings.csv`: one row per (pairing, reading) with its citation ids, its metrics and
@@ -370,7 +477,7 @@ pub fn readings_csv(out: impl std::io::Write, pairings: &[PairingResult]) -> csv
         }
     };
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(readings_header())?;
+    w.write_record(READINGS_COLUMNS.iter().map(|c| c.name))?;
     for p in pairings {
         for r in &p.readings {
             let m = &r.metrics;
@@ -466,6 +573,70 @@ mod tests {
         )
         .unwrap();
         assert_eq!((p.pairings.len(), p.runs.len()), (1, 2));
+    }
+
+    /// The package's schema is [`READINGS_COLUMNS`], and `readings.csv` as written has exactly
+    /// those columns: its header their names, every cell of every row of its column's type
+    /// and within its constraints.
+    #[test]
+    fn the_package_describes_every_column_of_readings_csv_and_the_command_plays_the_study() {
+        let r = req(serde_json::json!({"ruleset": "tsoro-matthews-basic",
+            "params": ["back_capture", "layout"], "agents": "greedy", "games": 10, "seed": "9"}));
+        let dp = datapackage(uuid::Uuid::nil(), &r, "v1", "2026-01-01T00:00:00Z");
+        let fields = dp["resources"][0]["schema"]["fields"].as_array().unwrap();
+        let names: Vec<&str> = fields.iter().map(|f| f["name"].as_str().unwrap()).collect();
+        let columns: Vec<&str> = READINGS_COLUMNS.iter().map(|c| c.name).collect();
+        assert_eq!(names, columns);
+        assert_eq!(dp["resources"][0]["path"], READINGS_FILE);
+        assert!(!dp["sources"].as_array().unwrap().is_empty(), "{dp}");
+        // The tested figures' columns are the engine's, in its order.
+        let tested: Vec<&str> = columns
+            .iter()
+            .filter_map(|n| n.strip_suffix("_p_holm"))
+            .collect();
+        assert_eq!(tested, tsoro_engine::stats::study::TESTED);
+
+        let plan = plan_study(&r, 1000).unwrap();
+        let played = play(&plan, &tsoro_engine::sim::SimOptions::default()).unwrap();
+        let mut out = vec![];
+        readings_csv(&mut out, &played).unwrap();
+        let mut csv = ::csv::Reader::from_reader(&out[..]);
+        let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(header, columns);
+        let mut rows = 0;
+        for row in csv.records() {
+            let row = row.unwrap();
+            assert_eq!(row.len(), READINGS_COLUMNS.len());
+            for (c, v) in READINGS_COLUMNS.iter().zip(row.iter()) {
+                if v.is_empty() {
+                    continue;
+                }
+                let number = v.parse::<f64>().ok().filter(|x| x.is_finite());
+                let ok = match c.kind {
+                    "integer" => v.parse::<u64>().is_ok(),
+                    "number" => number.is_some(),
+                    "boolean" => v == "true" || v == "false",
+                    _ => true,
+                };
+                assert!(ok, "{}: {v:?} is not {}", c.name, c.kind);
+                let k = &c.constraints;
+                if let (Some(x), Some(min)) = (number, k.minimum) {
+                    assert!(x >= min as f64, "{}: {v} < {min}", c.name);
+                }
+                if let (Some(x), Some(max)) = (number, k.maximum) {
+                    assert!(x <= max as f64, "{}: {v} > {max}", c.name);
+                }
+            }
+            rows += 1;
+        }
+        // Two pairings, each with the default and one reading of each parameter.
+        assert_eq!(rows, 6);
+        assert_eq!(
+            command(&r),
+            "tsoro readings --ruleset tsoro-matthews-basic --param back_capture --param layout \
+             --agents greedy,greedy --games 10 --seed 9 --csv readings.csv"
+        );
+        assert_eq!(dp["tsoro"]["command"], command(&r));
     }
 
     #[test]

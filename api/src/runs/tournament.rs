@@ -331,7 +331,7 @@ fn within_budget(
 }
 
 /// Quotes a word for a POSIX shell if it needs it.
-fn shell_word(w: &str) -> String {
+pub fn shell_word(w: &str) -> String {
     if !w.is_empty()
         && w.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_.,:=/".contains(&b))

@@ -801,7 +801,7 @@ async fn a_job_s_game_is_replayed_from_its_seed() {
 
 /// The `frictionless` executable: `$TSORO_FRICTIONLESS`, or the one `scripts/frictionless-venv`
 /// installs under `target/` (as the archive's package test finds it).
-fn frictionless() -> Option<std::path::PathBuf> {
+pub fn frictionless() -> Option<std::path::PathBuf> {
     if let Ok(p) = std::env::var("TSORO_FRICTIONLESS") {
         return Some(p.into());
     }
@@ -811,7 +811,7 @@ fn frictionless() -> Option<std::path::PathBuf> {
 }
 
 /// Each `<a href=".." download="..">` of a page: (url, file name).
-fn download_links(html: &str) -> Vec<(String, String)> {
+pub fn download_links(html: &str) -> Vec<(String, String)> {
     html.split("<a ")
         .skip(1)
         .filter_map(|a| {
