@@ -103,6 +103,19 @@ async fn every_page_renders_and_every_link_resolves() {
     for about in ["/about/numbering", "/about/citations", "/about/readings"] {
         pages.push(about.into());
     }
+    // A readings study, so that the crawl reaches its page (and the comparison of its runs).
+    let study: Value = app
+        .post(
+            "/api/v1/readings",
+            &json!({"ruleset": "tsoro-matthews-basic", "params": ["back_capture"], "games": 10}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let study = study["id"].as_str().expect("a study's id").to_string();
+    pages.push(format!("/readings/{study}"));
+    pages.push(format!("/comparisons/{study}"));
     // The badge vocabulary, as /about/citations documents it.
     b.goto(&format!("{}/about/citations", app.address)).await;
     let documented = b
