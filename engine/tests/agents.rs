@@ -39,6 +39,7 @@ fn agents_play_only_legal_actions_and_are_reproducible() {
         "greedy",
         "alphabeta:2",
         "alphabeta:2:mobility",
+        "alphabeta:n300:mobility",
         "mcts:40",
     ]
     .iter()
@@ -225,7 +226,12 @@ fn analysis_chooses_as_the_agent_and_ignores_the_thread_count() {
         .num_threads(1)
         .build()
         .unwrap();
-    for spec in ["mcts:3000", "alphabeta:2", "greedy"] {
+    for spec in [
+        "mcts:3000",
+        "alphabeta:2",
+        "alphabeta:n2000:mobility",
+        "greedy",
+    ] {
         let spec: AgentSpec = spec.parse().unwrap();
         for (i, (g, s)) in positions().iter().enumerate() {
             let seed = 40 + i as u64;

@@ -31,7 +31,13 @@ fn threads(n: usize) -> TournamentOptions {
 fn the_same_games_and_ratings_on_one_and_two_threads() {
     let g = tsoro_4x8();
     let spec = TournamentSpec::round_robin(
-        agents(&["random", "greedy", "alphabeta:2:mobility", "mcts:40"]),
+        agents(&[
+            "random",
+            "greedy",
+            "alphabeta:2:mobility",
+            "alphabeta:n500:mobility",
+            "mcts:40",
+        ]),
         3,
         17,
         2,

@@ -4,7 +4,7 @@
 use super::store::JobRow;
 use super::view::{JobGame, job_url};
 use thiserror::Error;
-use tsoro_engine::agents::AgentSpec;
+use tsoro_engine::agents::{AgentSpec, Budget};
 
 /// Why a job's game cannot be played again.
 #[derive(Debug, Error)]
@@ -34,6 +34,10 @@ fn cheap_to_replay(agent: &AgentSpec) -> bool {
         AgentSpec::Random | AgentSpec::Greedy => true,
         AgentSpec::AlphaBeta { depth, .. } => *depth <= 4,
         AgentSpec::Mcts { iterations, .. } => *iterations <= 20_000,
+        AgentSpec::Deepening {
+            budget: Budget::Nodes(nodes),
+            ..
+        } => *nodes <= 20_000,
         AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => false,
     }
 }

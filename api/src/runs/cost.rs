@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tsoro_engine::AnyGame;
-use tsoro_engine::agents::{AgentSpec, stop};
+use tsoro_engine::agents::{AgentSpec, Budget, stop};
 use tsoro_engine::clock::thread_cpu;
 use tsoro_engine::game::Game;
 use tsoro_engine::rng::Rng;
@@ -247,9 +247,11 @@ pub fn game_price(
         decisions += match agent {
             AgentSpec::Random => REFERENCE_ACTION,
             // Their budget is their cost (runs refuse them: not reproducible).
-            AgentSpec::Deepening { millis, .. } | AgentSpec::MctsTimed { millis, .. } => {
-                *millis as f64 / 1000.0
+            AgentSpec::Deepening {
+                budget: Budget::Micros(micros),
+                ..
             }
+            | AgentSpec::MctsTimed { micros, .. } => *micros as f64 / 1e6,
             _ => {
                 let r = decision_rate(hash, game, agent)?;
                 at_least |= r.at_least;

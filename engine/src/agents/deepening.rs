@@ -1,9 +1,10 @@
-//! Alpha-beta deepened one turn at a time under a time budget per decision, with a
-//! transposition table: the strongest use of a fixed CPU time per move that plain
-//! depth-limited alpha-beta ([`super::AlphaBetaAgent`]) cannot make.
+//! Alpha-beta deepened one turn at a time under a budget per decision (CPU time, or a number
+//! of positions searched), with a transposition table, killer moves and principal-variation
+//! windows: the strongest use of a fixed CPU time per move that plain depth-limited alpha-beta
+//! ([`super::AlphaBetaAgent`]) cannot make.
 
 use super::alphabeta::{MAX_CHAIN, WIN};
-use super::{Agent, AlphaBetaAgent, Eval};
+use super::{Agent, AlphaBetaAgent, Budget, Eval};
 use crate::clock::thread_cpu;
 use crate::game::{ActionList, Game};
 use crate::player::Player;
@@ -18,32 +19,41 @@ const MAX_DEPTH: u32 = 64;
 /// Positions the table keeps before it is cleared (bounds its memory).
 const TABLE_LIMIT: usize = 1 << 19;
 
-/// Nodes between two looks at the clock.
+/// Nodes between two looks at the clock and at a stop request.
 const CLOCK_EVERY: u64 = 64;
 
 /// Negamax with alpha-beta pruning, as [`AlphaBetaAgent`] searches (the same evaluations,
 /// the same handling of runs of decisions by one player), deepened one turn at a time from
-/// depth 1 until the thread has spent `millis` milliseconds of CPU time on it; the choice of the deepest search
-/// completed is played (a search cut short by the clock is thrown away). Each depth searches
-/// the previous depth's best root action first, and at every node the action a transposition
-/// table remembers as best there, then captures; the table also returns the values of
-/// positions met again (by another order of moves, or at the previous depth's shallower
-/// searches' bounds). Deepening stops early once the result is proven (a won or lost game
-/// within the horizon) or the whole game tree fits in the depth.
+/// depth 1 until the budget is spent: `Micros`, microseconds of the thread's CPU time, or
+/// `Nodes`, positions searched (counted as [`AlphaBetaAgent`]'s analysis counts them). The
+/// choice of the deepest search completed is played; of a search cut short, only the root
+/// actions it finished count (the previous depth's best is searched first, so they include
+/// it).
 ///
-/// The clock makes the choices depend on the machine and its load: not reproducible.
+/// Each depth searches the previous depth's best root action first; at every node the action
+/// a transposition table remembers as best there comes first, then captures (most stones
+/// first), then the two latest quiet actions that cut the search off at the same distance
+/// from the root (killer moves). After the first, each action is searched with a null window
+/// and searched again with the full window only if it may be better (principal-variation
+/// search). The table also returns the values of positions met again. Move ordering and the
+/// windows change how many positions are searched, never a value at a fixed depth (a test
+/// compares the values with [`AlphaBetaAgent`]'s). Deepening stops early once the result is
+/// proven (a won or lost game within the horizon) or the whole game tree fits in the depth.
+///
+/// A budget of positions is reproducible: the same position and seed give the same choice on
+/// any machine. A time budget is not.
 #[derive(Clone, Copy, Debug)]
 pub struct DeepeningAgent {
-    /// Milliseconds per decision.
-    pub millis: u32,
+    /// How much it searches per decision.
+    pub budget: Budget,
     /// The evaluation at the leaves.
     pub eval: Eval,
 }
 
 impl DeepeningAgent {
-    /// `millis` milliseconds per decision, leaves scored by `eval`.
-    pub fn new(millis: u32, eval: Eval) -> DeepeningAgent {
-        DeepeningAgent { millis, eval }
+    /// `budget` per decision, leaves scored by `eval`.
+    pub fn new(budget: Budget, eval: Eval) -> DeepeningAgent {
+        DeepeningAgent { budget, eval }
     }
 }
 
@@ -116,33 +126,127 @@ struct Entry<A> {
     best: A,
 }
 
+/// The order key of the table's best action, of captures (plus the stones taken) and of
+/// killer moves; other actions keep the order of the legal actions.
+const FIRST: i32 = i32::MAX;
+const CAPTURE: i32 = 1 << 24;
+const KILLER: i32 = 1 << 22;
+
+/// A node's children: (order key, action, position after it).
+type Children<G> = Vec<(i32, <G as Game>::Action, <G as Game>::State)>;
+
 struct Search<'g, G: Game> {
     g: &'g G,
     ab: AlphaBetaAgent,
-    /// The thread's CPU time at which the search stops.
-    deadline: Duration,
+    /// The thread's CPU time at which the search stops, for a time budget.
+    deadline: Option<Duration>,
+    /// Positions after which the search stops.
+    max_nodes: u64,
     nodes: u64,
     stopped: bool,
+    /// Whether values stored in the table cut the search (off only to compare values with a
+    /// plain search at one depth: a stored value may come from a deeper search).
+    table_values: bool,
     /// Leaves scored by the evaluation (not finished games) in the current depth.
     horizon: u64,
     table: HashMap<G::State, Entry<G::Action>, BuildHasherDefault<Fx>>,
+    /// Two killer moves per distance from the root.
+    killers: Vec<[Option<G::Action>; 2]>,
+    /// The children of the nodes on the current path, by distance from the root (kept to
+    /// reuse their memory).
+    frames: Vec<Children<G>>,
 }
 
-impl<G: Game> Search<'_, G> {
-    fn out_of_time(&mut self) -> bool {
+impl<'g, G: Game> Search<'g, G> {
+    fn new(g: &'g G, eval: Eval, budget: Budget) -> Self {
+        let (deadline, max_nodes) = match budget {
+            Budget::Micros(us) => (
+                Some(thread_cpu() + Duration::from_micros(us as u64)),
+                u64::MAX,
+            ),
+            Budget::Nodes(n) => (None, n as u64),
+        };
+        Search {
+            g,
+            ab: AlphaBetaAgent { depth: 1, eval },
+            deadline,
+            max_nodes,
+            nodes: 0,
+            stopped: false,
+            table_values: true,
+            horizon: 0,
+            table: HashMap::default(),
+            killers: Vec::new(),
+            frames: Vec::new(),
+        }
+    }
+
+    /// Counts a position; whether the search must stop.
+    fn count(&mut self) -> bool {
+        self.nodes += 1;
         if !self.stopped
-            && self.nodes.is_multiple_of(CLOCK_EVERY)
-            && (thread_cpu() >= self.deadline || super::stop::requested())
+            && (self.nodes > self.max_nodes
+                || (self.nodes.is_multiple_of(CLOCK_EVERY)
+                    && (self.deadline.is_some_and(|d| thread_cpu() >= d)
+                        || super::stop::requested())))
         {
             self.stopped = true;
         }
         self.stopped
     }
 
+    /// The children of `s` (where `me` moves) in the order they are searched, written into
+    /// `kids`: the table's `first` action, captures, killers at `ply`, the rest.
+    fn children(
+        &self,
+        s: &G::State,
+        me: Player,
+        first: Option<G::Action>,
+        ply: usize,
+        kids: &mut Children<G>,
+    ) {
+        let mut legal = ActionList::new();
+        self.g.legal_actions(s, &mut legal);
+        let theirs = self.g.material(s, me.other());
+        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
+        kids.clear();
+        for (i, &a) in legal.iter().enumerate() {
+            let mut t = s.clone();
+            self.g.apply_unchecked(&mut t, a);
+            // Stones taken by the action alone (as `greedy::immediate_gain` counts them).
+            let gain = match self.g.outcome(&t).and_then(|o| o.winner) {
+                Some(w) if w == me => super::GreedyAgent::WIN,
+                Some(_) => -super::GreedyAgent::WIN,
+                None => theirs - self.g.material(&t, me.other()),
+            };
+            let key = if Some(a) == first {
+                FIRST
+            } else if gain != 0 {
+                CAPTURE + gain
+            } else if Some(a) == killers[0] {
+                KILLER + 1
+            } else if Some(a) == killers[1] {
+                KILLER
+            } else {
+                -(i as i32)
+            };
+            kids.push((key, a, t));
+        }
+        // Stable: equal keys keep the legal order.
+        kids.sort_by_key(|k| std::cmp::Reverse(k.0));
+    }
+
     /// The value of live position `s` for the player to move there.
-    fn search(&mut self, s: &G::State, depth: u32, chain: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.out_of_time() {
+    fn search(
+        &mut self,
+        s: &G::State,
+        depth: u32,
+        chain: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if self.count() {
             return 0;
         }
         let Some(me) = self.g.to_move(s) else {
@@ -155,7 +259,7 @@ impl<G: Game> Search<'_, G> {
         let alpha0 = alpha;
         let mut first = None;
         if let Some(e) = self.table.get(s) {
-            if e.depth >= depth {
+            if self.table_values && e.depth >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.value >= beta,
@@ -167,30 +271,49 @@ impl<G: Game> Search<'_, G> {
             }
             first = Some(e.best);
         }
-        let mut moves = self.ab.ordered(self.g, s, me);
-        if let Some(b) = first
-            && let Some(i) = moves.iter().position(|&a| a == b)
-        {
-            moves[..=i].rotate_right(1);
+        if self.frames.len() <= ply {
+            self.frames.resize_with(ply + 1, Vec::new);
         }
+        let mut kids = std::mem::take(&mut self.frames[ply]);
+        self.children(s, me, first, ply, &mut kids);
         let mut best = i32::MIN + 1;
-        let mut best_action = moves[0];
-        for &a in &moves {
-            let mut t = s.clone();
-            self.g.apply_unchecked(&mut t, a);
-            let v = self.child(&t, me, depth, chain, alpha, beta);
+        let mut best_action = kids[0].1;
+        for (i, (key, a, t)) in kids.iter().enumerate() {
+            let v = if i == 0 {
+                self.child(t, me, depth, chain, ply, alpha, beta)
+            } else {
+                // A null window first: is it better than the best so far?
+                let v = self.child(t, me, depth, chain, ply, alpha, alpha.saturating_add(1));
+                if v > alpha && v < beta && !self.stopped {
+                    self.child(t, me, depth, chain, ply, alpha, beta)
+                } else {
+                    v
+                }
+            };
             if self.stopped {
+                self.frames[ply] = kids;
                 return 0;
             }
             if v > best {
                 best = v;
-                best_action = a;
+                best_action = *a;
             }
             alpha = alpha.max(best);
             if alpha >= beta {
+                if *key < CAPTURE {
+                    if self.killers.len() <= ply {
+                        self.killers.resize(ply + 1, [None, None]);
+                    }
+                    let k = &mut self.killers[ply];
+                    if k[0] != Some(*a) {
+                        k[1] = k[0];
+                        k[0] = Some(*a);
+                    }
+                }
                 break;
             }
         }
+        self.frames[ply] = kids;
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta {
@@ -213,72 +336,83 @@ impl<G: Game> Search<'_, G> {
         best
     }
 
-    /// The value for `me` of the child `t` reached by `me`'s action.
+    /// The value for `me` of the child `t` reached by `me`'s action at distance `ply` from
+    /// the root.
+    #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
         t: &G::State,
         me: Player,
         depth: u32,
         chain: u32,
+        ply: usize,
         alpha: i32,
         beta: i32,
     ) -> i32 {
         match self.g.to_move(t) {
-            None => self.ab.evaluate(self.g, t, me),
-            Some(p) if p == me => self.search(t, depth, chain + 1, alpha, beta),
-            Some(_) => -self.search(t, depth - 1, 0, -beta, -alpha),
+            None => {
+                self.count();
+                self.ab.evaluate(self.g, t, me)
+            }
+            Some(p) if p == me => self.search(t, depth, chain + 1, ply + 1, alpha, beta),
+            Some(_) => -self.search(t, depth - 1, 0, ply + 1, -beta, -alpha),
         }
+    }
+
+    /// Searches every root action of `s` (in the order of `moves`) to `depth`, with a window
+    /// just wide enough to tell equal values apart from worse ones; the actions finished
+    /// before a stop, with their values (exact for the best, at most the best's less one for
+    /// the others).
+    fn root(&mut self, s: &G::State, me: Player, moves: &[G::Action], depth: u32) -> Root<G> {
+        let mut ties = super::Ties::new();
+        let mut scored = Vec::with_capacity(moves.len());
+        for &a in moves {
+            let mut t = s.clone();
+            self.g.apply_unchecked(&mut t, a);
+            let alpha = ties.best().saturating_sub(1).max(i32::MIN + 1);
+            let v = self.child(&t, me, depth, 0, 0, alpha, i32::MAX);
+            if self.stopped {
+                break;
+            }
+            ties.offer(a, v);
+            scored.push((v, a));
+        }
+        Root { ties, scored }
     }
 }
 
+/// What a search of the root actions found.
+struct Root<G: Game> {
+    ties: super::Ties<G::Action>,
+    scored: Vec<(i32, G::Action)>,
+}
+
 impl DeepeningAgent {
-    /// The action chosen at `s`, the depth of the deepest search completed and the nodes
+    /// The action chosen at `s`, the depth of the deepest search completed and the positions
     /// searched.
     pub fn decide<G: Game>(&self, g: &G, s: &G::State, rng: &mut Rng) -> (G::Action, u32, u64) {
-        let start = thread_cpu();
-        let ab = AlphaBetaAgent {
-            depth: 1,
-            eval: self.eval,
-        };
+        let mut search = Search::new(g, self.eval, self.budget);
         let me = g.to_move(s).expect("a live game");
-        let mut moves: ActionList<G::Action> = ab.ordered(g, s, me);
+        let mut moves: ActionList<G::Action> = search.ab.ordered(g, s, me);
         if moves.len() == 1 {
             return (moves[0], 0, 0);
         }
-        let mut search = Search {
-            g,
-            ab,
-            deadline: start + Duration::from_millis(self.millis as u64),
-            nodes: 0,
-            stopped: false,
-            horizon: 0,
-            table: HashMap::default(),
-        };
         let mut chosen = None;
         let mut reached = 0;
         for depth in 1..=MAX_DEPTH {
             search.horizon = 0;
-            let mut ties = super::Ties::new();
-            let mut scored: Vec<(i32, G::Action)> = Vec::with_capacity(moves.len());
-            for &a in &moves {
-                let mut t = s.clone();
-                g.apply_unchecked(&mut t, a);
-                // A window just wide enough to tell equal values apart from worse ones.
-                let alpha = ties.best().saturating_sub(1).max(i32::MIN + 1);
-                let v = search.child(&t, me, depth, 0, alpha, i32::MAX);
-                if search.stopped {
-                    break;
-                }
-                ties.offer(a, v);
-                scored.push((v, a));
-            }
+            let Root { ties, mut scored } = search.root(s, me, &moves, depth);
             if search.stopped {
+                // The actions finished at this depth include the previous depth's best.
+                if !scored.is_empty() && chosen.is_some() {
+                    chosen = Some(ties.pick(rng));
+                }
                 break;
             }
             reached = depth;
             chosen = Some(ties.pick(rng));
-            // The next depth searches the best first (a stable sort keeps the capture order
-            // among equals).
+            // The next depth searches the best first (a stable sort keeps the order among
+            // equals).
             scored.sort_by_key(|x| std::cmp::Reverse(x.0));
             moves.clear();
             moves.extend(scored.iter().map(|&(_, a)| a));
@@ -294,5 +428,100 @@ impl DeepeningAgent {
 impl<G: Game> Agent<G> for DeepeningAgent {
     fn choose(&mut self, g: &G, s: &G::State, rng: &mut Rng) -> G::Action {
         self.decide(g, s, rng).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyGame;
+    use crate::catalogue::{self, Params};
+    use crate::sowing::SowingGame;
+
+    fn tsoro_4x8() -> SowingGame {
+        let mut params = Params::new();
+        params.insert("holes".into(), serde_json::json!(8));
+        let Ok(AnyGame::Sowing(g)) = catalogue::get("tsoro-ludii").unwrap().build(&params) else {
+            panic!("tsoro-ludii is a sowing game")
+        };
+        g
+    }
+
+    /// Positions along random games.
+    fn positions(g: &SowingGame, games: u64) -> Vec<<SowingGame as Game>::State> {
+        let mut out = Vec::new();
+        for k in 0..games {
+            let mut rng = Rng::for_game(7, k);
+            let mut s = g.initial_state();
+            let mut ply = 0;
+            while g.to_move(&s).is_some() && ply < 60 {
+                if ply % 5 == 0 {
+                    out.push(s.clone());
+                }
+                let a = g.random_action(&s, &mut rng).unwrap();
+                g.apply_unchecked(&mut s, a);
+                ply += 1;
+            }
+        }
+        out
+    }
+
+    /// Killer moves, the table's best moves and principal-variation windows change the order
+    /// and the windows of the search, never what it finds: at a fixed depth, the best value
+    /// and the set of best root actions are those of plain alpha-beta's full-window analysis.
+    #[test]
+    fn ordering_and_windows_do_not_change_the_values_at_a_fixed_depth() {
+        let g = tsoro_4x8();
+        let mut compared = 0;
+        for eval in [Eval::Material, Eval::Mobility] {
+            for (i, s) in positions(&g, 6).iter().enumerate() {
+                let me = g.to_move(s).unwrap();
+                for depth in 1..=4 {
+                    let plain =
+                        AlphaBetaAgent { depth, eval }.analyse(&g, s, &mut Rng::from_seed(1));
+                    if plain.candidates.is_empty() {
+                        continue;
+                    }
+                    let best = plain
+                        .candidates
+                        .iter()
+                        .filter_map(|c| c.score)
+                        .max()
+                        .unwrap();
+                    let mut want: Vec<String> = plain
+                        .candidates
+                        .iter()
+                        .filter(|c| c.score == Some(best))
+                        .map(|c| c.action.to_string())
+                        .collect();
+                    want.sort();
+                    let mut search = Search::new(&g, eval, Budget::Nodes(u32::MAX));
+                    search.table_values = false;
+                    let mut moves: ActionList<_> = search.ab.ordered(&g, s, me);
+                    // Deepen as the agent does, so that the table and killers are warm.
+                    let mut root = None;
+                    for d in 1..=depth {
+                        let r = search.root(s, me, &moves, d);
+                        let mut order = r.scored.clone();
+                        order.sort_by_key(|x| std::cmp::Reverse(x.0));
+                        moves.clear();
+                        moves.extend(order.iter().map(|&(_, a)| a));
+                        root = Some(r);
+                    }
+                    let root = root.unwrap();
+                    assert_eq!(root.ties.best() as i64, best, "position {i}, depth {depth}");
+                    let mut got: Vec<String> = root
+                        .scored
+                        .iter()
+                        .filter(|x| x.0 as i64 == best)
+                        .map(|x| x.1.to_string())
+                        .collect();
+                    got.sort();
+                    assert_eq!(got, want, "position {i}, depth {depth}, {eval:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 100, "only {compared} searches compared");
     }
 }

@@ -32,14 +32,14 @@ pub const ROLLOUT_MOVES: u32 = 200;
 /// UCT cuts its rollouts ([`Game::rollout_game`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MctsAgent {
-    /// Iterations per decision (at most: see `millis`).
+    /// Iterations per decision (at most: see `micros`).
     pub iterations: u32,
     /// Exploration constant.
     pub c: f64,
-    /// A time budget per decision, in milliseconds of the thread's CPU time: the search stops
+    /// A time budget per decision, in microseconds of the thread's CPU time: the search stops
     /// at the first look at the clock (every [`STOP_EVERY`] iterations) past it. Not
     /// reproducible.
-    pub millis: Option<u32>,
+    pub micros: Option<u32>,
 }
 
 impl MctsAgent {
@@ -48,16 +48,16 @@ impl MctsAgent {
         MctsAgent {
             iterations,
             c,
-            millis: None,
+            micros: None,
         }
     }
 
-    /// As many iterations as `millis` milliseconds per decision allow.
-    pub fn timed(millis: u32, c: f64) -> MctsAgent {
+    /// As many iterations as `micros` microseconds per decision allow.
+    pub fn timed(micros: u32, c: f64) -> MctsAgent {
         MctsAgent {
             iterations: u32::MAX,
             c,
-            millis: Some(millis),
+            micros: Some(micros),
         }
     }
 }
@@ -417,8 +417,8 @@ impl MctsAgent {
         let capacity = (self.iterations as usize).min(1 << 20) + 1;
         let mut tree = Tree::new(g, self.c, root, me, capacity);
         let deadline = self
-            .millis
-            .map(|ms| crate::clock::thread_cpu() + std::time::Duration::from_millis(ms as u64));
+            .micros
+            .map(|us| crate::clock::thread_cpu() + std::time::Duration::from_micros(us as u64));
         rollouts.random_playouts(&mut Pipeline {
             deadline,
             cut: g.moves(root).saturating_add(ROLLOUT_MOVES),

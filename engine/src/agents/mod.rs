@@ -74,13 +74,16 @@ pub enum Eval {
 }
 
 /// An agent by name: `random`, `greedy`, `alphabeta:D[:material|mobility]`,
-/// `mcts:N[:C]` (N iterations, exploration constant C, default √2); and with a time budget
-/// per decision instead of a depth or a number of iterations, `alphabeta:Ts[:eval]` (iterative
-/// deepening) and `mcts:Ts[:C]`, T in seconds (`0.1s`) or milliseconds (`250ms`).
+/// `mcts:N[:C]` (N iterations, exploration constant C, default √2); alpha-beta deepened one
+/// turn at a time until a number of positions is searched, `alphabeta:nN[:eval]`; and with a
+/// time budget per decision instead of a depth, a number of iterations or of positions,
+/// `alphabeta:T[:eval]` (iterative deepening) and `mcts:T[:C]`, T in seconds (`0.1s`),
+/// milliseconds (`250ms`, `0.15ms`) or microseconds (`150us`), whole microseconds.
 ///
 /// A time budget makes an agent's choices depend on the machine and its load: games with
 /// such agents are **not reproducible** from their seed ([`AgentSpec::reproducible`]). They
-/// are for comparing strength per CPU-second; depth and iterations stay the default.
+/// are for comparing strength per CPU-second; a budget of positions (`alphabeta:n5000`) is the
+/// reproducible way to give a deepening search about a given CPU time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AgentSpec {
     /// Uniform over the legal actions.
@@ -101,55 +104,102 @@ pub enum AgentSpec {
         /// Exploration constant.
         c: f64,
     },
-    /// Alpha-beta deepened one turn at a time until a time budget per decision is spent,
-    /// with a transposition table and the best move of the last depth searched first.
+    /// Alpha-beta deepened one turn at a time until its budget per decision is spent, with
+    /// a transposition table, killer moves and principal-variation windows.
     Deepening {
-        /// Milliseconds per decision.
-        millis: u32,
+        /// How much it searches per decision.
+        budget: Budget,
         /// The evaluation at the leaves.
         eval: Eval,
     },
     /// UCT with random playouts, as many iterations as a time budget per decision allows.
     MctsTimed {
-        /// Milliseconds per decision.
-        millis: u32,
+        /// Microseconds per decision.
+        micros: u32,
         /// Exploration constant.
         c: f64,
     },
 }
 
-/// Longest time budget per decision, in milliseconds (a minute).
-pub const MAX_MILLIS: u32 = 60_000;
-
-/// A time per decision, `0.1s` or `250ms`, in milliseconds (1 to [`MAX_MILLIS`]).
-fn parse_millis(text: &str) -> Option<u32> {
-    let ms = if let Some(ms) = text.strip_suffix("ms") {
-        ms.parse::<f64>().ok()?
-    } else {
-        1000.0 * text.strip_suffix('s')?.parse::<f64>().ok()?
-    };
-    (ms.is_finite() && ms >= 1.0 && ms <= MAX_MILLIS as f64 && ms.fract() == 0.0)
-        .then_some(ms as u32)
+/// How much a deepening alpha-beta ([`AgentSpec::Deepening`]) searches per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Microseconds of the thread's CPU time (not reproducible).
+    Micros(u32),
+    /// Positions searched, [`MAX_NODES`] at most (reproducible).
+    Nodes(u32),
 }
 
-/// A time per decision as written: `0.1s`.
-fn show_millis(ms: u32) -> String {
-    format!("{}s", ms as f64 / 1000.0)
+/// Longest time budget per decision, in microseconds (a minute).
+pub const MAX_MICROS: u32 = 60_000_000;
+/// Shortest time budget per decision, in microseconds.
+pub const MIN_MICROS: u32 = 10;
+
+/// A time per decision, `0.1s`, `250ms`, `0.15ms` or `150us`, in whole microseconds
+/// ([`MIN_MICROS`] to [`MAX_MICROS`]); read as decimals, exactly.
+fn parse_micros(text: &str) -> Option<u32> {
+    let (number, places) = if let Some(n) = text.strip_suffix("us") {
+        (n, 0)
+    } else if let Some(n) = text.strip_suffix("ms") {
+        (n, 3)
+    } else {
+        (text.strip_suffix('s')?, 6)
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if !digits(whole) || !(fraction.is_empty() || digits(fraction)) || whole.len() > 9 {
+        return None;
+    }
+    // Digits past the microsecond must be zeros.
+    let (kept, past) = fraction.split_at(fraction.len().min(places));
+    if past.bytes().any(|b| b != b'0') || number.ends_with('.') {
+        return None;
+    }
+    let mut micros: u64 = whole.parse().ok()?;
+    for _ in 0..places {
+        micros *= 10;
+    }
+    let mut scale = 10u64.pow(places as u32);
+    for b in kept.bytes() {
+        scale /= 10;
+        micros += (b - b'0') as u64 * scale;
+    }
+    (MIN_MICROS as u64..=MAX_MICROS as u64)
+        .contains(&micros)
+        .then_some(micros as u32)
+}
+
+/// A time per decision as written: `0.1s` for whole milliseconds, else `150us`.
+fn show_micros(us: u32) -> String {
+    if us.is_multiple_of(1000) {
+        format!("{}s", us as f64 / 1e6)
+    } else {
+        format!("{us}us")
+    }
+}
+
+/// A budget of positions, `n5000`: 1 to [`MAX_NODES`].
+fn parse_nodes(text: &str) -> Option<u32> {
+    let n = text.strip_prefix('n')?;
+    let nodes: u32 = n.parse().ok().filter(|_| digits(n))?;
+    (1..=MAX_NODES).contains(&nodes).then_some(nodes)
 }
 
 /// Deepest alpha-beta search a name may ask for.
 pub const MAX_DEPTH: u32 = 8;
 /// Most MCTS iterations a name may ask for.
 pub const MAX_ITERATIONS: u32 = 1_000_000;
+/// Most positions a deepening alpha-beta's budget may name (as many as MCTS iterations).
+pub const MAX_NODES: u32 = MAX_ITERATIONS;
 
 /// A regular expression (unanchored; the same in ECMA 262, as JSON Schema reads it, and in
 /// Rust's and Python's engines) matching exactly the names of reproducible agents that
 /// [`AgentSpec`] parses with a depth of at most `depth` and at most `iterations` MCTS
-/// iterations: what a schema states of an agent. Time budgets (`mcts:1s`) are not matched,
+/// iterations or alpha-beta positions (`alphabeta:nN`): what a schema states of an agent. Time budgets (`mcts:1s`) are not matched,
 /// since their games are not reproducible and the service refuses them.
 pub fn name_pattern(depth: u32, iterations: u32) -> String {
     format!(
-        "(random|greedy|alphabeta:{}(:(material|mobility))?|mcts:{}(:{EXPLORATION})?)",
+        "(random|greedy|alphabeta:(n{}|{})(:(material|mobility))?|mcts:{}(:{EXPLORATION})?)",
+        whole_pattern(iterations),
         whole_pattern(depth),
         whole_pattern(iterations)
     )
@@ -227,15 +277,17 @@ impl AgentBounds {
     /// The agents taken, in one line: what error messages and help texts show.
     pub fn describe(&self) -> String {
         let mut out = format!(
-            "random, greedy, alphabeta:D[:material|mobility] (D 1 to {}), mcts:N[:C] (N 1 to {}, \
-             C the exploration constant, default 1.414)",
-            self.max_depth, self.max_iterations
+            "random, greedy, alphabeta:D[:material|mobility] (D 1 to {}), \
+             alphabeta:nN[:material|mobility] (deepening until N positions are searched, N 1 to \
+             {}), mcts:N[:C] (N 1 to {}, C the exploration constant, default 1.414)",
+            self.max_depth, self.max_iterations, self.max_iterations
         );
         if self.timed {
             out.push_str(&format!(
                 "; with a time per decision instead (not reproducible): \
-                 alphabeta:T[:material|mobility], mcts:T[:C] (T as 0.1s or 250ms, 1ms to {})",
-                show_millis(MAX_MILLIS)
+                 alphabeta:T[:material|mobility], mcts:T[:C] (T as 0.1s, 250ms or 150us, 10us \
+                 to {})",
+                show_micros(MAX_MICROS)
             ));
         } else {
             out.push_str("; a time per decision (mcts:1s) is not taken: not reproducible");
@@ -249,6 +301,10 @@ impl AgentBounds {
             AgentSpec::Random | AgentSpec::Greedy => true,
             AgentSpec::AlphaBeta { depth, .. } => depth <= self.max_depth,
             AgentSpec::Mcts { iterations, .. } => iterations <= self.max_iterations,
+            AgentSpec::Deepening {
+                budget: Budget::Nodes(nodes),
+                ..
+            } => nodes <= self.max_iterations,
             AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. } => self.timed,
         }
     }
@@ -287,14 +343,19 @@ impl FromStr for AgentSpec {
         match (head, rest.as_slice()) {
             ("random", []) => Ok(AgentSpec::Random),
             ("greedy", []) => Ok(AgentSpec::Greedy),
-            ("alphabeta", [t, more @ ..]) if more.len() <= 1 && parse_millis(t).is_some() => {
+            ("alphabeta", [b, more @ ..])
+                if more.len() <= 1 && (b.starts_with('n') || parse_micros(b).is_some()) =>
+            {
                 let eval = match more.first().copied() {
                     None | Some("material") => Eval::Material,
                     Some("mobility") => Eval::Mobility,
                     _ => return Err(bad()),
                 };
-                let millis = parse_millis(t).ok_or_else(bad)?;
-                Ok(AgentSpec::Deepening { millis, eval })
+                let budget = match parse_micros(b) {
+                    Some(us) => Budget::Micros(us),
+                    None => Budget::Nodes(parse_nodes(b).ok_or_else(bad)?),
+                };
+                Ok(AgentSpec::Deepening { budget, eval })
             }
             ("alphabeta", [d, more @ ..]) if more.len() <= 1 => {
                 let depth: u32 = d.parse().ok().filter(|_| digits(d)).ok_or_else(bad)?;
@@ -313,8 +374,8 @@ impl FromStr for AgentSpec {
                     None => std::f64::consts::SQRT_2,
                     Some(c) => exploration(c).ok_or_else(bad)?,
                 };
-                if let Some(millis) = parse_millis(n) {
-                    return Ok(AgentSpec::MctsTimed { millis, c });
+                if let Some(micros) = parse_micros(n) {
+                    return Ok(AgentSpec::MctsTimed { micros, c });
                 }
                 let iterations: u32 = n.parse().ok().filter(|_| digits(n)).ok_or_else(bad)?;
                 if !(1..=MAX_ITERATIONS).contains(&iterations) {
@@ -346,18 +407,20 @@ impl fmt::Display for AgentSpec {
                 write!(f, "mcts:{iterations}")
             }
             AgentSpec::Mcts { iterations, c } => write!(f, "mcts:{iterations}:{c}"),
-            AgentSpec::Deepening {
-                millis,
-                eval: Eval::Material,
-            } => write!(f, "alphabeta:{}", show_millis(*millis)),
-            AgentSpec::Deepening {
-                millis,
-                eval: Eval::Mobility,
-            } => write!(f, "alphabeta:{}:mobility", show_millis(*millis)),
-            AgentSpec::MctsTimed { millis, c } if *c == std::f64::consts::SQRT_2 => {
-                write!(f, "mcts:{}", show_millis(*millis))
+            AgentSpec::Deepening { budget, eval } => {
+                match budget {
+                    Budget::Micros(us) => write!(f, "alphabeta:{}", show_micros(*us))?,
+                    Budget::Nodes(n) => write!(f, "alphabeta:n{n}")?,
+                }
+                match eval {
+                    Eval::Material => Ok(()),
+                    Eval::Mobility => f.write_str(":mobility"),
+                }
             }
-            AgentSpec::MctsTimed { millis, c } => write!(f, "mcts:{}:{c}", show_millis(*millis)),
+            AgentSpec::MctsTimed { micros, c } if *c == std::f64::consts::SQRT_2 => {
+                write!(f, "mcts:{}", show_micros(*micros))
+            }
+            AgentSpec::MctsTimed { micros, c } => write!(f, "mcts:{}:{c}", show_micros(*micros)),
         }
     }
 }
@@ -368,7 +431,10 @@ impl AgentSpec {
     pub fn reproducible(&self) -> bool {
         !matches!(
             self,
-            AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. }
+            AgentSpec::Deepening {
+                budget: Budget::Micros(_),
+                ..
+            } | AgentSpec::MctsTimed { .. }
         )
     }
 
@@ -379,8 +445,8 @@ impl AgentSpec {
             AgentSpec::Greedy => Box::new(GreedyAgent),
             AgentSpec::AlphaBeta { depth, eval } => Box::new(AlphaBetaAgent { depth, eval }),
             AgentSpec::Mcts { iterations, c } => Box::new(MctsAgent::new(iterations, c)),
-            AgentSpec::Deepening { millis, eval } => Box::new(DeepeningAgent::new(millis, eval)),
-            AgentSpec::MctsTimed { millis, c } => Box::new(MctsAgent::timed(millis, c)),
+            AgentSpec::Deepening { budget, eval } => Box::new(DeepeningAgent::new(budget, eval)),
+            AgentSpec::MctsTimed { micros, c } => Box::new(MctsAgent::timed(micros, c)),
         }
     }
 }
@@ -395,7 +461,7 @@ mod tests {
         /// of the bounds, or have a time budget.
         #[test]
         fn the_name_pattern_is_exactly_what_parses(
-            name in "(random|greedy|alphabeta:|mcts:|)[0-9+ .:a-z-]{0,12}",
+            name in "(random|greedy|alphabeta:n?|mcts:|)[0-9+ .:a-z-]{0,12}",
             depth in 1u32..=MAX_DEPTH,
             iterations in proptest::sample::select(vec![1, 9, 10, 20_000, 99_999, MAX_ITERATIONS]),
         ) {
@@ -403,6 +469,7 @@ mod tests {
             let within = match name.parse::<AgentSpec>() {
                 Ok(AgentSpec::AlphaBeta { depth: d, .. }) => d <= depth,
                 Ok(AgentSpec::Mcts { iterations: n, .. }) => n <= iterations,
+                Ok(AgentSpec::Deepening { budget: Budget::Nodes(n), .. }) => n <= iterations,
                 Ok(AgentSpec::Deepening { .. } | AgentSpec::MctsTimed { .. }) => false,
                 Ok(_) => true,
                 Err(_) => false,
@@ -421,6 +488,8 @@ mod tests {
             "mcts:20000",
             "mcts:1:0.5",
             "mcts:19999",
+            "alphabeta:n20000",
+            "alphabeta:n0500:mobility",
         ] {
             assert!(re.is_match(name), "{name}");
             assert!(name.parse::<AgentSpec>().is_ok(), "{name}");
@@ -435,6 +504,10 @@ mod tests {
             "mcts:5:1e3",
             "mcts:1s",
             "alphabeta:250ms",
+            "alphabeta:150us",
+            "alphabeta:n20001",
+            "alphabeta:n0",
+            "alphabeta:n",
         ] {
             assert!(!re.is_match(name), "{name}");
         }
@@ -453,6 +526,12 @@ mod tests {
             "mcts:0.25s:0.5",
             "alphabeta:0.1s",
             "alphabeta:0.05s:mobility",
+            "alphabeta:150us:mobility",
+            "mcts:10us",
+            "alphabeta:1001us",
+            "alphabeta:n5000",
+            "alphabeta:n1:mobility",
+            "alphabeta:n1000000",
         ] {
             let a: AgentSpec = name.parse().unwrap();
             assert_eq!(a.to_string(), name);
@@ -468,7 +547,20 @@ mod tests {
             "greedy:2",
             "mcts:0s",
             "mcts:61s",
-            "alphabeta:0.0001s",
+            "alphabeta:0.0000001s",
+            "alphabeta:9us",
+            "alphabeta:0.15us",
+            "alphabeta:1.us",
+            "alphabeta:.5ms",
+            "alphabeta:+5ms",
+            "alphabeta:5e2us",
+            "alphabeta:60000001us",
+            "alphabeta:n0",
+            "alphabeta:n",
+            "alphabeta:n+5",
+            "alphabeta:n1000001",
+            "alphabeta:n50:x",
+            "alphabeta:N50",
             "alphabeta:1s:x",
             " random",
             "mcts:+5",
@@ -481,7 +573,43 @@ mod tests {
             "mcts:250ms".parse::<AgentSpec>().unwrap().to_string(),
             "mcts:0.25s"
         );
+        for (fine, micros) in [
+            ("alphabeta:0.15ms", 150),
+            ("alphabeta:0.000150s", 150),
+            ("alphabeta:150us", 150),
+            ("alphabeta:2ms", 2000),
+            ("alphabeta:0.0001s", 100),
+            ("alphabeta:60s", MAX_MICROS),
+        ] {
+            assert_eq!(
+                fine.parse::<AgentSpec>().unwrap(),
+                AgentSpec::Deepening {
+                    budget: Budget::Micros(micros),
+                    eval: Eval::Material
+                },
+                "{fine}"
+            );
+        }
+        assert_eq!(
+            "alphabeta:0.15ms:mobility"
+                .parse::<AgentSpec>()
+                .unwrap()
+                .to_string(),
+            "alphabeta:150us:mobility"
+        );
         assert!(!"mcts:1s".parse::<AgentSpec>().unwrap().reproducible());
+        assert!(
+            !"alphabeta:150us"
+                .parse::<AgentSpec>()
+                .unwrap()
+                .reproducible()
+        );
+        assert!(
+            "alphabeta:n150"
+                .parse::<AgentSpec>()
+                .unwrap()
+                .reproducible()
+        );
         assert!("mcts:1".parse::<AgentSpec>().unwrap().reproducible());
     }
 

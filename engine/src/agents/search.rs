@@ -87,9 +87,9 @@ pub fn analyse<G: Game + 'static>(
     g.to_move(s).ok_or(SearchError::Over)?;
     Ok(match agent {
         AgentSpec::Mcts { iterations, c } => MctsAgent::new(iterations, c).analyse(g, s, rng),
-        AgentSpec::MctsTimed { millis, c } => MctsAgent::timed(millis, c).analyse(g, s, rng),
-        AgentSpec::Deepening { millis, eval } => {
-            let (action, _, nodes) = super::DeepeningAgent::new(millis, eval).decide(g, s, rng);
+        AgentSpec::MctsTimed { micros, c } => MctsAgent::timed(micros, c).analyse(g, s, rng),
+        AgentSpec::Deepening { budget, eval } => {
+            let (action, _, nodes) = super::DeepeningAgent::new(budget, eval).decide(g, s, rng);
             Analysis {
                 action,
                 candidates: vec![],
