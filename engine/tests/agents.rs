@@ -40,6 +40,7 @@ fn agents_play_only_legal_actions_and_are_reproducible() {
         "alphabeta:2",
         "alphabeta:2:mobility",
         "alphabeta:n300:mobility",
+        "alphabeta:n300:mixed",
         "mcts:40",
     ]
     .iter()

@@ -30,7 +30,7 @@ pub struct TournamentRequest {
     #[schema(value_type = HashMap<String, Value>)]
     pub params: Params,
     /// The agents (1 to 32), as a list or comma-separated, each of: random, greedy,
-    /// alphabeta:D[:material|mobility] (D 1 to 8), mcts:N[:C] (N 1 to 1000000). A time per
+    /// alphabeta:D[:material|mobility|mixed] (D 1 to 8), mcts:N[:C] (N 1 to 1000000). A time per
     /// decision (`mcts:1s`) is not taken: not reproducible.
     pub agents: Agents,
     /// Seat-swapped pairs of games per pairing (1 to 100000): each pair plays from one opening,

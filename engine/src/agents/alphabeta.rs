@@ -22,7 +22,8 @@ pub(crate) const MAX_CHAIN: u32 = 64;
 /// - [`Eval::Material`]: his stones on the board minus the opponent's;
 /// - [`Eval::Mobility`]: his legal actions minus the opponent's, the latter counted on the same
 ///   board as if the opponent were to move (Ludii's Tsoro AI uses alpha-beta with a mobility
-///   heuristic), with material as a tie-breaker (one stone = 1/100 of a move).
+///   heuristic), with material as a tie-breaker (one stone = 1/100 of a move);
+/// - [`Eval::Mixed`]: the same with one stone worth one move.
 ///
 /// A finished game scores `±(1,000,000 − turns)`, a draw 0. Captures are searched first.
 /// Among equally good actions at the root one is chosen at random.
@@ -46,10 +47,11 @@ impl AlphaBetaAgent {
         let material = g.material(s, me) - g.material(s, me.other());
         match self.eval {
             Eval::Material => material,
-            Eval::Mobility => {
+            Eval::Mobility | Eval::Mixed => {
                 let mine = g.legal_count(s) as i32;
                 let theirs = g.mobility_of(s, me.other()) as i32;
-                100 * (mine - theirs) + material
+                let stone = if self.eval == Eval::Mixed { 100 } else { 1 };
+                100 * (mine - theirs) + stone * material
             }
         }
     }

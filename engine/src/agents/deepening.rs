@@ -41,7 +41,8 @@ const CLOCK_EVERY: u64 = 64;
 /// proven (a won or lost game within the horizon) or the whole game tree fits in the depth.
 ///
 /// A budget of positions is reproducible: the same position and seed give the same choice on
-/// any machine. A time budget is not.
+/// any machine. A time budget is not. In games the agent plays as a [`DeepeningPlayer`],
+/// which keeps its table from one decision to the next.
 #[derive(Clone, Copy, Debug)]
 pub struct DeepeningAgent {
     /// How much it searches per decision.
@@ -60,7 +61,7 @@ impl DeepeningAgent {
 /// A fast hash of positions (FxHash's multiply-rotate): the table's keys are plain values
 /// hashed many times per node.
 #[derive(Default, Clone, Copy)]
-struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl Fx {
     #[inline(always)]
@@ -119,7 +120,7 @@ enum Bound {
 }
 
 #[derive(Clone, Copy)]
-struct Entry<A> {
+pub(crate) struct Entry<A> {
     depth: u32,
     value: i32,
     bound: Bound,
@@ -387,15 +388,60 @@ struct Root<G: Game> {
     scored: Vec<(i32, G::Action)>,
 }
 
+/// A table of positions searched, kept from one decision to the next of a game.
+pub(crate) type Table<G> =
+    HashMap<<G as Game>::State, Entry<<G as Game>::Action>, BuildHasherDefault<Fx>>;
+
+/// A deepening agent in play: keeps its transposition table from one decision of a game to
+/// the next (positions searched for the last move come back two plies later), so that a
+/// decision depends on the position, the seed and the decisions this agent made before it in
+/// the same game: reproducible, as the game is.
+pub struct DeepeningPlayer<G: Game> {
+    agent: DeepeningAgent,
+    table: Table<G>,
+}
+
+impl<G: Game> DeepeningPlayer<G> {
+    /// A player with an empty table.
+    pub fn new(agent: DeepeningAgent) -> Self {
+        DeepeningPlayer {
+            agent,
+            table: HashMap::default(),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for DeepeningPlayer<G> {
+    fn choose(&mut self, g: &G, s: &G::State, rng: &mut Rng) -> G::Action {
+        let table = std::mem::take(&mut self.table);
+        let (a, _, _, table) = self.agent.decide_with(g, s, rng, table);
+        self.table = table;
+        a
+    }
+}
+
 impl DeepeningAgent {
     /// The action chosen at `s`, the depth of the deepest search completed and the positions
     /// searched.
     pub fn decide<G: Game>(&self, g: &G, s: &G::State, rng: &mut Rng) -> (G::Action, u32, u64) {
+        let (a, depth, nodes, _) = self.decide_with(g, s, rng, HashMap::default());
+        (a, depth, nodes)
+    }
+
+    /// [`decide`](Self::decide) starting from `table`, returned with what it learnt.
+    fn decide_with<G: Game>(
+        &self,
+        g: &G,
+        s: &G::State,
+        rng: &mut Rng,
+        table: Table<G>,
+    ) -> (G::Action, u32, u64, Table<G>) {
         let mut search = Search::new(g, self.eval, self.budget);
+        search.table = table;
         let me = g.to_move(s).expect("a live game");
         let mut moves: ActionList<G::Action> = search.ab.ordered(g, s, me);
         if moves.len() == 1 {
-            return (moves[0], 0, 0);
+            return (moves[0], 0, 0, search.table);
         }
         let mut chosen = None;
         let mut reached = 0;
@@ -421,7 +467,12 @@ impl DeepeningAgent {
                 break;
             }
         }
-        (chosen.unwrap_or(moves[0]), reached, search.nodes)
+        (
+            chosen.unwrap_or(moves[0]),
+            reached,
+            search.nodes,
+            search.table,
+        )
     }
 }
 
@@ -473,7 +524,7 @@ mod tests {
     fn ordering_and_windows_do_not_change_the_values_at_a_fixed_depth() {
         let g = tsoro_4x8();
         let mut compared = 0;
-        for eval in [Eval::Material, Eval::Mobility] {
+        for eval in [Eval::Material, Eval::Mobility, Eval::Mixed] {
             for (i, s) in positions(&g, 6).iter().enumerate() {
                 let me = g.to_move(s).unwrap();
                 for depth in 1..=4 {
