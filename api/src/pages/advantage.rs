@@ -9,7 +9,7 @@ use crate::runs::plan::{self, Agents, RunRequest};
 use askama::Template;
 use serde_json::Value;
 use sqlx::{PgPool, Row};
-use tsoro_engine::agents::{AgentSpec, Eval};
+use tsoro_engine::agents::{AgentSpec, Budget, Eval};
 use tsoro_engine::catalogue::Params;
 use tsoro_engine::stats::interval::wilson_score;
 use uuid::Uuid;
@@ -45,9 +45,14 @@ fn family(agent: &str) -> Option<(String, u64)> {
             match eval {
                 Eval::Material => "alphabeta".into(),
                 Eval::Mobility => "alphabeta (mobility)".into(),
+                Eval::Mixed => "alphabeta (mixed)".into(),
             },
             depth.into(),
         )),
+        AgentSpec::Deepening {
+            budget: Budget::Nodes(nodes),
+            eval,
+        } => Some((format!("alphabeta:n ({eval:?})"), nodes.into())),
         AgentSpec::Mcts { iterations, c } if c == std::f64::consts::SQRT_2 => {
             Some(("mcts".into(), iterations.into()))
         }
