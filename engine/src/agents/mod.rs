@@ -648,6 +648,8 @@ mod tests {
             assert!(!admits(&format!("alphabeta:{}", b.max_depth + 1)));
             assert!(admits(&format!("mcts:{}", b.max_iterations)));
             assert!(!admits(&format!("mcts:{}", b.max_iterations + 1)));
+            assert!(admits(&format!("alphabeta:n{}:mixed", b.max_iterations)));
+            assert!(!admits(&format!("alphabeta:n{}", b.max_iterations + 1)));
             // The time budgets: shown as taken exactly where they are.
             for timed in [
                 "mcts:1s",
@@ -658,7 +660,7 @@ mod tests {
                 assert_eq!(admits(timed), b.timed, "{timed}: {text}");
             }
             assert_eq!(
-                text.contains("mcts:T[:C] (T as 0.1s or 250ms, 1ms to 60s)"),
+                text.contains("mcts:T[:C] (T as 0.1s, 250ms or 150us, 10us to 60s)"),
                 b.timed
             );
             assert!(!admits("mcts:61s"));
