@@ -461,6 +461,22 @@ pub fn rule_value(config: &Value, field: &str) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// A configuration with every field the engine defaults written out (`capture.into_hand:
+/// false` where the ruleset's file leaves it out), read through the engine's own types, so that
+/// every reading of a rule (its words, a comparison of two rulesets) sees the value the engine
+/// plays. A configuration its kind does not read is returned as it is.
+pub fn with_defaults(kind: Kind, config: &Value) -> Value {
+    fn full<T: serde::de::DeserializeOwned + Serialize>(c: &Value) -> Option<Value> {
+        serde_json::to_value(serde_json::from_value::<T>(c.clone()).ok()?).ok()
+    }
+    match kind {
+        Kind::Sowing => full::<SowingConfig>(config),
+        Kind::Morris => full::<crate::morris::MorrisConfig>(config),
+        Kind::Nhodo => full::<crate::nhodo::NhodoConfig>(config),
+    }
+    .unwrap_or_else(|| config.clone())
+}
+
 /// A rule on which two configurations differ.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleDifference {
@@ -472,10 +488,13 @@ pub struct RuleDifference {
     pub b: Value,
 }
 
-/// The rules on which two configurations (each with its kind) differ: the first's rule
-/// fields in order, then the second's that the first lacks (two kinds of game differ on
-/// every field either has).
+/// The rules on which two configurations (each with its kind) differ, each read with the
+/// engine's defaults written out ([`with_defaults`]: a rule one file leaves at its default is
+/// not a difference): the first's rule fields in order, then the second's that the first lacks
+/// (two kinds of game differ on every field either has).
 pub fn rule_differences(a: (&Value, Kind), b: (&Value, Kind)) -> Vec<RuleDifference> {
+    let (full_a, full_b) = (with_defaults(a.1, a.0), with_defaults(b.1, b.0));
+    let (a, b) = ((&full_a, a.1), (&full_b, b.1));
     let mut fields: Vec<&'static str> = rule_fields(a.1).iter().map(|f| f.name).collect();
     for f in rule_fields(b.1) {
         if !fields.contains(&f.name) {
@@ -493,4 +512,46 @@ pub fn rule_differences(a: (&Value, Kind), b: (&Value, Kind)) -> Vec<RuleDiffere
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule a ruleset's file leaves at the engine's default is no difference from a file that
+    /// states it: every defaulted rule field of every shipped ruleset, taken out of its file,
+    /// leaves the comparison with the file as it was empty, and states the same value.
+    #[test]
+    fn a_rule_left_at_its_default_is_no_difference() {
+        let mut checked = 0;
+        for def in all() {
+            let full = with_defaults(def.kind, &def.config);
+            assert!(
+                rule_differences((&def.config, def.kind), (&full, def.kind)).is_empty(),
+                "{}",
+                def.id
+            );
+            for f in rule_fields(def.kind) {
+                let path = format!("/{}", f.name.replace('.', "/"));
+                let (parent, key) = path.rsplit_once('/').expect("a field has a name");
+                let mut stripped = full.clone();
+                let removed = match stripped.pointer_mut(parent) {
+                    Some(Value::Object(m)) => m.remove(key).is_some(),
+                    _ => false,
+                };
+                // Only fields the engine fills in when they are missing.
+                if !removed || with_defaults(def.kind, &stripped) != full {
+                    continue;
+                }
+                assert!(
+                    rule_differences((&full, def.kind), (&stripped, def.kind)).is_empty(),
+                    "{}: {} left out reads as a difference",
+                    def.id,
+                    f.name
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "only {checked} defaulted fields were checked");
+    }
 }

@@ -402,22 +402,6 @@ pub fn rule_value_words(field: &str, v: &Value) -> Option<String> {
     })
 }
 
-/// A configuration with every field the engine defaults written out (`capture.into_hand:
-/// false` where the ruleset's file leaves it out), read through the engine's own types, so
-/// that each rule field has its value in words.
-pub fn with_defaults(kind: tsoro_engine::catalogue::Kind, config: &Value) -> Value {
-    use tsoro_engine::catalogue::Kind;
-    fn full<T: serde::de::DeserializeOwned + serde::Serialize>(c: &Value) -> Option<Value> {
-        serde_json::to_value(serde_json::from_value::<T>(c.clone()).ok()?).ok()
-    }
-    match kind {
-        Kind::Sowing => full::<tsoro_engine::sowing::SowingConfig>(config),
-        Kind::Morris => full::<tsoro_engine::morris::MorrisConfig>(config),
-        Kind::Nhodo => full::<tsoro_engine::nhodo::NhodoConfig>(config),
-    }
-    .unwrap_or_else(|| config.clone())
-}
-
 /// A rule of a ruleset in words: the engine's rule field, what it decides (the engine's words
 /// beside the field) and its value as a phrase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -435,7 +419,7 @@ pub struct RuleWords {
 /// words, read through the engine's types (the defaults a ruleset's file leaves out written
 /// out): the one reading the ruleset and game pages share.
 pub fn rules_in_words(kind: tsoro_engine::catalogue::Kind, config: &Value) -> Vec<RuleWords> {
-    let full = with_defaults(kind, config);
+    let full = tsoro_engine::catalogue::with_defaults(kind, config);
     tsoro_engine::catalogue::rule_fields(kind)
         .iter()
         .map(|f| {
@@ -505,7 +489,7 @@ mod tests {
                 }
             }
             for config in &configs {
-                let full = &with_defaults(def.kind, config);
+                let full = &tsoro_engine::catalogue::with_defaults(def.kind, config);
                 for f in catalogue::rule_fields(def.kind) {
                     let v = catalogue::rule_value(full, f.name);
                     assert!(
