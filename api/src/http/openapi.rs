@@ -264,3 +264,58 @@ pub fn json() -> String {
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
         + "\n"
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// A body's `agents` property against the document: the text alternative's pattern and the
+    /// list alternative's size and item pattern.
+    fn agents_taken(schema: &Value, agents: &Value) -> bool {
+        let alts = schema["oneOf"]
+            .as_array()
+            .expect("agents are text or a list");
+        let matches = |pattern: &Value, text: &str| {
+            regex::Regex::new(pattern.as_str().expect("a pattern"))
+                .expect("the pattern compiles")
+                .is_match(text)
+        };
+        alts.iter().any(|alt| match (alt["type"].as_str(), agents) {
+            (Some("string"), Value::String(t)) => matches(&alt["pattern"], t),
+            (Some("array"), Value::Array(l)) => {
+                let n = l.len() as u64;
+                n >= alt["minItems"].as_u64().unwrap_or(0)
+                    && n <= alt["maxItems"].as_u64().unwrap_or(u64::MAX)
+                    && l.iter().all(|a| {
+                        a.as_str()
+                            .is_some_and(|a| matches(&alt["items"]["pattern"], a))
+                    })
+            }
+            _ => false,
+        })
+    }
+
+    /// The document takes what the service takes: a tournament's agents as its example and the
+    /// README's example tournament give them (five agents: a simulation's schema allows two),
+    /// and a simulation's schema still refuses a third agent.
+    #[test]
+    fn the_agents_schemas_take_what_the_requests_take() {
+        let doc: Value = serde_json::from_str(&super::json()).expect("the document is JSON");
+        let schemas = &doc["components"]["schemas"];
+        let tournament = &schemas["TournamentRequest"];
+        let agents = &tournament["properties"]["agents"];
+        assert!(agents_taken(agents, &tournament["example"]["agents"]));
+        let readme = Value::from("random,greedy,alphabeta:3,mcts:100,mcts:1000");
+        assert!(agents_taken(agents, &readme));
+        let many: Vec<Value> = (0..33).map(|_| Value::from("random")).collect();
+        assert!(!agents_taken(agents, &Value::Array(many)), "33 agents");
+        assert!(agents_taken(
+            &schemas["Agents"],
+            &Value::from("random, greedy")
+        ));
+        assert!(
+            !agents_taken(&schemas["Agents"], &readme),
+            "a pair takes two"
+        );
+    }
+}

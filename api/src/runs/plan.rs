@@ -48,19 +48,32 @@ impl Agents {
     }
 }
 
-/// The schema says what [`parse_agents`] takes: one or two names of reproducible agents
+/// The schema of a list of 1 to `max` agent names, as text or a list: reproducible agents
 /// within the engine's bounds ([`agents::name_pattern`]), spaces around each allowed.
-impl utoipa::PartialSchema for Agents {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
-        let name = agents::name_pattern(agents::MAX_DEPTH, agents::MAX_ITERATIONS);
-        let one = format!(" *{name} *");
+pub fn agents_schema(max: usize) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+    let name = agents::name_pattern(agents::MAX_DEPTH, agents::MAX_ITERATIONS);
+    let one = format!(" *{name} *");
+    let (text, list, what) = if max == 2 {
+        (
+            "One name, or two separated by a comma.".to_string(),
+            "One name or two.".to_string(),
+            "(one name: both seats)".to_string(),
+        )
+    } else {
+        (
+            format!("1 to {max} names separated by commas."),
+            format!("1 to {max} names."),
+            format!("(1 to {max} agents)"),
+        )
+    };
+    Schema::OneOf(
         OneOfBuilder::new()
             .item(
                 ObjectBuilder::new()
                     .schema_type(Type::String)
-                    .pattern(Some(format!("^{one}(,{one})?$")))
-                    .description(Some("One name, or two separated by a comma.")),
+                    .pattern(Some(format!("^{one}(,{one}){{0,{}}}$", max - 1)))
+                    .description(Some(text)),
             )
             .item(
                 ArrayBuilder::new()
@@ -70,16 +83,22 @@ impl utoipa::PartialSchema for Agents {
                             .pattern(Some(format!("^{one}$"))),
                     )
                     .min_items(Some(1))
-                    .max_items(Some(2))
-                    .description(Some("One name or two.")),
+                    .max_items(Some(max))
+                    .description(Some(list)),
             )
             .description(Some(format!(
-                "Agents as `\"random,greedy\"` or `[\"random\", \"greedy\"]` (one name: both \
-                 seats): {}.",
+                "Agents as `\"random,greedy\"` or `[\"random\", \"greedy\"]` {what}: {}.",
                 AgentBounds::REPRODUCIBLE.describe()
             )))
             .examples([serde_json::json!("random,greedy")])
-            .into()
+            .build(),
+    )
+}
+
+/// The schema says what [`parse_agents`] takes: one or two agents.
+impl utoipa::PartialSchema for Agents {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        agents_schema(2).into()
     }
 }
 

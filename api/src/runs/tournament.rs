@@ -29,9 +29,8 @@ pub struct TournamentRequest {
     #[serde(default)]
     #[schema(value_type = HashMap<String, Value>)]
     pub params: Params,
-    /// The agents (1 to 32), as a list or comma-separated, each of: random, greedy,
-    /// alphabeta:D[:material|mobility|mixed] (D 1 to 8), mcts:N[:C] (N 1 to 1000000). A time per
-    /// decision (`mcts:1s`) is not taken: not reproducible.
+    /// The agents, as a list or comma-separated ([`MAX_AGENTS`] at most).
+    #[schema(schema_with = tournament_agents_schema)]
     pub agents: Agents,
     /// Seat-swapped pairs of games per pairing (1 to 100000): each pair plays from one opening,
     /// once with each agent first.
@@ -92,6 +91,11 @@ pub struct LadderRequest {
     #[serde(default, deserialize_with = "plan::deserialize_u32")]
     #[schema(minimum = 0, maximum = 64)]
     pub opening_plies: u32,
+}
+
+/// The schema of a tournament's agents: 1 to [`MAX_AGENTS`] of them.
+fn tournament_agents_schema() -> utoipa::openapi::schema::Schema {
+    plan::agents_schema(MAX_AGENTS)
 }
 
 /// The family a ladder climbs when none is named (as `tsoro ladder`'s `--family`).
