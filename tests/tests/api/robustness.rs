@@ -290,7 +290,16 @@ async fn a_purge_reports_the_space_the_job_took_on_disk() {
         .unwrap();
     let freed = v["freed_bytes"].as_i64().unwrap();
     assert!(freed > 500_000, "{v}");
-    let given_back = before - compacted_chunk_bytes(&app).await;
+    // `VACUUM FULL` keeps deleted rows that a transaction still open anywhere in the database
+    // could see (another test's, on a shared cluster): compact again until the horizon passes.
+    let mut given_back = 0;
+    for _ in 0..60 {
+        given_back = before - compacted_chunk_bytes(&app).await;
+        if given_back > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
     let off = (given_back - freed).abs() as f64 / freed as f64;
     assert!(
         off < 0.1,
