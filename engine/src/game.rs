@@ -120,6 +120,13 @@ pub trait Game: Send + Sync {
     fn dominant_take(&self, _s: &Self::State) -> Option<Self::Action> {
         None
     }
+    /// A 64-bit key of the position for transposition tables: equal positions have equal
+    /// keys, different ones almost surely different keys, the same on every machine. By
+    /// default the [`Fx`](crate::key::Fx) hash of the state; games whose searches matter
+    /// override it with a faster one.
+    fn position_key(&self, s: &Self::State) -> u64 {
+        crate::key::fx_key(s)
+    }
     /// Mean branching is measured over decisions; this says whether the state is a decision
     /// with more than one option.
     fn legal_count(&self, s: &Self::State) -> usize {

@@ -29,6 +29,7 @@ pub use anygame::AnyGame;
 pub mod agents;
 pub mod clock;
 pub mod columns;
+pub mod key;
 pub mod replay;
 pub mod rng;
 pub mod sim;

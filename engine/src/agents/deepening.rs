@@ -9,15 +9,10 @@ use crate::clock::thread_cpu;
 use crate::game::{ActionList, Game};
 use crate::player::Player;
 use crate::rng::Rng;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
 /// Deepest search tried (in turns).
 const MAX_DEPTH: u32 = 64;
-
-/// Positions the table keeps before it is cleared (bounds its memory).
-const TABLE_LIMIT: usize = 1 << 19;
 
 /// Nodes between two looks at the clock and at a stop request.
 const CLOCK_EVERY: u64 = 64;
@@ -58,57 +53,6 @@ impl DeepeningAgent {
     }
 }
 
-/// A fast hash of positions (FxHash's multiply-rotate): the table's keys are plain values
-/// hashed many times per node.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Fx(u64);
-
-impl Fx {
-    #[inline(always)]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for Fx {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        for &b in chunks.remainder() {
-            self.add(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// What a value stored in the table is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -119,22 +63,92 @@ enum Bound {
     Upper,
 }
 
+/// What the table remembers of a position searched.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry<A> {
+    /// The position's key ([`Game::position_key`]).
+    key: u64,
     depth: u32,
     value: i32,
     bound: Bound,
+    /// The decision of the game in which it was stored (older entries give way first).
+    age: u32,
     best: A,
+}
+
+/// A transposition table: slots in buckets of two, a bucket chosen by the position's key.
+/// The first slot of a bucket keeps the deeper search (unless its entry is from an earlier
+/// decision), the second takes whatever the first does not. A fixed size, allocated once a
+/// game, where a map of whole positions grew, hashed long keys and copied positions.
+pub(crate) struct Table<A> {
+    slots: Vec<Option<Entry<A>>>,
+    /// The current decision, for the entries' ages.
+    age: u32,
+}
+
+impl<A> Default for Table<A> {
+    /// No slots: a placeholder, replaced by a table of the agent's size before a search.
+    fn default() -> Self {
+        Table {
+            slots: Vec::new(),
+            age: 0,
+        }
+    }
+}
+
+impl<A: Copy> Table<A> {
+    /// A table of `2^bits` slots (at least two).
+    fn new(bits: u32) -> Self {
+        Table {
+            slots: vec![None; 1 << bits.max(1)],
+            age: 0,
+        }
+    }
+
+    /// The bucket of `key`: its first slot (even).
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 2)
+    }
+
+    /// What the table holds for the position keyed `key`.
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry<A>> {
+        let i = self.bucket(key);
+        self.slots[i..i + 2]
+            .iter()
+            .flatten()
+            .find(|e| e.key == key)
+            .copied()
+    }
+
+    /// Stores `e` (its age set to the current decision's).
+    #[inline]
+    fn store(&mut self, mut e: Entry<A>) {
+        e.age = self.age;
+        let i = self.bucket(e.key);
+        let age = self.age;
+        let slot = match (self.slots[i], self.slots[i + 1]) {
+            (Some(f), _) if f.key == e.key => i,
+            (_, Some(s)) if s.key == e.key => i + 1,
+            (None, _) => i,
+            (Some(f), _) if f.age != age || f.depth <= e.depth => i,
+            _ => i + 1,
+        };
+        self.slots[slot] = Some(e);
+    }
 }
 
 /// The order key of the table's best action, of captures (plus the stones taken) and of
 /// killer moves; other actions keep the order of the legal actions.
-const FIRST: i32 = i32::MAX;
 const CAPTURE: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
 
-/// A node's children: (order key, action, position after it).
-type Children<G> = Vec<(i32, <G as Game>::Action, <G as Game>::State)>;
+/// A node's children: (action, position after it).
+type Children<G> = Vec<(<G as Game>::Action, <G as Game>::State)>;
+
+/// The order in which a node's children are searched: (order key, index in the children).
+type Order = ActionList<(i32, u8)>;
 
 struct Search<'g, G: Game> {
     g: &'g G,
@@ -150,16 +164,16 @@ struct Search<'g, G: Game> {
     table_values: bool,
     /// Leaves scored by the evaluation (not finished games) in the current depth.
     horizon: u64,
-    table: HashMap<G::State, Entry<G::Action>, BuildHasherDefault<Fx>>,
+    table: Table<G::Action>,
     /// Two killer moves per distance from the root.
     killers: Vec<[Option<G::Action>; 2]>,
-    /// The children of the nodes on the current path, by distance from the root (kept to
-    /// reuse their memory).
-    frames: Vec<Children<G>>,
+    /// The children of the nodes on the current path and their order, by distance from the
+    /// root (kept to reuse their memory).
+    frames: Vec<(Children<G>, Order)>,
 }
 
 impl<'g, G: Game> Search<'g, G> {
-    fn new(g: &'g G, eval: Eval, budget: Budget) -> Self {
+    fn new(g: &'g G, eval: Eval, budget: Budget, table: Table<G::Action>) -> Self {
         let (deadline, max_nodes) = match budget {
             Budget::Micros(us) => (
                 Some(thread_cpu() + Duration::from_micros(us as u64)),
@@ -176,7 +190,7 @@ impl<'g, G: Game> Search<'g, G> {
             stopped: false,
             table_values: true,
             horizon: 0,
-            table: HashMap::default(),
+            table,
             killers: Vec::new(),
             frames: Vec::new(),
         }
@@ -196,22 +210,28 @@ impl<'g, G: Game> Search<'g, G> {
         self.stopped
     }
 
-    /// The children of `s` (where `me` moves) in the order they are searched, written into
-    /// `kids`: the table's `first` action, captures, killers at `ply`, the rest.
+    /// The children of `s` (where `me` moves) by the actions of `legal` other than `skip`,
+    /// written into `kids`, and the order they are searched in, into `order`: captures (most
+    /// stones first), killers at `ply`, the rest in the order of `legal`.
+    #[allow(clippy::too_many_arguments)]
     fn children(
         &self,
         s: &G::State,
         me: Player,
-        first: Option<G::Action>,
+        legal: &ActionList<G::Action>,
+        skip: Option<G::Action>,
         ply: usize,
         kids: &mut Children<G>,
+        order: &mut Order,
     ) {
-        let mut legal = ActionList::new();
-        self.g.legal_actions(s, &mut legal);
         let theirs = self.g.material(s, me.other());
         let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
         kids.clear();
+        order.clear();
         for (i, &a) in legal.iter().enumerate() {
+            if Some(a) == skip {
+                continue;
+            }
             let mut t = s.clone();
             self.g.apply_unchecked(&mut t, a);
             // Stones taken by the action alone (as `greedy::immediate_gain` counts them).
@@ -220,9 +240,7 @@ impl<'g, G: Game> Search<'g, G> {
                 Some(_) => -super::GreedyAgent::WIN,
                 None => theirs - self.g.material(&t, me.other()),
             };
-            let key = if Some(a) == first {
-                FIRST
-            } else if gain != 0 {
+            let key = if gain != 0 {
                 CAPTURE + gain
             } else if Some(a) == killers[0] {
                 KILLER + 1
@@ -231,10 +249,11 @@ impl<'g, G: Game> Search<'g, G> {
             } else {
                 -(i as i32)
             };
-            kids.push((key, a, t));
+            order.push((key, kids.len() as u8));
+            kids.push((a, t));
         }
         // Stable: equal keys keep the legal order.
-        kids.sort_by_key(|k| std::cmp::Reverse(k.0));
+        order.sort_by_key(|k| std::cmp::Reverse(k.0));
     }
 
     /// The value of live position `s` for the player to move there.
@@ -258,8 +277,9 @@ impl<'g, G: Game> Search<'g, G> {
             return self.ab.evaluate(self.g, s, me);
         }
         let alpha0 = alpha;
+        let key = self.g.position_key(s);
         let mut first = None;
-        if let Some(e) = self.table.get(s) {
+        if let Some(e) = self.table.probe(key) {
             if self.table_values && e.depth >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -272,49 +292,71 @@ impl<'g, G: Game> Search<'g, G> {
             }
             first = Some(e.best);
         }
-        if self.frames.len() <= ply {
-            self.frames.resize_with(ply + 1, Vec::new);
-        }
-        let mut kids = std::mem::take(&mut self.frames[ply]);
-        self.children(s, me, first, ply, &mut kids);
+        let mut legal = ActionList::new();
+        self.g.legal_actions(s, &mut legal);
+        // The table's action, if legal here (keys may collide), is searched before the others
+        // are even made: when it cuts the search off, they never are.
+        let first = first.filter(|a| legal.contains(a));
         let mut best = i32::MIN + 1;
-        let mut best_action = kids[0].1;
-        for (i, (key, a, t)) in kids.iter().enumerate() {
-            let v = if i == 0 {
-                self.child(t, me, depth, chain, ply, alpha, beta)
-            } else {
-                // A null window first: is it better than the best so far?
-                let v = self.child(t, me, depth, chain, ply, alpha, alpha.saturating_add(1));
-                if v > alpha && v < beta && !self.stopped {
-                    self.child(t, me, depth, chain, ply, alpha, beta)
-                } else {
-                    v
-                }
-            };
+        let mut best_action = legal[0];
+        let mut searched = false;
+        if let Some(a) = first {
+            let mut t = s.clone();
+            self.g.apply_unchecked(&mut t, a);
+            let v = self.child(&t, me, depth, chain, ply, alpha, beta);
             if self.stopped {
-                self.frames[ply] = kids;
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_action = *a;
-            }
-            alpha = alpha.max(best);
-            if alpha >= beta {
-                if *key < CAPTURE {
-                    if self.killers.len() <= ply {
-                        self.killers.resize(ply + 1, [None, None]);
-                    }
-                    let k = &mut self.killers[ply];
-                    if k[0] != Some(*a) {
-                        k[1] = k[0];
-                        k[0] = Some(*a);
-                    }
-                }
-                break;
-            }
+            searched = true;
+            best = v;
+            best_action = a;
+            alpha = alpha.max(v);
         }
-        self.frames[ply] = kids;
+        if alpha < beta {
+            if self.frames.len() <= ply {
+                self.frames.resize_with(ply + 1, Default::default);
+            }
+            let (mut kids, mut order) = std::mem::take(&mut self.frames[ply]);
+            self.children(s, me, &legal, first, ply, &mut kids, &mut order);
+            for &(key, i) in &order {
+                let (a, t) = &kids[i as usize];
+                let v = if !searched {
+                    searched = true;
+                    self.child(t, me, depth, chain, ply, alpha, beta)
+                } else {
+                    // A null window first: is it better than the best so far?
+                    let v = self.child(t, me, depth, chain, ply, alpha, alpha.saturating_add(1));
+                    if v > alpha && v < beta && !self.stopped {
+                        self.child(t, me, depth, chain, ply, alpha, beta)
+                    } else {
+                        v
+                    }
+                };
+                if self.stopped {
+                    self.frames[ply] = (kids, order);
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_action = *a;
+                }
+                alpha = alpha.max(best);
+                if alpha >= beta {
+                    if key < CAPTURE {
+                        if self.killers.len() <= ply {
+                            self.killers.resize(ply + 1, [None, None]);
+                        }
+                        let k = &mut self.killers[ply];
+                        if k[0] != Some(*a) {
+                            k[1] = k[0];
+                            k[0] = Some(*a);
+                        }
+                    }
+                    break;
+                }
+            }
+            self.frames[ply] = (kids, order);
+        }
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta {
@@ -322,18 +364,14 @@ impl<'g, G: Game> Search<'g, G> {
         } else {
             Bound::Exact
         };
-        if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
-        }
-        self.table.insert(
-            s.clone(),
-            Entry {
-                depth,
-                value: best,
-                bound,
-                best: best_action,
-            },
-        );
+        self.table.store(Entry {
+            key,
+            depth,
+            value: best,
+            bound,
+            age: 0,
+            best: best_action,
+        });
         best
     }
 
@@ -388,17 +426,13 @@ struct Root<G: Game> {
     scored: Vec<(i32, G::Action)>,
 }
 
-/// A table of positions searched, kept from one decision to the next of a game.
-pub(crate) type Table<G> =
-    HashMap<<G as Game>::State, Entry<<G as Game>::Action>, BuildHasherDefault<Fx>>;
-
 /// A deepening agent in play: keeps its transposition table from one decision of a game to
 /// the next (positions searched for the last move come back two plies later), so that a
 /// decision depends on the position, the seed and the decisions this agent made before it in
 /// the same game: reproducible, as the game is.
 pub struct DeepeningPlayer<G: Game> {
     agent: DeepeningAgent,
-    table: Table<G>,
+    table: Table<G::Action>,
 }
 
 impl<G: Game> DeepeningPlayer<G> {
@@ -406,7 +440,7 @@ impl<G: Game> DeepeningPlayer<G> {
     pub fn new(agent: DeepeningAgent) -> Self {
         DeepeningPlayer {
             agent,
-            table: HashMap::default(),
+            table: Table::default(),
         }
     }
 }
@@ -424,7 +458,7 @@ impl DeepeningAgent {
     /// The action chosen at `s`, the depth of the deepest search completed and the positions
     /// searched.
     pub fn decide<G: Game>(&self, g: &G, s: &G::State, rng: &mut Rng) -> (G::Action, u32, u64) {
-        let (a, depth, nodes, _) = self.decide_with(g, s, rng, HashMap::default());
+        let (a, depth, nodes, _) = self.decide_with(g, s, rng, Table::default());
         (a, depth, nodes)
     }
 
@@ -434,10 +468,13 @@ impl DeepeningAgent {
         g: &G,
         s: &G::State,
         rng: &mut Rng,
-        table: Table<G>,
-    ) -> (G::Action, u32, u64, Table<G>) {
-        let mut search = Search::new(g, self.eval, self.budget);
-        search.table = table;
+        mut table: Table<G::Action>,
+    ) -> (G::Action, u32, u64, Table<G::Action>) {
+        if table.slots.is_empty() {
+            table = Table::new(self.table_bits());
+        }
+        table.age = table.age.wrapping_add(1);
+        let mut search = Search::new(g, self.eval, self.budget, table);
         let me = g.to_move(s).expect("a live game");
         let mut moves: ActionList<G::Action> = search.ab.ordered(g, s, me);
         if moves.len() == 1 {
@@ -476,6 +513,21 @@ impl DeepeningAgent {
     }
 }
 
+impl DeepeningAgent {
+    /// The size of the table a game's decisions share, as a power of two: about eight
+    /// slots per position a decision may search (a game has some tens of decisions), 2^10
+    /// to 2^20 slots; 2^18 for a time budget.
+    fn table_bits(&self) -> u32 {
+        match self.budget {
+            Budget::Nodes(n) => (n as u64 * 2)
+                .next_power_of_two()
+                .trailing_zeros()
+                .clamp(10, 20),
+            Budget::Micros(_) => 18,
+        }
+    }
+}
+
 impl<G: Game> Agent<G> for DeepeningAgent {
     fn choose(&mut self, g: &G, s: &G::State, rng: &mut Rng) -> G::Action {
         self.decide(g, s, rng).0
@@ -488,6 +540,7 @@ mod tests {
     use crate::AnyGame;
     use crate::catalogue::{self, Params};
     use crate::sowing::SowingGame;
+    use std::collections::HashMap;
 
     fn tsoro_4x8() -> SowingGame {
         let mut params = Params::new();
@@ -515,6 +568,29 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The table's keys tell positions apart: over positions along random games (and their
+    /// mirror images), equal positions have equal keys and different ones different keys.
+    #[test]
+    fn position_keys_tell_positions_apart() {
+        let g = tsoro_4x8();
+        let mut by_key: HashMap<u64, <SowingGame as Game>::State> = HashMap::new();
+        let mut distinct = 0;
+        for s in positions(&g, 40) {
+            for s in [s.clone(), s.mirrored()] {
+                let key = g.position_key(&s);
+                assert_eq!(key, g.position_key(&s.clone()));
+                match by_key.get(&key) {
+                    Some(t) => assert_eq!(*t, s, "two positions share key {key:#x}"),
+                    None => {
+                        by_key.insert(key, s);
+                        distinct += 1;
+                    }
+                }
+            }
+        }
+        assert!(distinct >= 400, "only {distinct} positions");
     }
 
     /// Killer moves, the table's best moves and principal-variation windows change the order
@@ -546,7 +622,7 @@ mod tests {
                         .map(|c| c.action.to_string())
                         .collect();
                     want.sort();
-                    let mut search = Search::new(&g, eval, Budget::Nodes(u32::MAX));
+                    let mut search = Search::new(&g, eval, Budget::Nodes(u32::MAX), Table::new(16));
                     search.table_values = false;
                     let mut moves: ActionList<_> = search.ab.ordered(&g, s, me);
                     // Deepen as the agent does, so that the table and killers are warm.

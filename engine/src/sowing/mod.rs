@@ -66,6 +66,10 @@ impl Game for SowingGame {
     fn dominant_take(&self, s: &SowingState) -> Option<Action> {
         SowingGame::dominant_take(self, s)
     }
+    #[inline]
+    fn position_key(&self, s: &SowingState) -> u64 {
+        s.key()
+    }
     fn mobility_of(&self, s: &SowingState, p: Player) -> usize {
         self.sow_mask_of(s, p).count_ones() as usize
     }

@@ -163,6 +163,63 @@ impl SowingState {
         }
     }
 
+    /// A 64-bit key of everything the state holds (for transposition tables,
+    /// [`Game::position_key`](crate::Game::position_key)), read as whole words.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        const W: usize = SIDE_CAP / 8;
+        let mut w = [0u64; 2 * W + 9];
+        for (p, side) in self.pits.iter().enumerate() {
+            for (i, c) in side.chunks_exact(8).enumerate() {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                w[p * W + i] = u64::from_le_bytes(b);
+            }
+        }
+        let pending = match self.pending {
+            Pending::Start => 0u64,
+            Pending::Relay { pos, capture } => 1 | (pos as u64) << 8 | (capture as u64) << 16,
+            Pending::Takes { left } => 2 | (left as u64) << 8,
+        };
+        let outcome = match self.outcome {
+            None => 0u64,
+            Some(o) => {
+                let winner = match o.winner {
+                    None => 1,
+                    Some(Player::A) => 2,
+                    Some(Player::B) => 3,
+                };
+                winner | (o.reason as u64) << 8 | (o.turns as u64) << 32
+            }
+        };
+        let u = |x: u16| x as u64;
+        let rest = [
+            self.heads[0],
+            self.heads[1],
+            u(self.stones[0])
+                | u(self.stones[1]) << 16
+                | u(self.captured[0]) << 32
+                | u(self.captured[1]) << 48,
+            u(self.discarded)
+                | u(self.captures_made[0]) << 16
+                | u(self.captures_made[1]) << 32
+                | (self.to_move.index() as u64) << 48
+                | (self.passes as u64) << 56,
+            self.turns as u64 | (self.moves as u64) << 32,
+            pending
+                | (self.open[0] as u64) << 24
+                | (self.open[1] as u64) << 32
+                | (self.nominations_left[0] as u64) << 40
+                | (self.nominations_left[1] as u64) << 48
+                | (self.owed as u64) << 56,
+            self.carried as u64 | (self.n as u64) << 8,
+            outcome,
+            self.mask,
+        ];
+        w[2 * W..].copy_from_slice(&rest);
+        crate::key::words_key(&w)
+    }
+
     /// Stones player `me` has just taken go back onto his own side, to be sown again.
     #[inline]
     pub(crate) fn resow_taken(&mut self, me: usize, taken: u16) {
