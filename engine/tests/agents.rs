@@ -264,13 +264,20 @@ fn analysis_chooses_as_the_agent_and_ignores_the_thread_count() {
 fn mcts_searches_are_reproducible_on_the_kernel_and_on_the_reference() {
     use tsoro_engine::agents::MctsAgent;
     let mut kinds = [0, 0];
-    for id in [
-        "tsoro-ludii",
-        "tsoro-matthews-v4",
-        "tsoro-ludii-baia",
-        "tsoro-ludii-reentered-captures",
+    // Additional takes the taker may decline (Matthews' Variant 5 read so): off the kernel.
+    let optional_takes: Params = [("takes_optional".to_string(), true.into())]
+        .into_iter()
+        .collect();
+    for (id, params) in [
+        ("tsoro-ludii", Params::new()),
+        ("tsoro-matthews-v4", Params::new()),
+        ("tsoro-matthews-v5", optional_takes),
+        ("tsoro-ludii-baia", Params::new()),
+        ("tsoro-ludii-reentered-captures", Params::new()),
     ] {
-        let g = game(id);
+        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&params) else {
+            panic!("{id} is not a sowing game")
+        };
         kinds[g.has_kernel() as usize] += 1;
         let agent = MctsAgent::new(4000, std::f64::consts::SQRT_2);
         // A position some moves in with a choice to make.

@@ -159,6 +159,20 @@ fn kernel_equals_reference_on_every_ruleset() {
     }
 }
 
+/// Every shipped sowing ruleset, as shipped (its parameters at their defaults), plays its random
+/// games on the kernel (the README says so).
+#[test]
+fn every_shipped_sowing_ruleset_is_on_the_kernel() {
+    let mut sowing = 0;
+    for def in catalogue::all() {
+        if let Ok(AnyGame::Sowing(g)) = def.build(&Params::new()) {
+            assert!(g.has_kernel(), "{} is off the kernel", def.id);
+            sowing += 1;
+        }
+    }
+    assert!(sowing >= 15, "{sowing} sowing rulesets");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
 
@@ -224,7 +238,8 @@ proptest! {
     /// exercised on every case: board sizes 6 to 21, whole rounds of sowing, the three capture
     /// kinds, singles free or restricted, moves only after an empty hole, heads with the
     /// choice to stop or relay and immune to takes or not, additional takes on a schedule and
-    /// as a shared count owed, Baia's hole never taken, captures sown back, tight limits
+    /// as a shared count owed, Baia's hole never taken, captures sown back (ending the turn, or sown on as the next lap,
+    /// relaying and capturing on), tight limits
     /// (whole turns, or Ludii's through the twin of `sowing/capped.rs`).
     #[test]
     fn kernel_equals_reference_on_the_rules_it_plays(
@@ -233,11 +248,8 @@ proptest! {
         let mut c = c;
         c.sowing.relay = true;
         c.sowing.lap_origin = tsoro_engine::sowing::config::LapOrigin::Sow;
-        // Re-sowing that ends the turn (Ludii's Reentered Captures) is modelled; re-sowing
-        // that goes on is not. Additional takes do not combine with re-sowing.
-        if c.capture.resow == tsoro_engine::sowing::config::Resow::Continue {
-            c.capture.resow = tsoro_engine::sowing::config::Resow::Off;
-        }
+        // Re-sowing that ends the turn (Ludii's Reentered Captures) and re-sowing that goes on
+        // (Matthews' Variant 4) are modelled. Additional takes do not combine with re-sowing.
         if c.capture.resow != tsoro_engine::sowing::config::Resow::Off {
             c.takes.then = 0;
             c.takes.schedule.clear();
@@ -252,6 +264,45 @@ proptest! {
         prop_assert!(g.has_kernel(), "{}", serde_json::to_string(&c).unwrap_or_default());
         if let Err(e) = kernel_agrees(&g, seed..seed + 40) {
             prop_assert!(false, "{}\n{}", serde_json::to_string(&c).unwrap_or_default(), e);
+        }
+    }
+}
+
+/// Captures sown on as the next lap (Matthews' Variant 4) where the lanes count past a byte or
+/// past a limit: a re-sown lap at the move limit (the reference sows it before it checks the
+/// limit), and actions of more than 255 laps across re-sown captures (the tally's longest
+/// sowing). Cases the property tests found against kernels with those paths broken.
+#[test]
+fn captures_sown_on_agree_at_the_limits() {
+    for (config, seeds) in [
+        (
+            r#"{"holes": 6, "layout": {"back": 1, "front": 1}, "capture": {"resow": "continue"},
+                "singles": {"restricted": false, "into_empty": false, "capture": false},
+                "opening": {"kind": "ludii_one_counter"},
+                "end": {"turn_limit": 136, "move_limit": 50}}"#,
+            0..400,
+        ),
+        (
+            r#"{"holes": 9, "layout": {"back": 9, "front": 1, "set": {"ii,1": 4}},
+                "capture": {"resow": "continue"},
+                "singles": {"restricted": false, "into_empty": true, "capture": false},
+                "opening": {"kind": "ludii_baia", "a": "i,N"},
+                "end": {"turn_limit": 20, "move_limit": 315}}"#,
+            0..400,
+        ),
+        (
+            r#"{"holes": 6, "layout": {"back": 3, "front": 1}, "capture": {"resow": "continue"},
+                "singles": {"restricted": false, "into_empty": false, "capture": false},
+                "opening": {"kind": "ludii_njombwa"},
+                "end": {"turn_limit": 20, "move_limit": 291}}"#,
+            0..400,
+        ),
+    ] {
+        let c: SowingConfig = serde_json::from_str(config).unwrap();
+        let g = SowingGame::new(c.compile().unwrap());
+        assert!(g.has_kernel());
+        if let Err(e) = kernel_agrees(&g, seeds) {
+            panic!("{config}: {e}");
         }
     }
 }
@@ -341,8 +392,8 @@ fn the_configuration_generator_draws_mostly_valid_configurations() {
     );
     let (mut compiled, mut kernel) = (0u32, 0u32);
     // On the kernel: shared takes, immune heads, free singles, after an empty hole, a
-    // schedule of takes, Baia's opening.
-    let mut rules = [0u32; 6];
+    // schedule of takes, Baia's opening, captures sown on as the next lap.
+    let mut rules = [0u32; 7];
     const DRAWS: u32 = 2000;
     for _ in 0..DRAWS {
         let c: SowingConfig = valid_configs()
@@ -361,6 +412,7 @@ fn the_configuration_generator_draws_mostly_valid_configurations() {
                     c.sowing.after_empty,
                     takes && !c.takes.schedule.is_empty(),
                     matches!(c.opening, Opening::LudiiBaia { .. }),
+                    c.capture.resow == tsoro_engine::sowing::config::Resow::Continue,
                 ]) {
                     *n += on as u32;
                 }
@@ -370,7 +422,7 @@ fn the_configuration_generator_draws_mostly_valid_configurations() {
     eprintln!(
         "of {DRAWS} drawn configurations {compiled} compile, {kernel} on the kernel; of those \
          shared takes, immune heads, free singles, after an empty hole, a schedule, Baia's \
-         opening: {rules:?}"
+         opening, captures sown on: {rules:?}"
     );
     assert!(compiled * 10 >= DRAWS * 9, "{compiled} of {DRAWS} compile");
     assert!(

@@ -661,9 +661,6 @@ fn repair(mut c: SowingConfig, pick: u32) -> SowingConfig {
         // every configuration drawn field by field: each rule it does not model is a coin).
         c.sowing.relay = true;
         c.sowing.lap_origin = LapOrigin::Sow;
-        if c.capture.resow == Resow::Continue {
-            c.capture.resow = Resow::Off;
-        }
         c.takes.optional = false;
         c.heads.on_landing = HeadLanding::Choose;
     }

@@ -17,7 +17,8 @@
 //! schedule (Ludii's counter for Baia), their count owed shared by both players (a taker who
 //! can take nothing makes a forced pass, played by the reference with the next turn's takes),
 //! and captures sown back on the capturer's side from the hole after the capturing one, ending
-//! the turn (Ludii's Reentered Captures) ([`LaneRules::of`], the gate). An endless relay
+//! the turn (Ludii's Reentered Captures) or as the next lap of the sowing, relaying and
+//! capturing on (Matthews' Variant 4) ([`LaneRules::of`], the gate). An endless relay
 //! stopped at the move limit ends on Ludii's board where the rules ask for it. Other rules are
 //! played by the reference. The loops over the holes are compiled with fixed bounds for boards
 //! of 8 and 21 holes a row, and with the board's bound for the others.
@@ -89,8 +90,10 @@ pub(super) struct LaneRules {
     no_take: u8,
     shared: bool,
     /// A capture's stones are sown on from the hole after the capturing one, and the turn
-    /// ends ([`Resow::EndTurn`]).
-    resow: bool,
+    /// ends ([`Resow::EndTurn`]); or that lap is the next of the sowing, which relays and
+    /// captures as any lap does ([`Resow::Continue`]).
+    resow_end: bool,
+    resow_on: bool,
     /// Heads give the choice to stop or relay.
     heads: bool,
     endless_draw: bool,
@@ -111,7 +114,7 @@ impl LaneRules {
         let ok = r.len <= ANY_SIDE
             && r.relay
             && !r.skip_origin
-            && matches!(r.resow, Resow::Off | Resow::EndTurn)
+            && matches!(r.resow, Resow::Off | Resow::EndTurn | Resow::Continue)
             && r.schedule.len() < TAKES_TABLE
             && !r.takes_optional
             && (!heads || r.head_landing == HeadLanding::Choose)
@@ -136,7 +139,8 @@ impl LaneRules {
                 _ => NO_HOLE,
             },
             shared: r.takes_shared,
-            resow: r.resow == Resow::EndTurn,
+            resow_end: r.resow == Resow::EndTurn,
+            resow_on: r.resow == Resow::Continue,
             heads,
             endless_draw: r.endless == Endless::Draw,
             ludii_board: r.ludii_board,
@@ -324,8 +328,16 @@ struct Lanes<V: LaneVec, const H: usize> {
     /// All ones where the turn began by moving a single stone.
     single: V,
     left: V,
-    /// Laps into the current relay (up to 255).
+    /// Laps into the current relay (up to 255), since the action began or captured stones
+    /// were last sown on ([`Resow::Continue`]: the reference watches each such relay apart).
     laps: V,
+    /// Laps of the current action before that (up to 255; exactly in `before_exact` where
+    /// not zero), for the tally's longest sowing.
+    before: V,
+    before_exact: [u32; LANES],
+    /// Moves past the move limit: laps of captured stones sown on at the limit, which the
+    /// reference sows before it checks the limit (the byte count stops at the limit).
+    past: [u32; LANES],
     moves: CountLimit<V>,
     turns: CountLimit<V>,
     rng: [[u64; LANES]; 4],
@@ -369,6 +381,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             single: z,
             left: z,
             laps: z,
+            before: z,
+            before_exact: [0; LANES],
+            past: [0; LANES],
             moves: CountLimit::new(tok),
             turns: CountLimit::new(tok),
             rng: [[0; LANES]; 4],
@@ -418,6 +433,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         self.exit[l] = Exit::No;
         self.owed[l] = 0;
+        self.past[l] = 0;
         self.brent[l] = None;
         for v in [
             &mut self.acts,
@@ -458,7 +474,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         t.longest_relay = t.longest_relay.max(self.longest.as_array()[l] as u32);
         s.to_move = Player::BOTH[me];
-        let moves = self.moves.get(l);
+        let moves = self.moves.get(l) + self.past[l];
         t.moves += moves - s.moves;
         s.moves = moves;
         s.turns = self.turns.get(l);
@@ -685,9 +701,32 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         // 4. A lap in every lapping lane.
         let last = self.sow(self.from, self.count & lapping, lr, len);
         let here = self.gather(0, last, 0..len);
-        self.moves.count(lapping);
-        // This action's laps so far, for the tally's longest sowing.
-        self.longest = self.longest.max(self.laps.saturating_add(one) & lapping);
+        if lr.resow_on {
+            self.before &= !lifting;
+            // Captured stones sown on at the move limit: the reference sows them before it
+            // checks the limit.
+            let past = lapping & self.moves.at_limit();
+            if bits(past) != 0 {
+                for l in bit_lanes(bits(past)) {
+                    self.past[l] += 1;
+                }
+            }
+            self.moves.count(lapping & !past);
+            // This action's laps so far, for the tally's longest sowing; exactly where they
+            // may pass what a byte holds.
+            let laps = self.before.saturating_add(self.laps).saturating_add(one);
+            self.longest = self.longest.max(laps & lapping);
+            let many = lapping & ge(self.before, k8(128));
+            if bits(many) != 0 {
+                for l in bit_lanes(bits(many)) {
+                    self.longest_exact(l, self.laps_before(l) + self.relay_laps(l) + 1);
+                }
+            }
+        } else {
+            self.moves.count(lapping);
+            // This action's laps so far, for the tally's longest sowing.
+            self.longest = self.longest.max(self.laps.saturating_add(one) & lapping);
+        }
         let landed_empty = lapping & le(here, one);
         let mut relay = lapping & !landed_empty;
         if lr.heads && bits(relay) != 0 {
@@ -748,21 +787,21 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         let taken = (front & cap) + (back & cap_back);
         self.stones[1] -= taken;
         let mut no_capture = landed_empty & !cap;
-        if lr.resow {
+        if lr.resow_end {
             // Sown back from the hole after the capturing one, in the same move; no relay or
             // capture follows, and the turn ends (the opponent emptied still loses).
             if bits(cap) != 0 {
                 self.sow(last, taken, lr, len);
                 self.stones[0] += taken;
             }
-        } else {
+        } else if !lr.resow_on {
             self.captured[0] += taken;
         }
         if bits(cap) != 0 {
             for l in bit_lanes(bits(cap)) {
                 let m = self.mover(l);
                 self.made[m][l] += 1;
-                if lr.resow {
+                if lr.resow_end {
                     self.resown[m][l] += taken.as_array()[l] as u32;
                 }
                 // The takes this capture earns, by the player's count of captures.
@@ -773,7 +812,22 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.turns.count(won);
             self.over(bits(won), Some(0), EndReason::NoStones, |_| Pending::Start);
             let going = cap & !won;
-            if lr.any_takes {
+            if lr.resow_on {
+                // The captured stones are the next lap, from the capturing hole (a winning
+                // capture keeps them); a new relay begins, watched apart.
+                self.captured[0] += taken & won;
+                self.stones[0] += taken & going;
+                for l in bit_lanes(bits(going)) {
+                    self.resown[self.mover(l)][l] += taken.as_array()[l] as u32;
+                    let laps = self.laps_before(l) + self.relay_laps(l) + 1;
+                    self.before_exact[l] = laps;
+                    self.before.as_mut_array()[l] = laps.min(255) as u8;
+                }
+                self.from = sel(going, last, self.from);
+                self.count = sel(going, taken, self.count);
+                self.phase = sel(going, k8(RELAY), self.phase);
+                self.laps &= !going;
+            } else if lr.any_takes {
                 let taking = going & !self.left.simd_eq(zero);
                 self.phase = sel(taking, k8(TAKES), self.phase);
                 no_capture |= going & !taking;
@@ -906,6 +960,27 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
     }
 
+    /// Laps of lane `l`'s action before its current relay (captured stones sown on since).
+    #[inline(always)]
+    fn laps_before(&self, l: usize) -> u32 {
+        if self.before.as_array()[l] == 0 {
+            0
+        } else {
+            self.before_exact[l]
+        }
+    }
+
+    /// Laps into lane `l`'s current relay (before the lap being sown), exactly.
+    #[inline(always)]
+    fn relay_laps(&self, l: usize) -> u32 {
+        let laps = self.laps.as_array()[l] as u32;
+        if laps >= WATCH_AFTER {
+            self.deep[l]
+        } else {
+            laps
+        }
+    }
+
     /// A sowing of `laps` laps in lane `l`, past what the byte count holds.
     #[inline]
     fn longest_exact(&mut self, l: usize, laps: u32) {
@@ -937,7 +1012,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 let turns = self.turns.get(l) + 1;
                 self.turns.load(l, turns, lr.turn_limit);
                 let moves = self.moves.get(l);
-                let mut laps = self.deep[l];
+                let mut laps = self.laps_before(l) + self.deep[l];
                 let why = if lr.endless_draw {
                     EndReason::EndlessSowing
                 } else {
@@ -968,7 +1043,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 self.longest_exact(l, laps);
             } else {
                 // The relay goes on: the lap about to be sown counts too.
-                self.longest_exact(l, self.deep[l] + 1);
+                self.longest_exact(l, self.laps_before(l) + self.deep[l] + 1);
             }
         }
         V::from_bitmask(self.tok, endless)
@@ -1219,12 +1294,11 @@ mod tests {
             "tsoro-ludii-reentered-captures",
             "njombwa-ludii-one-counter",
             "njombwa-ludii-two-counters",
+            "tsoro-matthews-v4",
         ] {
             assert!(LaneRules::of(&game(id)).is_some(), "{id}");
         }
         assert!(LaneRules::of(&long_game()).is_some());
-        // Captured stones sown on with relay and capture (Matthews' Variant 4): not modelled.
-        assert!(LaneRules::of(&game("tsoro-matthews-v4")).is_none());
         // As shipped, Ludii's readings cut the last turn after its first lap: refused.
         let shipped = catalogue::get("tsoro-ludii")
             .unwrap()
@@ -1298,6 +1372,7 @@ mod tests {
                 "tsoro-russ",
                 "tsoro-ludii-misoro-additional-capture",
                 "tsoro-ludii-baia",
+                "tsoro-matthews-v4",
                 "tsoro-ludii 4x21",
             ] {
                 let g = if id.ends_with("4x21") {
