@@ -19,7 +19,7 @@ use super::config::{
 use super::game::{MorrisGame, MorrisState};
 use crate::outcome::{EndReason, Outcome};
 use crate::player::Player;
-use crate::playout::{Feed, Playout};
+use crate::playout::{Feed, Playout, Tally};
 use crate::rng::Rng;
 
 /// Most points of a board the kernel plays on (a mask of one more bit must stay in a `u32`).
@@ -48,6 +48,8 @@ pub(super) struct Kernel {
     into: [Wide; POINTS],
     /// Every step.
     every_step: Wide,
+    /// What each step changes ([`Kernel::run_steps`]).
+    moves: Box<[StepMove; STEPS]>,
     /// The point each step leaves and the point it reaches.
     step_ends: [(u8, u8); STEPS],
     /// The rules' switches (fixed at compile time for the shipped rulesets: [`SHAPES`]).
@@ -149,6 +151,40 @@ impl Wide {
     fn any(self) -> bool {
         self.low | self.high != 0
     }
+    #[inline(always)]
+    fn xor(self, o: Wide) -> Wide {
+        Wide {
+            low: self.low ^ o.low,
+            high: self.high ^ o.high,
+        }
+    }
+}
+
+/// What a step (from a stone of the mover's to an empty neighbour, no cancelled point on the
+/// board) changes, as masks to flip: the mover's stones, his steps (out of the point left, into
+/// the point reached) and the open steps (into the point left, not into the point reached); and
+/// the lines through the point reached. One table row a step, so a step is applied with
+/// independent loads and no branch.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct StepMove {
+    from: Wide,
+    open: Wide,
+    lines: [u32; THROUGH],
+    points: u32,
+    to: u32,
+}
+
+/// [`Kernel::plain_step`]: no step made.
+const STOPPED: u32 = u32::MAX;
+/// [`Kernel::plain_step`]: a step made, no line.
+const TURN_OVER: u32 = u32::MAX - 1;
+
+/// The tally's sums over plain steps ([`Kernel::run_steps`]).
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    legal: u64,
+    multi: u32,
 }
 
 /// A decision, by point indices.
@@ -235,6 +271,17 @@ impl Kernel {
             }
         }
         let every_step = out.iter().fold(Wide::default(), |a, &o| a.or(o));
+        let mut moves = Box::new([StepMove::default(); STEPS]);
+        for (m, &(from, to)) in moves.iter_mut().zip(&step_ends[..e]) {
+            let (from, to) = (from as usize, to as usize);
+            *m = StepMove {
+                from: out[from].xor(out[to]),
+                open: into[from].xor(into[to]),
+                lines: through[to],
+                points: 1 << from | 1 << to,
+                to: to as u32,
+            };
+        }
         Some(Kernel {
             all: b.all(),
             adjacent,
@@ -244,6 +291,7 @@ impl Kernel {
             out,
             into,
             every_step,
+            moves,
             step_ends,
             f: Flags {
                 unlimited: *stones == 0,
@@ -297,11 +345,20 @@ impl Kernel {
         })
     }
 
-    /// Plays a game to its end, counting each decision in its tally.
+    /// Plays a game to its end, counting each decision in its tally: plain steps in
+    /// [`run_steps`](Self::run_steps)'s loop, every other decision by
+    /// [`advance`](Self::advance), compiled once per mover so that no array of the position is
+    /// indexed by a variable player.
     #[inline(always)]
     fn play_out<S: Select>(&self, sw: Flags, p: &mut Playout<MorrisState>, sel: S) {
         let mut e = self.steps_of(sw, &p.state);
-        while self.advance(sw, p, &mut e, sel) {}
+        let (s, rng, t) = (&mut p.state, &mut p.rng, &mut p.tally);
+        loop {
+            self.run_steps(sw, s, rng, t, &mut e, sel, u32::MAX);
+            if !self.advance(sw, s, rng, t, &mut e, sel) {
+                break;
+            }
+        }
     }
 
     /// One uniformly random decision, counted in the game's tally, as the reference's
@@ -310,7 +367,11 @@ impl Kernel {
     pub(super) fn step(&self, p: &mut Playout<MorrisState>) -> bool {
         let sw = self.f;
         let mut e = self.steps_of(sw, &p.state);
-        let more = self.advance(sw, p, &mut e, BitByBit);
+        let (s, rng, t) = (&mut p.state, &mut p.rng, &mut p.tally);
+        // A plain step where `run_steps` makes it (so that it is held to the reference move by
+        // move too), else the decision as `advance` makes it.
+        let more = self.run_steps(sw, s, rng, t, &mut e, BitByBit, 1)
+            || self.advance(sw, s, rng, t, &mut e, BitByBit);
         debug_assert_eq!(e, self.steps_of(sw, &p.state), "the steps kept up to date");
         more
     }
@@ -320,24 +381,185 @@ impl Kernel {
     fn advance<S: Select>(
         &self,
         sw: Flags,
-        p: &mut Playout<MorrisState>,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
         e: &mut Steps,
         sel: S,
     ) -> bool {
-        let (s, t) = (&mut p.state, &mut p.tally);
         if s.outcome.is_some() {
             return false;
         }
-        let mover = s.to_move.index();
-        let (options, a) = self.choose(sw, s, e, &mut p.rng, sel);
-        let (lines, taken) = self.apply(sw, s, e, a);
+        match s.to_move {
+            Player::A => self.advance_as::<S, 0>(sw, s, rng, t, e, sel),
+            Player::B => self.advance_as::<S, 1>(sw, s, rng, t, e, sel),
+        }
+        true
+    }
+
+    /// Plays the movement stage's plain steps (a stone to an empty neighbour), at most `most`
+    /// of them, in a loop that holds only what a step reads and changes (both players' stones
+    /// and steps, the open steps, the generator, the turns left), a turn of each player in
+    /// turn, nothing indexed by the mover; returns whether it made a decision. It stops
+    /// before any other decision (a placement, a take, a flight, a pass, the turn that reaches
+    /// the turn limit), which [`advance`](Self::advance) makes, and after a step that makes a
+    /// line, whose consequences it leaves to the reference's `after_line`. It plays only where
+    /// nothing else can happen between two steps: stepping rules without stage-1 moves,
+    /// repetition or an end for a player who cannot move (he passes, as every shipped
+    /// stepping ruleset says); placement over, no cancelled point left, no take owed, and both
+    /// players above the losing count (which steps do not change).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_steps<S: Select>(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
+        e: &mut Steps,
+        sel: S,
+        most: u32,
+    ) -> bool {
+        if !sw.stepping || sw.leave_line || sw.repetition > 0 || sw.no_moves != NoMoves::Pass {
+            return false;
+        }
+        if s.outcome.is_some()
+            || !s.placed
+            || s.takes > 0
+            || s.cancelled != 0
+            || self.count(s, 0) <= sw.lose_at
+            || self.count(s, 1) <= sw.lose_at
+        {
+            return false;
+        }
+        // The turn whose end reaches the limit is `advance`'s (`end_turn` ends the game).
+        let last = sw.turn_limit.saturating_sub(1);
+        if s.turns >= last {
+            return false;
+        }
+        let turns = (last - s.turns).min(most);
+        let w = s.to_move.index();
+        // The player to move at the start is `a`, the other `b`; the loop makes a turn of
+        // each in turn, so nothing is swapped or indexed by the mover.
+        let (mut a, mut b) = (s.stones[w], s.stones[1 - w]);
+        let (mut steps_a, mut steps_b) = (e.from[w], e.from[1 - w]);
+        let mut open = e.open;
+        let mut r = rng.clone();
+        let fly = if sw.flying_at > 0 {
+            sw.flying_at
+        } else {
+            u32::MAX
+        };
+        let mut sums = Sums::default();
+        let mut left = turns;
+        let (side, line_at) = loop {
+            if left == 0 {
+                break (0, None);
+            }
+            match self.plain_step(sel, fly, &mut r, &mut a, &mut steps_a, &mut open, &mut sums) {
+                STOPPED => break (0, None),
+                TURN_OVER => left -= 1,
+                to => break (0, Some(to)),
+            }
+            if left == 0 {
+                break (1, None);
+            }
+            match self.plain_step(sel, fly, &mut r, &mut b, &mut steps_b, &mut open, &mut sums) {
+                STOPPED => break (1, None),
+                TURN_OVER => left -= 1,
+                to => break (1, Some(to)),
+            }
+        };
+        let completed = turns - left;
+        let made = completed + line_at.is_some() as u32;
+        if made == 0 {
+            return false;
+        }
+        let (sa, sb) = if w == 0 { (0, 1) } else { (1, 0) };
+        s.stones[sa] = a;
+        s.stones[sb] = b;
+        e.from[sa] = steps_a;
+        e.from[sb] = steps_b;
+        e.open = open;
+        s.turns += completed;
+        let who = w ^ side;
+        s.to_move = player(who);
+        s.passes = 0;
+        *rng = r;
+        t.actions += made;
+        t.moves += made;
+        t.legal_sum += sums.legal;
+        t.multi_decisions += sums.multi;
+        if let Some(to) = line_at {
+            // The rest of the step, as `apply` makes it (the mover is not flying: it takes).
+            let lines = if who == 0 {
+                self.after_line::<0>(sw, s, e, to, true)
+            } else {
+                self.after_line::<1>(sw, s, e, to, true)
+            };
+            self.cut_at_limit(sw, s);
+            t.captures[who] += lines;
+        }
+        true
+    }
+
+    /// One plain step of the player whose stones are `mine` and steps `steps` (see
+    /// [`run_steps`](Self::run_steps)): [`STOPPED`] before a decision that is not a plain step
+    /// (he flies, or has no step), [`TURN_OVER`] after a step that made no line, else the
+    /// point the step reached, where it made a line.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn plain_step<S: Select>(
+        &self,
+        sel: S,
+        fly: u32,
+        r: &mut Rng,
+        mine: &mut u32,
+        steps: &mut Wide,
+        open: &mut Wide,
+        sums: &mut Sums,
+    ) -> u32 {
+        if mine.count_ones() == fly {
+            return STOPPED;
+        }
+        let options = steps.and(*open);
+        let n = options.count();
+        if n == 0 {
+            return STOPPED;
+        }
+        let k = r.below(n as usize) as u32;
+        let m = &self.moves[nth_wide(sel, options, k) as usize];
+        *mine ^= m.points;
+        *steps = steps.xor(m.from);
+        *open = open.xor(m.open);
+        sums.legal += n as u64;
+        sums.multi += (n > 1) as u32;
+        let mine = *mine;
+        if m.lines.iter().any(|&l| mine & l == l) {
+            return m.to;
+        }
+        TURN_OVER
+    }
+
+    /// A decision of player `M` (the player to move).
+    #[inline(always)]
+    fn advance_as<S: Select, const M: usize>(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
+        e: &mut Steps,
+        sel: S,
+    ) {
+        let (options, a) = self.choose::<S, M>(sw, s, e, rng, sel);
+        let (lines, taken) = self.apply::<M>(sw, s, e, a);
         t.actions += 1;
         t.legal_sum += options as u64;
         t.multi_decisions += (options > 1) as u32;
-        t.captures[mover] += lines;
-        t.stones_captured[mover] += taken;
+        t.captures[M] += lines;
+        t.stones_captured[M] += taken;
         t.moves += 1;
-        true
     }
 
     #[inline(always)]
@@ -416,7 +638,7 @@ impl Kernel {
 
     /// The legal options' count and one of them drawn uniformly, in the reference's order.
     #[inline(always)]
-    fn choose<S: Select>(
+    fn choose<S: Select, const M: usize>(
         &self,
         sw: Flags,
         s: &MorrisState,
@@ -424,7 +646,7 @@ impl Kernel {
         rng: &mut Rng,
         sel: S,
     ) -> (u32, Act) {
-        let me = s.to_move.index();
+        let me = M;
         if s.takes > 0 {
             let tk = self.takeable(sw, s, me);
             let n = tk.count_ones();
@@ -514,9 +736,15 @@ impl Kernel {
     /// Applies a legal decision as the reference does; returns the lines it made (the
     /// report's captures) and the stones it took.
     #[inline(always)]
-    fn apply(&self, sw: Flags, s: &mut MorrisState, e: &mut Steps, a: Act) -> (u32, u32) {
-        let me = s.to_move.index();
-        let p = s.to_move;
+    fn apply<const M: usize>(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        e: &mut Steps,
+        a: Act,
+    ) -> (u32, u32) {
+        let me = M;
+        let p = player(M);
         if !matches!(a, Act::Pass) {
             s.passes = 0;
         }
@@ -524,7 +752,7 @@ impl Kernel {
             Act::Pass => {
                 if s.takes > 0 {
                     s.passes = 0;
-                    self.end_turn(sw, s, e, true);
+                    self.end_turn::<M>(sw, s, e, true);
                     return (0, 0);
                 }
                 s.passes = s.passes.saturating_add(1);
@@ -538,7 +766,7 @@ impl Kernel {
                     });
                     return (0, 0);
                 }
-                self.end_turn(sw, s, e, true);
+                self.end_turn::<M>(sw, s, e, true);
                 (0, 0)
             }
             Act::Take(q) => {
@@ -566,7 +794,7 @@ impl Kernel {
                 // Something is takeable whenever the opponent has a stone (`takeable`).
                 if s.takes == 0 || s.stones[1 - me] == 0 {
                     s.takes = 0;
-                    self.end_turn(sw, s, e, false);
+                    self.end_turn::<M>(sw, s, e, false);
                 }
                 (0, 1)
             }
@@ -591,16 +819,16 @@ impl Kernel {
                         if sw.stepping {
                             e.from[me] = e.from[me].or(out);
                         }
-                        let lines = self.after_line(sw, s, e, q, true);
+                        let lines = self.after_line::<M>(sw, s, e, q, true);
                         self.cut_at_limit(sw, s);
                         return (lines, 0);
                     }
                     if sw.cancel_line {
-                        let lines = self.after_line(sw, s, e, q, true);
+                        let lines = self.after_line::<M>(sw, s, e, q, true);
                         self.cut_at_limit(sw, s);
                         return (lines, 0);
                     }
-                    self.end_turn(sw, s, e, false);
+                    self.end_turn::<M>(sw, s, e, false);
                     return (0, 0);
                 }
                 s.stones[me] |= m;
@@ -608,7 +836,7 @@ impl Kernel {
                     e.from[me] = e.from[me].or(out);
                     e.open = e.open.minus(self.into[q as usize]);
                 }
-                let lines = self.after_line(sw, s, e, q, true);
+                let lines = self.after_line::<M>(sw, s, e, q, true);
                 self.cut_at_limit(sw, s);
                 (lines, 0)
             }
@@ -634,7 +862,7 @@ impl Kernel {
                     }
                     e.open = e.open.minus(self.into[to]);
                 }
-                let lines = self.after_line(sw, s, e, to, may_take);
+                let lines = self.after_line::<M>(sw, s, e, to, may_take);
                 self.cut_at_limit(sw, s);
                 (lines, 0)
             }
@@ -660,7 +888,7 @@ impl Kernel {
     /// The reference's `after_line`, after a stone arrived at point `i` (or cancelled there);
     /// returns the lines made.
     #[inline(always)]
-    fn after_line(
+    fn after_line<const M: usize>(
         &self,
         sw: Flags,
         s: &mut MorrisState,
@@ -668,8 +896,8 @@ impl Kernel {
         i: u32,
         may_take: bool,
     ) -> u32 {
-        let p = s.to_move;
-        let me = p.index();
+        let p = player(M);
+        let me = M;
         let mine = s.stones[me] | 1 << i;
         let mut made = 0;
         let mut union = 0;
@@ -709,15 +937,15 @@ impl Kernel {
                 return made;
             }
         }
-        self.end_turn(sw, s, e, false);
+        self.end_turn::<M>(sw, s, e, false);
         made
     }
 
     /// The reference's `end_turn_by`.
     #[inline(always)]
-    fn end_turn(&self, sw: Flags, s: &mut MorrisState, e: &mut Steps, pass: bool) {
+    fn end_turn<const M: usize>(&self, sw: Flags, s: &mut MorrisState, e: &mut Steps, pass: bool) {
         s.turns += 1;
-        s.to_move = s.to_move.other();
+        s.to_move = player(1 - M);
         s.takes = 0;
         let end = |s: &mut MorrisState, winner: Option<Player>, reason: EndReason| {
             s.outcome = Some(Outcome {
@@ -753,7 +981,7 @@ impl Kernel {
                 }
             }
         }
-        let p = s.to_move;
+        let p = player(1 - M);
         // With `lose_next_only` and an unlimited supply, the action that ends placement is
         // followed by no count.
         let counted = !(sw.lose_next_only && placement_ended && sw.unlimited);
@@ -802,6 +1030,12 @@ impl Kernel {
         }
         e.from[who].and(e.open).any()
     }
+}
+
+/// Player `i` (0 for A, 1 for B).
+#[inline(always)]
+const fn player(i: usize) -> Player {
+    if i == 0 { Player::A } else { Player::B }
 }
 
 /// The reference's `forget`: the stage-1 memory of player `who` about the stones at `m`.
