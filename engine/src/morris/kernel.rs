@@ -535,8 +535,10 @@ impl Kernel {
         sums.legal += n as u64;
         sums.multi += (n > 1) as u32;
         let mine = *mine;
-        if m.lines.iter().any(|&l| mine & l == l) {
-            return m.to;
+        for &l in &m.lines {
+            if mine & l == l {
+                return m.to;
+            }
         }
         TURN_OVER
     }
