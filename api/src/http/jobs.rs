@@ -1,10 +1,10 @@
 //! Simulations and comparisons as jobs, and their exports.
 
+use super::job_kind::{Kind, admitted, csv, priced};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
-use crate::jobs::admission::admit;
 use crate::jobs::events::{self, JobEvents};
 use crate::jobs::export;
 use crate::jobs::fresh::Shared;
@@ -20,7 +20,6 @@ use crate::runs::plan::{ComparisonRequest, RunRequest};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -31,59 +30,12 @@ pub(super) fn parse_id(raw: &str, what: &str, path: &str) -> Result<Uuid, Proble
         .map_err(|_| Problem::not_found(format!("no {what} {raw:?}: ids are UUIDs")).at(path))
 }
 
-/// A kind of job as its routes see it: the word a 404 or 409 names it by, and the test that
-/// tells its rows from the other kinds'.
-pub(super) struct Kind {
-    /// "simulation", "tournament", "nhodo run".
-    pub what: &'static str,
-    /// Whether a stored job is of this kind.
-    pub is: fn(&JobRow) -> bool,
-}
-
 /// Simulations (of a comparison or not).
-const SIMULATION: Kind = Kind {
+const SIMULATION: Kind<JobView> = Kind {
     what: "simulation",
     is: JobRow::is_simulation,
+    view: JobView::of,
 };
-
-/// The stored job of this `kind` whose id is `raw` (404 otherwise).
-pub(super) async fn load_kind(
-    state: &AppState,
-    kind: &Kind,
-    raw: &str,
-    path: &str,
-) -> Result<JobRow, Problem> {
-    let id = parse_id(raw, kind.what, path)?;
-    store::get_job(&state.pool, id)
-        .await?
-        .filter(kind.is)
-        .ok_or_else(|| Problem::not_found(format!("no {} {id}", kind.what)).at(path))
-}
-
-/// The finished job of this `kind` whose id is `raw`, or 409 naming its progress.
-pub(super) async fn load_done_kind(
-    state: &AppState,
-    kind: &Kind,
-    raw: &str,
-    path: &str,
-) -> Result<JobRow, Problem> {
-    let job = load_kind(state, kind, raw, path).await?;
-    if job.status != JobStatus::Done {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_NOT_DONE,
-            format!(
-                "the {} is {} ({} of {} games); its data is exported when it is done",
-                kind.what, job.status, job.games_done, job.games
-            ),
-        )
-        .at(path));
-    }
-    Ok(job)
-}
-
-async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    load_kind(state, &SIMULATION, raw, path).await
-}
 
 /// The 202 of a POST that queued jobs: `Location` and the view of what was queued (which
 /// carries its `estimate`), with the `queue_position` [`admit`] found.
@@ -131,16 +83,10 @@ pub async fn create(
     body: crate::http::extract::JsonObject<RunRequest>,
 ) -> Result<HttpResponse, Problem> {
     let account = account(access.may_create()?, client);
-    // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
-    let spec = web::block(move || request::check(&b, &l))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| Problem::from(e).at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
-    let queue_position = admit(&mut tx, &limits, &account, 1, spec.cost)
-        .await
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let spec = priced(req.path(), move || request::check(&b, &l)).await?;
+    let (mut tx, queue_position) =
+        admitted(&state, &limits, &account, 1, spec.cost, req.path()).await?;
     let job = store::create_job(&mut tx, &spec, None, &account).await?;
     tx.commit().await?;
     Ok(accepted(
@@ -167,14 +113,6 @@ async fn views(state: &AppState, jobs: &[JobRow]) -> Result<Vec<JobView>, Proble
         .iter()
         .map(|j| JobView::of(j, &usage.get(&j.id).copied().unwrap_or_default()))
         .collect())
-}
-
-/// The view of one stored job.
-async fn view_of(state: &AppState, job: &JobRow) -> Result<JobView, Problem> {
-    views(state, std::slice::from_ref(job))
-        .await?
-        .pop()
-        .ok_or_else(|| Problem::internal("a job without a view"))
 }
 
 /// The form of a ruleset id (the `ruleset` filter's schema states the same pattern).
@@ -282,16 +220,9 @@ pub async fn show(
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let wait = q.duration(req.path())?;
-    if wait.is_zero() {
-        let job = load(&state, &path, req.path()).await?;
-        return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
-    }
-    let id = parse_id(&path, "simulation", req.path())?;
-    match await_job(&state, &events, &reads, id, wait).await? {
-        Some(j) if j.0.is_simulation() => Ok(HttpResponse::Ok().json(JobView::of(&j.0, &j.1))),
-        _ => Err(Problem::not_found(format!("no simulation {id}")).at(req.path())),
-    }
+    SIMULATION
+        .show(&req, &state, &events, &reads, &path, &q)
+        .await
 }
 
 /// A job's row and usage as the long polls of it share them (None: no such job).
@@ -372,18 +303,9 @@ pub async fn cancel(
     path: web::Path<String>,
     q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load(&state, &path, req.path()).await?;
-    if let Some(purged) = cancel_or_purge(&state, &access, &job, q.purge, "job", req.path()).await?
-    {
-        return Ok(purged);
-    }
-    let job = load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
-}
-
-/// A finished job, or 409 naming its progress.
-async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    load_done_kind(state, &SIMULATION, raw, path).await
+    SIMULATION
+        .cancel(&req, &access, &state, &path, q.purge, "job")
+        .await
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games.csv", tag = "simulations", params(("id" = String, Path, description = "Job id")),
@@ -396,15 +318,12 @@ pub async fn games_csv(
     client: Client,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
+    let job = SIMULATION.load_done(&state, &path, req.path()).await?;
     let conn = crate::http::client::socket_of(&req);
     let body = export::games_csv(&exports, &job, &client.0, conn)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(export::attachment(export::GAMES_FILE))
-        .streaming(streamed(body)))
+    Ok(csv(Some(export::GAMES_FILE)).streaming(streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/games/{game}", tag = "simulations",
@@ -419,7 +338,7 @@ pub async fn game_moves(
     path: web::Path<(String, u64)>,
 ) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
-    let job = load(&state, &id, req.path()).await?;
+    let job = SIMULATION.load(&state, &id, req.path()).await?;
     let body = match cache.get(job.id, k) {
         Some(body) => body,
         None => {
@@ -449,7 +368,7 @@ pub async fn games_json(
     client: Client,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
+    let job = SIMULATION.load_done(&state, &path, req.path()).await?;
     let conn = crate::http::client::socket_of(&req);
     let body = export::games_json(&exports, &job, &client.0, conn)
         .await
@@ -461,8 +380,8 @@ pub async fn games_json(
 
 /// An export's body as actix streams it: a failure once it has started can only end the
 /// response early (logged as an internal error).
-pub(super) fn streamed(
-    body: export::Body,
+pub(super) fn streamed<E: std::fmt::Display>(
+    body: impl futures_util::Stream<Item = Result<Vec<u8>, E>>,
 ) -> impl futures_util::Stream<Item = Result<web::Bytes, actix_web::Error>> {
     use futures_util::StreamExt;
     body.map(|piece| {
@@ -480,14 +399,11 @@ pub async fn summary_csv(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
+    let job = SIMULATION.load_done(&state, &path, req.path()).await?;
     let stats =
         export::stats_of(&job).ok_or_else(|| Problem::internal("a done job without a summary"))?;
     let body = export::summary_csv_bytes(&job, &stats).map_err(Problem::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(export::attachment(export::SUMMARY_FILE))
-        .body(body))
+    Ok(csv(Some(export::SUMMARY_FILE)).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/simulations/{id}/summary.json", tag = "simulations", params(("id" = String, Path, description = "Job id")),
@@ -498,7 +414,7 @@ pub async fn summary_json(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
+    let job = SIMULATION.load_done(&state, &path, req.path()).await?;
     Ok(HttpResponse::Ok().json(SummaryView::of(&job)))
 }
 
@@ -510,7 +426,7 @@ pub async fn datapackage(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load(&state, &path, req.path()).await?;
+    let job = SIMULATION.load(&state, &path, req.path()).await?;
     Ok(HttpResponse::Ok()
         .insert_header(export::attachment(export::PACKAGE_FILE))
         .json(export::datapackage(&job)))
@@ -530,21 +446,21 @@ pub async fn create_comparison(
     body: crate::http::extract::JsonObject<ComparisonRequest>,
 ) -> Result<HttpResponse, Problem> {
     let account = account(access.may_create()?, client);
-    let b_in = body.into_inner();
-    // Pricing may play sample games: off the async executor.
-    let l = limits.clone();
-    let (b, specs) = web::block(move || {
-        let specs = request::check_comparison(&b_in, &l);
-        (b_in, specs)
+    let (b, l) = (body.into_inner(), limits.clone());
+    let (b, specs) = priced(req.path(), move || {
+        request::check_comparison(&b, &l).map(|specs| (b, specs))
     })
-    .await
-    .map_err(Problem::internal)?;
-    let specs = specs.map_err(|e| Problem::from(e).at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
+    .await?;
     let cost = specs.iter().map(|s| s.cost).sum();
-    let queue_position = admit(&mut tx, &limits, &account, specs.len() as i64, cost)
-        .await
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let (mut tx, queue_position) = admitted(
+        &state,
+        &limits,
+        &account,
+        specs.len() as i64,
+        cost,
+        req.path(),
+    )
+    .await?;
     let cid =
         store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
     let mut jobs = Vec::with_capacity(specs.len());
@@ -658,38 +574,5 @@ pub async fn comparison_csv(
     let mut out = Vec::new();
     let diffs: Vec<_> = diffs.diffs.iter().map(|d| d.paired).collect();
     crate::runs::csv::compare_csv(&mut out, &labels, &stats, &diffs).map_err(Problem::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .body(out))
-}
-
-/// Checks `access` may manage `job`, then with `purge` deletes it (the answer: its id,
-/// `deleted`, `status_before` and `freed_bytes`), else cancels it (`None`: the caller answers
-/// with its view) or gives 409 when the `what` had already ended.
-pub(super) async fn cancel_or_purge(
-    state: &AppState,
-    access: &Access,
-    job: &JobRow,
-    purge: bool,
-    what: &str,
-    path: &str,
-) -> Result<Option<HttpResponse>, Problem> {
-    access.may_manage(job.owner.as_deref())?;
-    if purge {
-        let freed = store::purge(&state.pool, job.id).await?.unwrap_or(0);
-        return Ok(Some(HttpResponse::Ok().json(json!({
-            "id": job.id,
-            "deleted": true,
-            "status_before": job.status,
-            "freed_bytes": freed,
-        }))));
-    }
-    if !store::cancel(&state.pool, job.id).await? {
-        return Err(Problem::of(
-            &crate::http::problem::JOB_FINISHED,
-            format!("the {what} is already {}", job.status),
-        )
-        .at(path));
-    }
-    Ok(None)
+    Ok(csv(None).body(out))
 }

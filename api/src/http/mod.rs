@@ -16,6 +16,7 @@ pub mod extract;
 pub mod guard;
 pub mod health;
 pub mod ids;
+pub mod job_kind;
 pub mod jobs;
 pub mod nhodo;
 pub mod openapi;

@@ -2,15 +2,12 @@
 //! durable machinery as simulations ([`crate::jobs`]); a nhodo run has no agents, so it is
 //! a resource of its own (`/api/v1/nhodo`), not a simulation.
 
-use super::jobs::{
-    DeleteQuery, JobReads, Kind, WaitQuery, accepted, account, await_job, load_done_kind,
-    load_kind, parse_id,
-};
+use super::job_kind::{Kind, admitted, csv, priced};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, streamed};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
-use crate::jobs::admission::admit;
 use crate::jobs::export;
 use crate::jobs::nhodo::{self, NhodoView, nhodo_url};
 use crate::jobs::store::{self, JobRow};
@@ -20,29 +17,11 @@ use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 /// The nhodo runs among the jobs.
-const NHODO: Kind = Kind {
+const NHODO: Kind<NhodoView> = Kind {
     what: "nhodo run",
     is: JobRow::is_nhodo,
+    view: NhodoView::of,
 };
-
-/// A stored one, or 404.
-async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    load_kind(state, &NHODO, raw, path).await
-}
-
-/// A finished nhodo run, or 409 naming its progress.
-async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    load_done_kind(state, &NHODO, raw, path).await
-}
-
-/// The view of one stored nhodo run.
-async fn view_of(state: &AppState, job: &JobRow) -> Result<NhodoView, Problem> {
-    let usage = store::usage(&state.pool, &[job.id]).await?;
-    Ok(NhodoView::of(
-        job,
-        &usage.get(&job.id).copied().unwrap_or_default(),
-    ))
-}
 
 #[utoipa::path(post, path = "/api/v1/nhodo", tag = "nhodo", operation_id = "create_nhodo",
     request_body = NhodoRequest,
@@ -68,16 +47,10 @@ pub async fn create(
     body: crate::http::extract::JsonObject<NhodoRequest>,
 ) -> Result<HttpResponse, Problem> {
     let account = account(access.may_create()?, client);
-    // Pricing plays sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
-    let plan = web::block(move || check(&b, &l))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| Problem::from(e).at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
-    let queue_position = admit(&mut tx, &limits, &account, 1, plan.cost)
-        .await
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let plan = priced(req.path(), move || check(&b, &l)).await?;
+    let (mut tx, queue_position) =
+        admitted(&state, &limits, &account, 1, plan.cost, req.path()).await?;
     let job = store::create_nhodo(&mut tx, &plan, &account).await?;
     tx.commit().await?;
     Ok(accepted(
@@ -99,16 +72,7 @@ pub async fn show(
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let wait = q.duration(req.path())?;
-    if wait.is_zero() {
-        let job = load(&state, &path, req.path()).await?;
-        return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
-    }
-    let id = parse_id(&path, "nhodo run", req.path())?;
-    match await_job(&state, &events, &reads, id, wait).await? {
-        Some(j) if j.0.is_nhodo() => Ok(HttpResponse::Ok().json(NhodoView::of(&j.0, &j.1))),
-        _ => Err(Problem::not_found(format!("no nhodo run {id}")).at(req.path())),
-    }
+    NHODO.show(&req, &state, &events, &reads, &path, &q).await
 }
 
 #[utoipa::path(delete, path = "/api/v1/nhodo/{id}", tag = "nhodo", operation_id = "cancel_nhodo", params(("id" = String, Path, description = "Nhodo run id"), ("purge" = Option<bool>, Query, description = "Delete the run and everything it stored (whatever its status; a running one stops), answering its id and `freed_bytes`")),
@@ -123,15 +87,9 @@ pub async fn cancel(
     path: web::Path<String>,
     q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load(&state, &path, req.path()).await?;
-    if let Some(purged) =
-        super::jobs::cancel_or_purge(&state, &access, &job, q.purge, "nhodo run", req.path())
-            .await?
-    {
-        return Ok(purged);
-    }
-    let job = load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
+    NHODO
+        .cancel(&req, &access, &state, &path, q.purge, NHODO.what)
+        .await
 }
 
 #[utoipa::path(get, path = "/api/v1/nhodo/{id}/games.csv", tag = "nhodo", operation_id = "nhodo_games_csv", params(("id" = String, Path, description = "Nhodo run id")),
@@ -142,17 +100,9 @@ pub async fn games_csv(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    use futures_util::StreamExt;
-    let job = load_done(&state, &path, req.path()).await?;
-    let body = nhodo::games_csv(state.pool.clone(), job.id).map(|piece| {
-        piece
-            .map(web::Bytes::from)
-            .map_err(actix_web::error::ErrorInternalServerError)
-    });
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(export::attachment(export::GAMES_FILE))
-        .streaming(body))
+    let job = NHODO.load_done(&state, &path, req.path()).await?;
+    let body = nhodo::games_csv(state.pool.clone(), job.id);
+    Ok(csv(Some(export::GAMES_FILE)).streaming(streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/nhodo/{id}/summary.csv", tag = "nhodo", operation_id = "nhodo_summary_csv", params(("id" = String, Path, description = "Nhodo run id")),
@@ -163,14 +113,11 @@ pub async fn summary_csv(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
+    let job = NHODO.load_done(&state, &path, req.path()).await?;
     let stats =
         nhodo::stats_of(&job).ok_or_else(|| Problem::internal("a done run without a summary"))?;
     let body = crate::runs::nhodo::summary_csv(&stats).map_err(Problem::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(export::attachment(export::SUMMARY_FILE))
-        .body(body))
+    Ok(csv(Some(export::SUMMARY_FILE)).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/nhodo/{id}/datapackage.json", tag = "nhodo", operation_id = "nhodo_datapackage", params(("id" = String, Path, description = "Nhodo run id")),
@@ -181,7 +128,7 @@ pub async fn datapackage(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load(&state, &path, req.path()).await?;
+    let job = NHODO.load(&state, &path, req.path()).await?;
     Ok(HttpResponse::Ok()
         .insert_header(export::attachment(export::PACKAGE_FILE))
         .json(nhodo::datapackage(&job)))

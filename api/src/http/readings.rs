@@ -2,10 +2,10 @@
 //! under random play and a pairing of agents ([`crate::runs::readings`]), stored as a
 //! comparison of variants whose runs are paired with their pairing's default.
 
+use super::job_kind::{admitted, csv, priced};
 use super::jobs::{WaitQuery, paired_figures, parse_id};
 use super::problem::Problem;
 use super::state::AppState;
-use crate::jobs::admission::admit;
 use crate::jobs::paired::PairedCache;
 use crate::jobs::request;
 use crate::jobs::status::JobStatus;
@@ -131,21 +131,21 @@ pub async fn create(
     body: crate::http::extract::JsonObject<ReadingsRequest>,
 ) -> Result<HttpResponse, Problem> {
     let account = super::jobs::account(access.may_create()?, client);
-    let b_in = body.into_inner();
-    // Pricing may play sample games: off the async executor.
-    let l = limits.clone();
-    let (b, checked) = web::block(move || {
-        let checked = request::check_study(&b_in, &l);
-        (b_in, checked)
+    let (b, l) = (body.into_inner(), limits.clone());
+    let (b, (plan, specs)) = priced(req.path(), move || {
+        request::check_study(&b, &l).map(|checked| (b, checked))
     })
-    .await
-    .map_err(Problem::internal)?;
-    let (plan, specs) = checked.map_err(|e| Problem::from(e).at(req.path()))?;
-    let mut tx = state.pool.begin().await?;
+    .await?;
     let cost = specs.iter().map(|s| s.cost).sum();
-    let queue_position = admit(&mut tx, &limits, &account, specs.len() as i64, cost)
-        .await
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let (mut tx, queue_position) = admitted(
+        &state,
+        &limits,
+        &account,
+        specs.len() as i64,
+        cost,
+        req.path(),
+    )
+    .await?;
     let stored = serde_json::json!({ "readings": b });
     let id = store::create_comparison(&mut tx, &stored).await?;
     for (i, spec) in specs.iter().enumerate() {
@@ -209,10 +209,7 @@ pub async fn readings_csv(
     };
     let mut out = Vec::new();
     readings::readings_csv(&mut out, &pairings).map_err(Problem::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(crate::jobs::export::attachment(readings::READINGS_FILE))
-        .body(out))
+    Ok(csv(Some(readings::READINGS_FILE)).body(out))
 }
 
 #[utoipa::path(get, path = "/api/v1/readings/{id}/datapackage.json", tag = "simulations", operation_id = "readings_datapackage", params(("id" = String, Path, description = "Study id")),

@@ -1,15 +1,12 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::jobs::{
-    DeleteQuery, JobReads, Kind, WaitQuery, accepted, account, await_job, load_done_kind,
-    load_kind, parse_id,
-};
+use super::job_kind::{Kind, admitted, csv, priced};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, streamed};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
-use crate::jobs::admission::admit;
 use crate::jobs::export;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::tournament::{self, Stored};
@@ -22,15 +19,17 @@ use crate::settings::JobSettings;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 /// The tournaments among the jobs.
-const TOURNAMENT: Kind = Kind {
+const TOURNAMENT: Kind<TournamentView> = Kind {
     what: "tournament",
     is: JobRow::is_tournament,
+    view: TournamentView::of,
 };
 
 /// The ladders among the tournaments.
-const LADDER: Kind = Kind {
+const LADDER: Kind<TournamentView> = Kind {
     what: "ladder",
     is: is_ladder,
+    view: TournamentView::of,
 };
 
 /// Whether a stored job is a ladder: a tournament whose spec keeps the ladder that defined it.
@@ -38,23 +37,14 @@ fn is_ladder(job: &JobRow) -> bool {
     job.is_tournament() && Stored::of_job(job).is_some_and(|s| s.ladder.is_some())
 }
 
-/// A stored one, or 404.
-async fn load(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    load_kind(state, &TOURNAMENT, raw, path).await
-}
-
-/// A finished tournament, or 409 naming its progress.
-async fn load_done(state: &AppState, raw: &str, path: &str) -> Result<JobRow, Problem> {
-    load_done_kind(state, &TOURNAMENT, raw, path).await
-}
-
-/// The view of one stored tournament.
-async fn view_of(state: &AppState, job: &JobRow) -> Result<TournamentView, Problem> {
-    let usage = store::usage(&state.pool, &[job.id]).await?;
-    Ok(TournamentView::of(
-        job,
-        &usage.get(&job.id).copied().unwrap_or_default(),
-    ))
+/// The text a finished tournament's summary keeps under `key` (a CSV file), or 500 saying
+/// it is `missing`.
+fn kept_csv(job: &JobRow, key: &str, missing: &str) -> Result<String, Problem> {
+    job.summary
+        .as_ref()
+        .and_then(|s| s[key].as_str())
+        .map(str::to_string)
+        .ok_or_else(|| Problem::internal(missing))
 }
 
 #[utoipa::path(post, path = "/api/v1/tournaments", tag = "tournaments", operation_id = "create_tournament",
@@ -81,12 +71,8 @@ pub async fn create(
     body: crate::http::extract::JsonObject<TournamentRequest>,
 ) -> Result<HttpResponse, Problem> {
     let account = account(access.may_create()?, client);
-    // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
-    let checked = web::block(move || check(&b, &l))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let checked = priced(req.path(), move || check(&b, &l)).await?;
     queue(&req, &state, &limits, account, checked).await
 }
 
@@ -102,10 +88,7 @@ async fn queue(
     let agents: Vec<String> = plan.spec.agents.iter().map(|a| a.to_string()).collect();
     let stored =
         serde_json::to_value(Stored::of(&plan.spec, plan.ladder)).map_err(Problem::internal)?;
-    let mut tx = state.pool.begin().await?;
-    let queue_position = admit(&mut tx, limits, &account, 1, cost)
-        .await
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let (mut tx, queue_position) = admitted(state, limits, &account, 1, cost, req.path()).await?;
     let job = store::create_tournament(&mut tx, &plan.run, &agents, &stored, chunk, cost, &account)
         .await?;
     tx.commit().await?;
@@ -142,12 +125,8 @@ pub async fn create_ladder(
     body: crate::http::extract::JsonObject<LadderRequest>,
 ) -> Result<HttpResponse, Problem> {
     let account = account(access.may_create()?, client);
-    // Pricing may play sample games: off the async executor.
     let (b, l) = (body.into_inner(), limits.clone());
-    let checked = web::block(move || check_ladder(&b, &l))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(|e| Problem::from(e).at(req.path()))?;
+    let checked = priced(req.path(), move || check_ladder(&b, &l)).await?;
     queue(&req, &state, &limits, account, checked).await
 }
 
@@ -163,18 +142,9 @@ pub async fn show(
     path: web::Path<String>,
     q: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let wait = q.duration(req.path())?;
-    if wait.is_zero() {
-        let job = load(&state, &path, req.path()).await?;
-        return Ok(HttpResponse::Ok().json(view_of(&state, &job).await?));
-    }
-    let id = parse_id(&path, "tournament", req.path())?;
-    match await_job(&state, &events, &reads, id, wait).await? {
-        Some(j) if j.0.is_tournament() => {
-            Ok(HttpResponse::Ok().json(TournamentView::of(&j.0, &j.1)))
-        }
-        _ => Err(Problem::not_found(format!("no tournament {id}")).at(req.path())),
-    }
+    TOURNAMENT
+        .show(&req, &state, &events, &reads, &path, &q)
+        .await
 }
 
 #[utoipa::path(delete, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "cancel_tournament", params(("id" = String, Path, description = "Tournament id"), ("purge" = Option<bool>, Query, description = "Delete the tournament and everything it stored (whatever its status; a running one stops), answering its id and `freed_bytes`")),
@@ -189,15 +159,9 @@ pub async fn cancel(
     path: web::Path<String>,
     q: web::Query<DeleteQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load(&state, &path, req.path()).await?;
-    if let Some(purged) =
-        super::jobs::cancel_or_purge(&state, &access, &job, q.purge, "tournament", req.path())
-            .await?
-    {
-        return Ok(purged);
-    }
-    let job = load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok().json(view_of(&state, &job).await?))
+    TOURNAMENT
+        .cancel(&req, &access, &state, &path, q.purge, TOURNAMENT.what)
+        .await
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/games.csv", tag = "tournaments", operation_id = "tournament_games_csv", params(("id" = String, Path, description = "Tournament id")),
@@ -210,15 +174,12 @@ pub async fn games_csv(
     client: Client,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
+    let job = TOURNAMENT.load_done(&state, &path, req.path()).await?;
     let conn = crate::http::client::socket_of(&req);
     let body = export::tournament_games_csv(&exports, &job, &client.0, conn)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header(export::attachment(export::GAMES_FILE))
-        .streaming(super::jobs::streamed(body)))
+    Ok(csv(Some(export::GAMES_FILE)).streaming(streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/ratings.csv", tag = "tournaments", operation_id = "tournament_ratings_csv", params(("id" = String, Path, description = "Tournament id")),
@@ -229,16 +190,9 @@ pub async fn ratings_csv(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done(&state, &path, req.path()).await?;
-    let body = job
-        .summary
-        .as_ref()
-        .and_then(|s| s["ratings_csv"].as_str())
-        .ok_or_else(|| Problem::internal("a done tournament without its ratings"))?
-        .to_string();
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .body(body))
+    let job = TOURNAMENT.load_done(&state, &path, req.path()).await?;
+    let body = kept_csv(&job, "ratings_csv", "a done tournament without its ratings")?;
+    Ok(csv(None).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/ladder.csv", tag = "tournaments", operation_id = "tournament_ladder_csv", params(("id" = String, Path, description = "Tournament id (a ladder's)")),
@@ -249,16 +203,9 @@ pub async fn ladder_csv(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load_done_kind(&state, &LADDER, &path, req.path()).await?;
-    let body = job
-        .summary
-        .as_ref()
-        .and_then(|s| s["ladder_csv"].as_str())
-        .ok_or_else(|| Problem::internal("a done ladder without its rungs"))?
-        .to_string();
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .body(body))
+    let job = LADDER.load_done(&state, &path, req.path()).await?;
+    let body = kept_csv(&job, "ladder_csv", "a done ladder without its rungs")?;
+    Ok(csv(None).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/datapackage.json", tag = "tournaments", operation_id = "tournament_datapackage", params(("id" = String, Path, description = "Tournament id")),
@@ -269,6 +216,6 @@ pub async fn datapackage(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
-    let job = load(&state, &path, req.path()).await?;
+    let job = TOURNAMENT.load(&state, &path, req.path()).await?;
     Ok(HttpResponse::Ok().json(tournament::datapackage(&job)))
 }
