@@ -13,6 +13,7 @@ pub mod charts;
 pub mod demos;
 pub mod home;
 pub mod indexes;
+pub mod job_page;
 pub mod nhodo;
 pub mod order;
 pub mod play;

@@ -3,31 +3,21 @@
 //! ([`crate::jobs::nhodo`]).
 
 use super::charts::{self, CutOff};
+use super::job_page::{self, Link, params_text, ruleset_title, run_links};
 use super::simulations::{bar, estimate_text, length_counts, pct};
-use super::{Page, html, missing, value_text};
-use crate::http::problem::Problem;
+use super::{Page, html};
 use crate::http::state::AppState;
-use crate::jobs::export::{GAMES_FILE, PACKAGE_FILE, SUMMARY_FILE};
 use crate::jobs::nhodo::{NhodoView, nhodo_url};
 use crate::jobs::status::JobStatus;
-use crate::jobs::store::{self, JobRow};
+use crate::jobs::store::JobRow;
 use crate::settings::JobSettings;
 use actix_web::web;
 use askama::Template;
 use serde_json::Value;
-use tsoro_engine::catalogue;
-use uuid::Uuid;
 
 /// Registers the page.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/nhodo/{id}").route(web::get().to(show)));
-}
-
-/// A download: its label, URL and the file name the data package gives it.
-struct Link {
-    label: &'static str,
-    url: String,
-    download: Option<&'static str>,
 }
 
 #[derive(Template)]
@@ -56,17 +46,7 @@ async fn show(
     limits: web::Data<JobSettings>,
     id: web::Path<String>,
 ) -> Page {
-    let uid: Uuid = id.parse().map_err(|_| missing("nhodo run", &id))?;
-    let job = store::get_job(&state.pool, uid)
-        .await
-        .map_err(Problem::from)?
-        .filter(JobRow::is_nhodo)
-        .ok_or_else(|| missing("nhodo run", &id))?;
-    let usage = store::usage(&state.pool, &[job.id])
-        .await
-        .map_err(Problem::from)?
-        .remove(&job.id)
-        .unwrap_or_default();
+    let (job, usage) = job_page::load(&state, &id, "nhodo run", JobRow::is_nhodo).await?;
     let view = NhodoView::of(&job, &usage);
     let (mut headline, mut charts, mut figures) = (vec![], vec![], vec![]);
     if let Some(st) = &view.stats {
@@ -134,46 +114,11 @@ async fn show(
         }
     }
     let api = nhodo_url(job.id);
-    let mut links = vec![];
-    if job.status == JobStatus::Done {
-        links.push(Link {
-            label: "games.csv (every game's record)",
-            url: format!("{api}/{GAMES_FILE}"),
-            download: Some(GAMES_FILE),
-        });
-        links.push(Link {
-            label: "summary.csv (every statistic, with intervals)",
-            url: format!("{api}/{SUMMARY_FILE}"),
-            download: Some(SUMMARY_FILE),
-        });
-        links.push(Link {
-            label: "datapackage.json (describes both files: save the three in one folder)",
-            url: format!("{api}/{PACKAGE_FILE}"),
-            download: Some(PACKAGE_FILE),
-        });
-    }
-    links.push(Link {
-        label: "the run as JSON",
-        url: api.clone(),
-        download: None,
-    });
-    let estimate = (job.status == JobStatus::Queued || job.status == JobStatus::Running)
-        .then(|| estimate_text(&job, &limits))
-        .flatten();
+    let links = run_links(&api, job.status == JobStatus::Done, "the run as JSON");
+    let estimate = estimate_text(&job, &limits);
     html(&NhodoPage {
-        title: catalogue::get(&job.ruleset)
-            .map(|d| d.title.clone())
-            .unwrap_or_else(|_| job.ruleset.clone()),
-        params: job
-            .params
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| format!("{k}={}", value_text(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default(),
+        title: ruleset_title(&job),
+        params: params_text(&job),
         percent: (view.progress.fraction * 100.0) as u32,
         games_done: view.progress.games_done,
         estimate,

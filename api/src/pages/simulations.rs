@@ -2,10 +2,11 @@
 //! their charts) and `/comparisons/{id}`, over the jobs API (`crate::jobs`).
 
 use super::charts::{self, Bar};
+use super::job_page::{self, Link, params_text, ruleset_title, run_links};
 use super::{Page, PageError, html, missing, value_text};
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
-use crate::jobs::export::{self, GAMES_FILE, PACKAGE_FILE, SUMMARY_FILE};
+use crate::jobs::export;
 use crate::jobs::paired::{PairedCache, PairedDifference};
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow};
@@ -92,13 +93,6 @@ async fn new(req: HttpRequest, state: St, limits: web::Data<crate::settings::Job
         max_games: limits.max_games,
         token_needed,
     })
-}
-
-struct Link {
-    label: &'static str,
-    url: String,
-    /// The file name a browser saves it under (the data package's path), if it is a file.
-    download: Option<&'static str>,
 }
 
 #[derive(Template)]
@@ -417,9 +411,13 @@ fn duration_text(seconds: f64) -> String {
     }
 }
 
-/// What a job not yet finished should take, in words, from the estimate it was admitted with
-/// and the service's own worker threads: shown from the start, before any game has ended.
+/// What a job queued or running should take, in words, from the estimate it was admitted
+/// with and the service's own worker threads: shown from the start, before any game has
+/// ended (none once it has ended).
 pub(super) fn estimate_text(job: &JobRow, limits: &JobSettings) -> Option<String> {
+    if !matches!(job.status, JobStatus::Queued | JobStatus::Running) {
+        return None;
+    }
     let core_seconds = Some(job.estimated_cost).filter(|c| *c > 0.0)?;
     let threads = match limits.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -455,62 +453,15 @@ async fn show(state: St, limits: web::Data<JobSettings>, id: web::Path<String>) 
     };
     let (headline, seats) = stats.as_ref().map(agent_results).unwrap_or_default();
     let api = format!("/api/v1/simulations/{}", job.id);
-    let usage = store::usage(&state.pool, &[job.id])
-        .await
-        .map_err(Problem::from)?
-        .remove(&job.id)
-        .unwrap_or_default();
+    let usage = job_page::usage(&state, &job).await?;
     let progress = crate::jobs::view::Progress::of(&job, &usage, chrono::Utc::now());
-    let estimate = (job.status == JobStatus::Queued || job.status == JobStatus::Running)
-        .then(|| estimate_text(&job, &limits))
-        .flatten();
+    let estimate = estimate_text(&job, &limits);
     let done = job.status == JobStatus::Done;
-    let links = if done {
-        vec![
-            Link {
-                label: "games.csv (every game's record)",
-                url: format!("{api}/{GAMES_FILE}"),
-                download: Some(GAMES_FILE),
-            },
-            Link {
-                label: "summary.csv (every statistic, with intervals)",
-                url: format!("{api}/{SUMMARY_FILE}"),
-                download: Some(SUMMARY_FILE),
-            },
-            Link {
-                label: "datapackage.json (describes both files: save the three in one folder)",
-                url: format!("{api}/{PACKAGE_FILE}"),
-                download: Some(PACKAGE_FILE),
-            },
-            Link {
-                label: "the job as JSON",
-                url: api.clone(),
-                download: None,
-            },
-        ]
-    } else {
-        vec![Link {
-            label: "the job as JSON",
-            url: api.clone(),
-            download: None,
-        }]
-    };
-    let title = catalogue::get(&job.ruleset)
-        .map(|d| d.title.clone())
-        .unwrap_or_else(|_| job.ruleset.clone());
+    let links = run_links(&api, done, "the job as JSON");
     html(&SimulationPage {
-        title,
+        title: ruleset_title(&job),
         estimate,
-        params: job
-            .params
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| format!("{k}={}", value_text(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default(),
+        params: params_text(&job),
         paused: crate::jobs::view::Paused::of(&job),
         percent: (progress.fraction * 100.0) as u32,
         games_done: progress.games_done,
@@ -577,19 +528,6 @@ struct ComparisonPage {
     /// One sentence per later run: how many of its games are the reference's own.
     identical: Vec<String>,
     table: Vec<DiffRow>,
-}
-
-/// The parameters in force of a job, as `name=value, ...`.
-fn params_text(job: &JobRow) -> String {
-    job.params
-        .as_object()
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| format!("{k}={}", value_text(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default()
 }
 
 /// The parameters a comparison's request asked for, in words: those applied to every

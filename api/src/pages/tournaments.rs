@@ -5,18 +5,17 @@
 //! (`crate::jobs::tournament`).
 
 use super::charts::{self, Bar};
-use super::{Page, html, missing, value_text};
-use crate::http::problem::Problem;
+use super::job_page::{self, params_text, ruleset_title};
+use super::{Page, html};
 use crate::http::state::AppState;
 use crate::jobs::status::JobStatus;
-use crate::jobs::store::{self, JobRow};
+use crate::jobs::store::JobRow;
 use crate::jobs::tournament_view::TournamentView;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::Value;
 use tsoro_engine::catalogue::{self, Kind};
 use tsoro_engine::tournament::ladder;
-use uuid::Uuid;
 
 /// Registers the pages (`new` before `{id}`).
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -304,17 +303,7 @@ fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
 }
 
 async fn show(state: St, id: web::Path<String>) -> Page {
-    let uid = id.parse::<Uuid>().map_err(|_| missing("tournament", &id))?;
-    let job = store::get_job(&state.pool, uid)
-        .await
-        .map_err(Problem::from)?
-        .filter(JobRow::is_tournament)
-        .ok_or_else(|| missing("tournament", &id))?;
-    let usage = store::usage(&state.pool, &[job.id])
-        .await
-        .map_err(Problem::from)?
-        .remove(&job.id)
-        .unwrap_or_default();
+    let (job, usage) = job_page::load(&state, &id, "tournament", JobRow::is_tournament).await?;
     let view = TournamentView::of(&job, &usage);
     let done = job.status == JobStatus::Done;
     let (charts, ratings, first_move, matrix, method) = match &view.results {
@@ -326,21 +315,9 @@ async fn show(state: St, id: web::Path<String>) -> Page {
         .as_ref()
         .filter(|_| view.ladder.is_some())
         .map(|r| ladder_section(&r["ladder"]));
-    let title = catalogue::get(&job.ruleset)
-        .map(|d| d.title.clone())
-        .unwrap_or_else(|_| job.ruleset.clone());
     html(&TournamentPage {
-        title,
-        params: job
-            .params
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| format!("{k}={}", value_text(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default(),
+        title: ruleset_title(&job),
+        params: params_text(&job),
         percent: (view.progress.fraction * 100.0) as u32,
         finished: job.status.is_ended(),
         done,
