@@ -14,6 +14,9 @@ pub const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
 pub const TOURNAMENT_JS: &str = include_str!("../../assets/tournament.js");
 /// The readings pages' script (the study form, and live progress).
 pub const READINGS_JS: &str = include_str!("../../assets/readings.js");
+/// What the job pages' scripts share (the token, posting a job, live progress): a module
+/// they import.
+pub const JOBS_JS: &str = include_str!("../../assets/jobs.js");
 
 /// Registers `/assets/{name}`, and `/favicon.ico` (the icon, for clients that ask there
 /// without reading the pages' `<link rel="icon">`).
@@ -34,6 +37,7 @@ async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
         "favicon.svg" => (FAVICON_SVG, "image/svg+xml"),
         "tournament.js" => (TOURNAMENT_JS, "text/javascript; charset=utf-8"),
         "readings.js" => (READINGS_JS, "text/javascript; charset=utf-8"),
+        "jobs.js" => (JOBS_JS, "text/javascript; charset=utf-8"),
         _ => return crate::http::unmatched::not_found(req).await,
     };
     crate::http::respond::cached(&req, kind, body.as_bytes().to_vec())
