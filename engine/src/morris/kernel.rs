@@ -49,7 +49,7 @@ pub(super) struct Kernel {
     /// Every step.
     every_step: Wide,
     /// What each step changes ([`Kernel::run_steps`]).
-    moves: Box<[StepMove; STEPS]>,
+    moves: Box<StepMoves>,
     /// The point each step leaves and the point it reaches.
     step_ends: [(u8, u8); STEPS],
     /// The rules' switches (fixed at compile time for the shipped rulesets: [`SHAPES`]).
@@ -160,19 +160,32 @@ impl Wide {
     }
 }
 
-/// What a step (from a stone of the mover's to an empty neighbour, no cancelled point on the
+/// What each step (from a stone of the mover's to an empty neighbour, no cancelled point on the
 /// board) changes, as masks to flip: the mover's stones, his steps (out of the point left, into
 /// the point reached) and the open steps (into the point left, not into the point reached); and
-/// the lines through the point reached. One table row a step, so a step is applied with
-/// independent loads and no branch.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(align(64))]
-struct StepMove {
-    from: Wide,
-    open: Wide,
-    lines: [u32; THROUGH],
-    points: u32,
-    to: u32,
+/// the lines through the point reached. A table of words by step number (a word's address is
+/// the step number scaled, with no multiplication on the chain from one step to the next), so
+/// that a step is applied with independent loads and no branch.
+#[derive(Clone, Debug)]
+struct StepMoves {
+    from: [[u64; STEPS]; 2],
+    open: [[u64; STEPS]; 2],
+    points: [u32; STEPS],
+    to: [u32; STEPS],
+    lines: [[u32; THROUGH]; STEPS],
+}
+
+impl StepMoves {
+    /// The flips of step `i` (below [`STEPS`]).
+    #[inline(always)]
+    fn flips(&self, i: usize) -> (u32, Wide, Wide) {
+        let i = i % STEPS;
+        let wide = |w: &[[u64; STEPS]; 2]| Wide {
+            low: w[0][i],
+            high: w[1][i],
+        };
+        (self.points[i], wide(&self.from), wide(&self.open))
+    }
 }
 
 /// [`Kernel::plain_step`]: no step made.
@@ -180,11 +193,23 @@ const STOPPED: u32 = u32::MAX;
 /// [`Kernel::plain_step`]: a step made, no line.
 const TURN_OVER: u32 = u32::MAX - 1;
 
-/// The tally's sums over plain steps ([`Kernel::run_steps`]).
+/// The tally's sums over plain steps ([`Kernel::run_steps`]): the options' count in the low
+/// 32 bits (at most 64 options a decision, a few million decisions a game), the decisions with
+/// more than one option in the high 32 (one register for both in the loop).
 #[derive(Clone, Copy, Default)]
-struct Sums {
-    legal: u64,
-    multi: u32,
+struct Sums(u64);
+
+impl Sums {
+    #[inline(always)]
+    fn add(&mut self, options: u32) {
+        self.0 += options as u64 | ((options > 1) as u64) << 32;
+    }
+    fn legal(self) -> u64 {
+        self.0 & 0xFFFF_FFFF
+    }
+    fn multi(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
 }
 
 /// A decision, by point indices.
@@ -271,16 +296,23 @@ impl Kernel {
             }
         }
         let every_step = out.iter().fold(Wide::default(), |a, &o| a.or(o));
-        let mut moves = Box::new([StepMove::default(); STEPS]);
-        for (m, &(from, to)) in moves.iter_mut().zip(&step_ends[..e]) {
+        let mut moves = Box::new(StepMoves {
+            from: [[0; STEPS]; 2],
+            open: [[0; STEPS]; 2],
+            points: [0; STEPS],
+            to: [0; STEPS],
+            lines: [[NO_LINE; THROUGH]; STEPS],
+        });
+        for (i, &(from, to)) in step_ends[..e].iter().enumerate() {
             let (from, to) = (from as usize, to as usize);
-            *m = StepMove {
-                from: out[from].xor(out[to]),
-                open: into[from].xor(into[to]),
-                lines: through[to],
-                points: 1 << from | 1 << to,
-                to: to as u32,
-            };
+            let (f, o) = (out[from].xor(out[to]), into[from].xor(into[to]));
+            moves.from[0][i] = f.low;
+            moves.from[1][i] = f.high;
+            moves.open[0][i] = o.low;
+            moves.open[1][i] = o.high;
+            moves.points[i] = 1 << from | 1 << to;
+            moves.to[i] = to as u32;
+            moves.lines[i] = through[to];
         }
         Some(Kernel {
             all: b.all(),
@@ -488,8 +520,8 @@ impl Kernel {
         *rng = r;
         t.actions += made;
         t.moves += made;
-        t.legal_sum += sums.legal;
-        t.multi_decisions += sums.multi;
+        t.legal_sum += sums.legal();
+        t.multi_decisions += sums.multi();
         if let Some(to) = line_at {
             // The rest of the step, as `apply` makes it (the mover is not flying: it takes).
             let lines = if who == 0 {
@@ -528,16 +560,16 @@ impl Kernel {
             return STOPPED;
         }
         let k = r.below(n as usize) as u32;
-        let m = &self.moves[nth_wide(sel, options, k) as usize];
-        *mine ^= m.points;
-        *steps = steps.xor(m.from);
-        *open = open.xor(m.open);
-        sums.legal += n as u64;
-        sums.multi += (n > 1) as u32;
+        let i = sel.nth_wide(options, k) as usize % STEPS;
+        let (points, from, to_open) = self.moves.flips(i);
+        *mine ^= points;
+        *steps = steps.xor(from);
+        *open = open.xor(to_open);
+        sums.add(n);
         let mine = *mine;
-        for &l in &m.lines {
+        for &l in &self.moves.lines[i] {
             if mine & l == l {
-                return m.to;
+                return self.moves.to[i];
             }
         }
         TURN_OVER
@@ -1073,6 +1105,11 @@ fn quotient(k: u32, d: u32) -> u32 {
 trait Select: Copy {
     /// The index of the `k`-th set bit of `m` (from 0, lowest first); `m` has more than `k`.
     fn nth(self, m: u64, k: u32) -> u32;
+    /// The index of the `k`-th set bit of a mask of steps; `m` has more than `k`.
+    #[inline(always)]
+    fn nth_wide(self, m: Wide, k: u32) -> u32 {
+        nth_wide(self, m, k)
+    }
 }
 
 /// Bit by bit: clears the `k` lowest set bits.
@@ -1122,6 +1159,15 @@ impl Select for Deposit {
     fn nth(self, m: u64, k: u32) -> u32 {
         // SAFETY: a `Deposit` exists only where the processor has BMI2 (`detect`).
         unsafe { std::arch::x86_64::_pdep_u64(1 << k, m) }.trailing_zeros()
+    }
+    /// Both words' candidates found at once, then the right one taken: the choice of word
+    /// is no longer on the chain from the drawn rank to the step.
+    #[inline(always)]
+    fn nth_wide(self, m: Wide, k: u32) -> u32 {
+        let c = m.low.count_ones();
+        let low = self.nth(m.low, k & 63);
+        let high = 64 + self.nth(m.high, k.wrapping_sub(c) & 63);
+        if k < c { low } else { high }
     }
 }
 
