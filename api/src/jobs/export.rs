@@ -27,7 +27,6 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tsoro_corpus::frictionless::Resource;
 use tsoro_engine::stats::GameRecord;
 use tsoro_engine::stats::{Stats, Summary};
 use tsoro_engine::tournament::report::GAME_COLUMNS;
@@ -500,48 +499,22 @@ pub fn summary_csv_bytes(job: &JobRow, stats: &Stats) -> Result<Vec<u8>, csv::Er
 }
 
 /// `datapackage.json`: a Frictionless Tabular Data Package describing `games.csv` and
-/// `summary.csv`, with what defines the run (ruleset version, configuration, seed, agents).
+/// `summary.csv`, with what defines the run (ruleset version, configuration, seed, agents)
+/// and the ruleset's sources.
 pub fn datapackage(job: &JobRow) -> Value {
-    json!({
-        "profile": "tabular-data-package",
-        "name": format!("tsoro-simulation-{}", job.id),
-        "title": format!("{} games of {} ({}), seed {}", job.games, job.ruleset, job.agents.join(" vs "), job.seed),
-        "description": "Per-game records and summary statistics of a seeded simulation run by the tsoro engine. Game k's record depends only on the run's seed and k, so the same inputs give the same data on any machine and any number of workers.",
-        "created": job.finished_at.unwrap_or(job.created_at).to_rfc3339(),
-        "version": env!("CARGO_PKG_VERSION"),
-        "sources": crate::runs::csv::package_sources(&job.ruleset),
-        "tsoro": {
-            "job": job.id,
-            "ruleset": job.ruleset,
-            "ruleset_version": job.ruleset_hash,
-            "config": job.config,
-            "params": job.params,
+    use super::package::{games_and_summary, package};
+    let mut doc = package(
+        job,
+        "simulation",
+        format!("{} games of {} ({}), seed {}", job.games, job.ruleset, job.agents.join(" vs "), job.seed),
+        "Per-game records and summary statistics of a seeded simulation run by the tsoro engine. Game k's record depends only on the run's seed and k, so the same inputs give the same data on any machine and any number of workers.".into(),
+        json!({
             "agents": job.agents,
-            "games": job.games,
-            "seed": job.seed.to_string(),
             "swap_seats": job.swap_seats,
             "reference": job.reference,
-            "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
-        },
-        "resources": [
-            Resource {
-                name: "games",
-                path: GAMES_FILE,
-                description: None,
-                columns: GameRecord::COLUMNS,
-                primary_key: &["game"],
-                foreign_keys: &[],
-            }
-            .descriptor(),
-            Resource {
-                name: "summary",
-                path: SUMMARY_FILE,
-                description: None,
-                columns: SUMMARY_FIELDS,
-                primary_key: &[],
-                foreign_keys: &[],
-            }
-            .descriptor(),
-        ],
-    })
+        }),
+        games_and_summary(GameRecord::COLUMNS, SUMMARY_FIELDS),
+    );
+    doc["sources"] = json!(crate::runs::csv::package_sources(&job.ruleset));
+    doc
 }

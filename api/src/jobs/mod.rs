@@ -14,6 +14,7 @@ pub mod export;
 pub mod fresh;
 pub mod game;
 pub mod nhodo;
+pub mod package;
 pub mod packed;
 pub mod paired;
 pub mod quota;

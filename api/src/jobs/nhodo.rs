@@ -15,10 +15,9 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use tsoro_corpus::frictionless::Resource;
 use tsoro_engine::catalogue::{self, Model};
 use tsoro_engine::nhodo::{NhodoStats, NhodoSummary, simulate};
-use tsoro_engine::sim::{SimError, SimOptions};
+use tsoro_engine::sim::SimOptions;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -59,14 +58,7 @@ pub(super) fn playing(
             Ok(l) => l,
             Err(e) => return Outcome::Failed(e.to_string()),
         };
-        match summary {
-            Ok(s) => match serde_json::to_value(&s) {
-                Ok(v) => Outcome::Played(lines, v, games),
-                Err(e) => Outcome::Failed(e.to_string()),
-            },
-            Err(SimError::Cancelled { .. }) => Outcome::Cancelled,
-            Err(e) => Outcome::Failed(e.to_string()),
-        }
+        Outcome::of_simulation(summary, lines, games)
     }))
 }
 
@@ -250,43 +242,13 @@ pub fn games_csv(
 /// `datapackage.json`: a Frictionless Tabular Data Package describing `games.csv` and
 /// `summary.csv`, with what defines the run (ruleset version, configuration, seed).
 pub fn datapackage(job: &JobRow) -> Value {
-    use super::export::{GAMES_FILE, SUMMARY_FILE};
-    json!({
-        "profile": "tabular-data-package",
-        "name": format!("tsoro-nhodo-{}", job.id),
-        "title": format!("{} games of {}, seed {}", job.games, job.ruleset, job.seed),
-        "description": "Per-game records and summary statistics of a seeded nhodo run by the tsoro engine (a stochastic model of a dexterity game: no decisions, only the players' skill). Game k's record depends only on the run's seed and k, so the same inputs give the same data on any machine and any number of workers.",
-        "created": job.finished_at.unwrap_or(job.created_at).to_rfc3339(),
-        "version": env!("CARGO_PKG_VERSION"),
-        "tsoro": {
-            "job": job.id,
-            "ruleset": job.ruleset,
-            "ruleset_version": job.ruleset_hash,
-            "config": job.config,
-            "params": job.params,
-            "games": job.games,
-            "seed": job.seed.to_string(),
-            "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
-        },
-        "resources": [
-            Resource {
-                name: "games",
-                path: GAMES_FILE,
-                description: None,
-                columns: GAME_COLUMNS,
-                primary_key: &["game"],
-                foreign_keys: &[],
-            }
-            .descriptor(),
-            Resource {
-                name: "summary",
-                path: SUMMARY_FILE,
-                description: None,
-                columns: SUMMARY_COLUMNS,
-                primary_key: &[],
-                foreign_keys: &[],
-            }
-            .descriptor(),
-        ],
-    })
+    use super::package::{games_and_summary, package};
+    package(
+        job,
+        "nhodo",
+        format!("{} games of {}, seed {}", job.games, job.ruleset, job.seed),
+        "Per-game records and summary statistics of a seeded nhodo run by the tsoro engine (a stochastic model of a dexterity game: no decisions, only the players' skill). Game k's record depends only on the run's seed and k, so the same inputs give the same data on any machine and any number of workers.".into(),
+        json!({}),
+        games_and_summary(GAME_COLUMNS, SUMMARY_COLUMNS),
+    )
 }

@@ -270,25 +270,22 @@ pub fn datapackage(job: &JobRow) -> Value {
             .descriptor(),
         );
     }
-    json!({
-        "profile": "tabular-data-package",
-        "name": format!("tsoro-tournament-{}", job.id),
-        "title": title,
-        "description": format!("The games and ratings of a seeded tournament played by the tsoro engine: {} plays seat-swapped pairs of games from shared random openings; ratings on the Elo scale from a Bradley-Terry model with a first-move term (Hunter's MM), with 95% bootstrap intervals over the pairs. The games depend only on the inputs and the seed, on any machine and any number of workers.", if ladder.is_some() { "a ladder, one family of agents at rising strength, each level against itself (its first-player advantage) and against the level above (the skill trace, in ladder.csv)," } else { "every pair of agents (and each against itself)" }),
-        "created": job.finished_at.unwrap_or(job.created_at).to_rfc3339(),
-        "version": env!("CARGO_PKG_VERSION"),
-        "tsoro": {
-            "job": job.id,
-            "ruleset": job.ruleset,
-            "ruleset_version": job.ruleset_hash,
-            "config": job.config,
-            "params": job.params,
+    super::package::package(
+        job,
+        "tournament",
+        title,
+        format!(
+            "The games and ratings of a seeded tournament played by the tsoro engine: {} plays seat-swapped pairs of games from shared random openings; ratings on the Elo scale from a Bradley-Terry model with a first-move term (Hunter's MM), with 95% bootstrap intervals over the pairs. The games depend only on the inputs and the seed, on any machine and any number of workers.",
+            if ladder.is_some() {
+                "a ladder, one family of agents at rising strength, each level against itself (its first-player advantage) and against the level above (the skill trace, in ladder.csv),"
+            } else {
+                "every pair of agents (and each against itself)"
+            }
+        ),
+        json!({
             "agents": job.agents,
             "tournament": job.tournament,
-            "games": job.games,
-            "seed": job.seed.to_string(),
-            "engine": format!("tsoro-engine {}", env!("CARGO_PKG_VERSION")),
-        },
-        "resources": resources,
-    })
+        }),
+        resources,
+    )
 }

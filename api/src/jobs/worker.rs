@@ -187,6 +187,26 @@ pub(super) enum Outcome {
     Failed(String),
 }
 
+impl Outcome {
+    /// How a chunk that simulated its games ended: `Played` with its records `lines` and the
+    /// simulation's `summary` of its `games` as its aggregates, `Cancelled` when stopped,
+    /// else `Failed`.
+    pub(super) fn of_simulation<S: serde::Serialize>(
+        summary: Result<S, SimError>,
+        lines: Vec<u8>,
+        games: u64,
+    ) -> Outcome {
+        match summary {
+            Ok(s) => match serde_json::to_value(&s) {
+                Ok(v) => Outcome::Played(lines, v, games),
+                Err(e) => Outcome::Failed(e.to_string()),
+            },
+            Err(SimError::Cancelled { .. }) => Outcome::Cancelled,
+            Err(e) => Outcome::Failed(e.to_string()),
+        }
+    }
+}
+
 /// Plays one chunk, renewing its lease meanwhile; gives it back unless the lease was lost, the
 /// job cancelled, or we stop (then the chunk is released), or the job cannot run (then the
 /// job is marked failed).
@@ -299,14 +319,7 @@ fn simulating(
         if let Some(e) = refused {
             return Outcome::Failed(e.to_string());
         }
-        match summary {
-            Ok(s) => match serde_json::to_value(&s) {
-                Ok(v) => Outcome::Played(lines, v, games),
-                Err(e) => Outcome::Failed(e.to_string()),
-            },
-            Err(SimError::Cancelled { .. }) => Outcome::Cancelled,
-            Err(e) => Outcome::Failed(e.to_string()),
-        }
+        Outcome::of_simulation(summary, lines, games)
     }))
 }
 
