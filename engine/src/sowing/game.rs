@@ -209,10 +209,13 @@ impl SowingGame {
     }
 
     /// How many legal actions there are at this point (as many as
-    /// [`legal_actions`](Self::legal_actions) lists, without listing them in ordinary play).
+    /// [`legal_actions`](Self::legal_actions) lists, without listing them in ordinary play or nominations).
     pub fn legal_count(&self, s: &SowingState) -> usize {
         if s.outcome.is_none() {
             match s.pending {
+                Pending::Start if s.nominations_left[s.to_move.index()] > 0 => {
+                    return self.nominable(s).count_ones() as usize;
+                }
                 Pending::Start if s.mask != 0 => return s.mask.count_ones() as usize,
                 Pending::Takes { .. } => {
                     let takes = self.take_mask(s).count_ones() as usize;
@@ -311,10 +314,17 @@ impl SowingGame {
     }
 
     /// A uniformly random legal action (the same distribution as drawing from
-    /// [`legal_actions`](Self::legal_actions), without listing them in ordinary play).
+    /// [`legal_actions`](Self::legal_actions), without listing them in ordinary play or nominations).
     #[inline]
     pub fn random_action(&self, s: &SowingState, rng: &mut crate::rng::Rng) -> Option<Action> {
         if s.outcome.is_none() {
+            if s.pending == Pending::Start && s.nominations_left[s.to_move.index()] > 0 {
+                let m = self.nominable(s);
+                return (m != 0).then(|| {
+                    let k = pick(m, rng);
+                    Action::Nominate(Hole::from_track(s.to_move, k, self.rules.n))
+                });
+            }
             if s.mask != 0 && s.pending == Pending::Start {
                 let k = pick(s.mask, rng);
                 return Some(Action::Sow(Hole::from_track(s.to_move, k, self.rules.n)));
@@ -332,6 +342,46 @@ impl SowingGame {
             }
         }
         crate::game::random_legal(self, s, rng)
+    }
+
+    /// A random nomination of a head, drawn and played in a random playout exactly as
+    /// [`reference_step`](crate::playout::reference_step) draws, plays and counts it, without
+    /// going through the action list (the kernel's games nominate before they come to the
+    /// lanes). False, having done nothing, when the player to move is not nominating.
+    pub(crate) fn random_nomination(&self, p: &mut crate::playout::Playout<SowingState>) -> bool {
+        let s = &mut p.state;
+        let mover = s.to_move;
+        let me = mover.index();
+        if s.outcome.is_some() || s.pending != Pending::Start || s.nominations_left[me] == 0 {
+            return false;
+        }
+        let m = self.nominable(s);
+        if m == 0 {
+            return false;
+        }
+        let k = pick(m, &mut p.rng);
+        // As apply_inner plays `Action::Nominate` (Ludii's cut cannot apply: the turn ends).
+        s.heads[me] |= 1 << k;
+        s.nominations_left[me] -= 1;
+        s.moves += 1;
+        self.end_turn(s);
+        if s.outcome.is_none() && s.moves >= self.rules.config.end.move_limit {
+            finish(s, None, EndReason::MoveLimit);
+        }
+        let rep = Report {
+            moves: 1,
+            ..Report::default()
+        };
+        p.tally.record(mover, m.count_ones() as usize, &rep);
+        true
+    }
+
+    /// The holes the player to move may still nominate as heads (bits of track indices: his
+    /// back row's holes not yet heads), in the order [`legal_actions`](Self::legal_actions)
+    /// lists them.
+    #[inline]
+    fn nominable(&self, s: &SowingState) -> u64 {
+        !s.heads[s.to_move.index()] & ((1u64 << self.rules.n) - 1)
     }
 
     /// The opponent's holes (bits of track indices) an additional take may empty.
@@ -1295,6 +1345,43 @@ pub(super) fn finish(s: &mut SowingState, winner: Option<Player>, reason: EndRea
 
 #[cfg(test)]
 mod tests {
+    use crate::anygame::AnyGame;
+    use crate::catalogue;
+    use crate::game::{ActionList, random_legal};
+    use crate::playout::{Playout, reference_step};
+    use crate::rng::Rng;
+
+    /// Nominations drawn without the action list (`legal_count`, `random_action`,
+    /// `random_nomination`) are those drawn from it, counted alike.
+    #[test]
+    fn nominations_drawn_as_from_the_list() {
+        let id = "tsoro-ludii-misoro-additional-capture";
+        let Ok(AnyGame::Sowing(g)) = catalogue::get(id).unwrap().build(&Default::default()) else {
+            panic!("{id}")
+        };
+        for k in 0..200 {
+            let mut fast = Playout::new(g.initial_state(), Rng::for_game(7, k), k);
+            let mut slow = fast.clone();
+            let mut nominations = 0;
+            while fast.state.nominations_left[fast.state.to_move.index()] > 0 {
+                let mut list = ActionList::new();
+                g.legal_actions(&fast.state, &mut list);
+                assert_eq!(g.legal_count(&fast.state), list.len());
+                let (mut r1, mut r2) = (fast.rng.clone(), fast.rng.clone());
+                assert_eq!(
+                    g.random_action(&fast.state, &mut r1),
+                    random_legal(&g, &fast.state, &mut r2)
+                );
+                assert!(g.random_nomination(&mut fast));
+                assert!(reference_step(&g, &mut slow));
+                assert_eq!(fast, slow, "game {k}");
+                nominations += 1;
+            }
+            assert_eq!(nominations, 4);
+            assert!(!g.random_nomination(&mut fast));
+        }
+    }
+
     #[test]
     fn nonzero_bytes_mask() {
         for w in [

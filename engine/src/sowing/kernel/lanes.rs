@@ -1141,7 +1141,7 @@ fn until_lane_ready(g: &SowingGame, p: &mut Playout<SowingState>) -> bool {
         if s.mask != 0 && s.pending == Pending::Start && !special {
             return true;
         }
-        if !reference_step(g, p) {
+        if !g.random_nomination(p) && !reference_step(g, p) {
             return false;
         }
     }
