@@ -173,6 +173,11 @@ struct StepMoves {
     points: [u32; STEPS],
     to: [u32; STEPS],
     lines: [[u32; THROUGH]; STEPS],
+    /// The other points of the lines through the point reached ([`Select::line_made`]).
+    near: [u32; STEPS],
+    /// Which of the patterns of the mover's stones on `near` (as parallel bit extraction
+    /// numbers them: at most 8 points, 256 patterns as four words) make a line.
+    made: [[u64; 4]; STEPS],
 }
 
 impl StepMoves {
@@ -207,12 +212,23 @@ struct Plain {
 }
 
 impl Plain {
+    /// The game at `s` with at most `turns` turns for the loop, fewer where a player flies
+    /// (at `fly` stones): steps do not change the stone counts, so a player who flies stops
+    /// the loop at his first turn, and the loop need not count stones at every step.
     #[inline(always)]
-    fn load(s: &MorrisState, e: &Steps, rng: &Rng, turns: u32) -> Plain {
+    fn load(s: &MorrisState, e: &Steps, rng: &Rng, turns: u32, fly: u32) -> Plain {
         let w = s.to_move.index();
+        let (a, b) = (s.stones[w], s.stones[1 - w]);
+        let turns = if a.count_ones() == fly {
+            0
+        } else if b.count_ones() == fly {
+            turns.min(1)
+        } else {
+            turns
+        };
         Plain {
-            a: s.stones[w],
-            b: s.stones[1 - w],
+            a,
+            b,
             steps_a: e.from[w],
             steps_b: e.from[1 - w],
             open: e.open,
@@ -225,10 +241,9 @@ impl Plain {
     }
     /// A plain step of player `a` ([`Kernel::plain_step`]).
     #[inline(always)]
-    fn step_a<S: Select>(&mut self, k: &Kernel, sel: S, fly: u32) -> u32 {
+    fn step_a<S: Select>(&mut self, k: &Kernel, sel: S) -> u32 {
         k.plain_step(
             sel,
-            fly,
             &mut self.r,
             &mut self.a,
             &mut self.steps_a,
@@ -238,10 +253,9 @@ impl Plain {
     }
     /// A plain step of player `b`.
     #[inline(always)]
-    fn step_b<S: Select>(&mut self, k: &Kernel, sel: S, fly: u32) -> u32 {
+    fn step_b<S: Select>(&mut self, k: &Kernel, sel: S) -> u32 {
         k.plain_step(
             sel,
-            fly,
             &mut self.r,
             &mut self.b,
             &mut self.steps_b,
@@ -273,9 +287,11 @@ const TURN_OVER: u32 = u32::MAX - 1;
 struct Sums(u64);
 
 impl Sums {
+    /// A decision of `options` options, at least one (a player has at most 64 steps: of
+    /// the two steps between two points, one leaves from an empty point).
     #[inline(always)]
     fn add(&mut self, options: u32) {
-        self.0 += options as u64 | ((options > 1) as u64) << 32;
+        self.0 += SUMS[options as usize % SUMS.len()];
     }
     fn legal(self) -> u64 {
         self.0 & 0xFFFF_FFFF
@@ -284,6 +300,18 @@ impl Sums {
         (self.0 >> 32) as u32
     }
 }
+
+/// What [`Sums::add`] adds for each count of options: the count, and one decision with more
+/// than one option (a load instead of a comparison, a conditional move and an addition).
+const SUMS: [u64; 128] = {
+    let mut t = [0; 128];
+    let mut n = 0;
+    while n < 128 {
+        t[n] = n as u64 | ((n > 1) as u64) << 32;
+        n += 1;
+    }
+    t
+};
 
 /// A decision, by point indices.
 #[derive(Clone, Copy, Debug)]
@@ -375,6 +403,8 @@ impl Kernel {
             points: [0; STEPS],
             to: [0; STEPS],
             lines: [[NO_LINE; THROUGH]; STEPS],
+            near: [0; STEPS],
+            made: [[0; 4]; STEPS],
         });
         for (i, &(from, to)) in step_ends[..e].iter().enumerate() {
             let (from, to) = (from as usize, to as usize);
@@ -386,6 +416,27 @@ impl Kernel {
             moves.points[i] = 1 << from | 1 << to;
             moves.to[i] = to as u32;
             moves.lines[i] = through[to];
+            let ls = through[to].iter().filter(|&&l| l != NO_LINE);
+            let near = ls.clone().fold(0, |a, &l| a | l) & !(1 << to);
+            if near.count_ones() > 8 {
+                // Lines longer than three points: more patterns than the table holds.
+                return None;
+            }
+            moves.near[i] = near;
+            // Each pattern of the stones on `near` (the `j`-th bit of the pattern the
+            // `j`-th point of `near`), set where one of the lines is whole.
+            for bits in 0..1u32 << near.count_ones() {
+                let mut stones = 1 << to;
+                let (mut m, mut j) = (near, 0);
+                while m != 0 {
+                    stones |= ((bits >> j) & 1) << m.trailing_zeros();
+                    m &= m - 1;
+                    j += 1;
+                }
+                if ls.clone().any(|&l| stones & l == l) {
+                    moves.made[i][(bits >> 6) as usize] |= 1 << (bits & 63);
+                }
+            }
         }
         Some(Kernel {
             all: b.all(),
@@ -529,13 +580,12 @@ impl Kernel {
         if turns == 0 {
             return false;
         }
-        let mut g = Plain::load(s, e, rng, turns);
-        let fly = fly(sw);
+        let mut g = Plain::load(s, e, rng, turns, fly(sw));
         let (side, line_at) = loop {
             if g.left == 0 {
                 break (0, None);
             }
-            match g.step_a(self, sel, fly) {
+            match g.step_a(self, sel) {
                 STOPPED => break (0, None),
                 TURN_OVER => g.left -= 1,
                 to => break (0, Some(to)),
@@ -543,7 +593,7 @@ impl Kernel {
             if g.left == 0 {
                 break (1, None);
             }
-            match g.step_b(self, sel, fly) {
+            match g.step_b(self, sel) {
                 STOPPED => break (1, None),
                 TURN_OVER => g.left -= 1,
                 to => break (1, Some(to)),
@@ -632,24 +682,20 @@ impl Kernel {
     }
 
     /// One plain step of the player whose stones are `mine` and steps `steps` (see
-    /// [`run_steps`](Self::run_steps)): [`STOPPED`] before a decision that is not a plain step
-    /// (he flies, or has no step), [`TURN_OVER`] after a step that made no line, else the
+    /// [`run_steps`](Self::run_steps); he does not fly): [`STOPPED`] where he has no step
+    /// (he passes, a decision for `advance`), [`TURN_OVER`] after a step that made no line, else the
     /// point the step reached, where it made a line.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn plain_step<S: Select>(
         &self,
         sel: S,
-        fly: u32,
         r: &mut Rng,
         mine: &mut u32,
         steps: &mut Wide,
         open: &mut Wide,
         sums: &mut Sums,
     ) -> u32 {
-        if mine.count_ones() == fly {
-            return STOPPED;
-        }
         let options = steps.and(*open);
         let n = options.count();
         if n == 0 {
@@ -662,11 +708,8 @@ impl Kernel {
         *steps = steps.xor(from);
         *open = open.xor(to_open);
         sums.add(n);
-        let mine = *mine;
-        for &l in &self.moves.lines[i] {
-            if mine & l == l {
-                return self.moves.to[i];
-            }
+        if sel.line_made(&self.moves, i, *mine) {
+            return self.moves.to[i];
         }
         TURN_OVER
     }
@@ -1206,6 +1249,17 @@ trait Select: Copy {
     fn nth_wide(self, m: Wide, k: u32) -> u32 {
         nth_wide(self, m, k)
     }
+    /// Whether step `i` made a line, the mover's stones now `mine`: tests the lines through
+    /// the point reached one by one.
+    #[inline(always)]
+    fn line_made(self, t: &StepMoves, i: usize, mine: u32) -> bool {
+        for &l in &t.lines[i % STEPS] {
+            if mine & l == l {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Bit by bit: clears the `k` lowest set bits.
@@ -1264,6 +1318,16 @@ impl Select for Deposit {
         let low = self.nth(m.low, k & 63);
         let high = 64 + self.nth(m.high, k.wrapping_sub(c) & 63);
         if k < c { low } else { high }
+    }
+    /// The mover's stones on the other points of the lines through the point reached,
+    /// extracted (`pext`) as a pattern of at most 8 bits, looked up in the step's table of
+    /// patterns that make a line: no loop over the lines and no branch but the answer.
+    #[inline(always)]
+    fn line_made(self, t: &StepMoves, i: usize, mine: u32) -> bool {
+        let i = i % STEPS;
+        // SAFETY: a `Deposit` exists only where the processor has BMI2 (`detect`).
+        let bits = unsafe { std::arch::x86_64::_pext_u32(mine, t.near[i]) };
+        t.made[i][(bits >> 6) as usize % 4] >> (bits & 63) & 1 != 0
     }
 }
 
@@ -1525,15 +1589,14 @@ impl Kernel {
     /// back as they stand.
     #[inline(always)]
     fn run_pair<S: Select>(&self, sw: Flags, sel: S, x: Parts, y: Parts) {
-        let mut gx = Plain::load(x.0, x.3, x.1, self.plain_turns(sw, x.0));
-        let mut gy = Plain::load(y.0, y.3, y.1, self.plain_turns(sw, y.0));
-        let fly = fly(sw);
+        let mut gx = Plain::load(x.0, x.3, x.1, self.plain_turns(sw, x.0), fly(sw));
+        let mut gy = Plain::load(y.0, y.3, y.1, self.plain_turns(sw, y.0), fly(sw));
         // Which game stopped (0: x), at which of its players' steps, and where a line was made.
         let (stopped, side, line_at) = loop {
             if gx.left == 0 {
                 break (0, 0, None);
             }
-            match gx.step_a(self, sel, fly) {
+            match gx.step_a(self, sel) {
                 STOPPED => break (0, 0, None),
                 TURN_OVER => gx.left -= 1,
                 to => break (0, 0, Some(to)),
@@ -1541,7 +1604,7 @@ impl Kernel {
             if gy.left == 0 {
                 break (1, 0, None);
             }
-            match gy.step_a(self, sel, fly) {
+            match gy.step_a(self, sel) {
                 STOPPED => break (1, 0, None),
                 TURN_OVER => gy.left -= 1,
                 to => break (1, 0, Some(to)),
@@ -1549,7 +1612,7 @@ impl Kernel {
             if gx.left == 0 {
                 break (0, 1, None);
             }
-            match gx.step_b(self, sel, fly) {
+            match gx.step_b(self, sel) {
                 STOPPED => break (0, 1, None),
                 TURN_OVER => gx.left -= 1,
                 to => break (0, 1, Some(to)),
@@ -1557,7 +1620,7 @@ impl Kernel {
             if gy.left == 0 {
                 break (1, 1, None);
             }
-            match gy.step_b(self, sel, fly) {
+            match gy.step_b(self, sel) {
                 STOPPED => break (1, 1, None),
                 TURN_OVER => gy.left -= 1,
                 to => break (1, 1, Some(to)),
