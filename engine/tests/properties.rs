@@ -433,3 +433,31 @@ fn the_configuration_generator_draws_mostly_valid_configurations() {
         assert!(n * 20 >= kernel, "{rules:?} of {kernel} on the kernel");
     }
 }
+
+/// Misoro (Additional Capture): a taker who can take nothing makes a forced pass and the next
+/// turn begins with the takes still owed (the shared count), in the lanes; games cut by either
+/// limit anywhere around those turns, under Ludii's limits and whole turns, end as the reference
+/// ends them.
+#[test]
+fn takes_owed_across_turns_agree_at_the_limits() {
+    use tsoro_engine::sowing::config::Limits;
+    let id = "tsoro-ludii-misoro-additional-capture";
+    let Ok(AnyGame::Sowing(shipped)) = catalogue::get(id).unwrap().build(&Params::new()) else {
+        panic!("{id}")
+    };
+    for limits in [Limits::Ludii, Limits::WholeTurns] {
+        for turns in [6, 11, 17, 25, 33, 2500] {
+            for moves in [20, 33, 47, 61, 80, 10_000] {
+                let mut c = shipped.rules().config().clone();
+                c.end.limits = limits;
+                c.end.turn_limit = turns;
+                c.end.move_limit = moves;
+                let g = SowingGame::new(c.compile().unwrap());
+                assert!(g.has_kernel());
+                if let Err(e) = kernel_agrees(&g, 0..120) {
+                    panic!("{limits:?}, turn limit {turns}, move limit {moves}: {e}");
+                }
+            }
+        }
+    }
+}

@@ -318,6 +318,11 @@ struct Lanes<V: LaneVec, const H: usize> {
     resown: [[u32; LANES]; 2],
     /// The shared count of takes owed when the game left its lane (`takes.shared`).
     owed: [u8; LANES],
+    /// All ones where the taker could take nothing and passed (a shared count): the next
+    /// turn begins with the takes still owed. All ones where the turn began so, until its
+    /// first take (the state's `carried`).
+    carry: V,
+    carried: V,
     /// The ordinary moves of side 0 at the start of its turn, hole by hole.
     legal: [V; H],
     /// The player to move (0 for A, 1 for B).
@@ -373,6 +378,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             made: [[0; LANES]; 2],
             resown: [[0; LANES]; 2],
             owed: [0; LANES],
+            carry: z,
+            carried: z,
             legal: [z; H],
             mover: z,
             phase: V::splat(tok, IDLE),
@@ -424,6 +431,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         self.mover.as_mut_array()[l] = me as u8;
         self.phase.as_mut_array()[l] = START;
+        self.carry.as_mut_array()[l] = 0;
+        self.carried.as_mut_array()[l] = 0;
         // A game at the start of a turn is short of both limits (it would be over).
         debug_assert!(s.moves < lr.move_limit && s.turns < lr.turn_limit);
         self.moves.load(l, s.moves, lr.move_limit);
@@ -484,9 +493,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         s.passes = 0;
         s.pending = Pending::Start;
         // A game is loaded at the start of a turn with nothing owed (else the turn would begin
-        // with takes), and its turns begin with a sowing.
+        // with takes); what is owed is set where a game leaves or ends owing.
         s.owed = self.owed[l];
-        s.carried = false;
+        s.carried = self.carried.as_array()[l] != 0;
         p.rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
         self.games[l].take()
     }
@@ -597,9 +606,12 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             *set = sel(start, self.legal[h], takeable);
             count -= *set;
         }
+        let mut pass = zero;
         if (lr.immune || lr.no_take != NO_HOLE) && bits(takes) != 0 {
             // Takes due and none can be made (the opponent's stones all where takes cannot
-            // reach): the turn ends, or with a shared count, a forced pass.
+            // reach): the turn ends, or with a shared count, a forced pass (a decision of one
+            // option, drawn), the next turn beginning with the takes still owed. A turn that
+            // began so and is one forced pass leaves the lane (the reference counts the passes).
             let dry = takes & count.simd_eq(zero);
             if bits(dry) != 0 {
                 takes &= !dry;
@@ -612,7 +624,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                     self.over(bits(at), None, EndReason::MoveLimit, |l| Pending::Takes {
                         left: left.as_array()[l],
                     });
-                    self.leave(bits(dry & !at), |l| Exit::Owed(left.as_array()[l]));
+                    let stuck = dry & !at & self.carried;
+                    self.leave(bits(stuck), |l| Exit::Owed(left.as_array()[l]));
+                    pass = dry & !at & !stuck;
                 } else {
                     self.phase = sel(dry, k8(ENDING), self.phase);
                 }
@@ -620,8 +634,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         }
         let limit = self.moves.at_limit();
         let take_ok = takes & !limit;
-        let need = start | take_ok | choice;
-        let options = sel(choice, k8(2), count);
+        let need = start | take_ok | choice | pass;
+        let options = sel(choice, k8(2), count - pass);
         // The tally: one decision with `options` options in every drawing lane.
         self.acts -= need;
         self.multi -= need & !le(options, one);
@@ -662,6 +676,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.stones[1] -= taken;
             self.captured[0] += taken;
             self.moves.count(take_ok);
+            self.carried &= !take_ok;
             let won = take_ok & self.stones[1].simd_eq(zero);
             if lr.shared {
                 // The count owed as the game ends: as it stood at the move limit, one less
@@ -682,6 +697,11 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             let going = take_ok & !won;
             self.left -= going & one;
             self.phase = sel(going & self.left.simd_eq(zero), k8(ENDING), self.phase);
+        }
+        if bits(pass) != 0 {
+            self.moves.count(pass);
+            self.carry |= pass;
+            self.phase = sel(pass, k8(ENDING), self.phase);
         }
         // 3. Lifting: the chosen hole at a turn's start, or the head the player relays from;
         // or stopping at the head.
@@ -891,9 +911,24 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         for (h, lh) in legal.iter().enumerate() {
             self.legal[h] = sel(goes_on, *lh, self.legal[h]);
         }
-        let no_moves = goes_on & moves.simd_eq(zero);
-        let at_limit = goes_on & !no_moves & limit;
+        // After a forced pass owing takes, the turn begins with them (no ordinary moves; the
+        // move limit is seen at its first take).
+        let carry = self.carry & ending;
+        let carrying = goes_on & carry;
+        self.carry &= !ending;
+        self.carried = sel(ending, carrying, self.carried);
+        let no_moves = goes_on & !carry & moves.simd_eq(zero);
+        let at_limit = goes_on & !carry & !no_moves & limit;
         self.phase = sel(ending, k8(START), self.phase);
+        if bits(carrying) != 0 {
+            for h in 0..len {
+                self.legal[h] &= !carrying;
+            }
+            self.phase = sel(carrying, k8(TAKES), self.phase);
+            for l in bit_lanes(bits(carrying)) {
+                self.owed[l] = 0;
+            }
+        }
         self.over(bits(turn_limit), None, EndReason::TurnLimit, |_| {
             Pending::Start
         });
