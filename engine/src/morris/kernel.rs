@@ -41,7 +41,6 @@ pub(super) struct Kernel {
     /// The lines through each point, padded with [`NO_LINE`].
     through: [[u32; THROUGH]; POINTS],
     lines: [u32; LINES],
-    line_count: usize,
     /// The steps out of each point, as masks of step numbers.
     out: [Wide; POINTS],
     /// The steps into each point.
@@ -193,8 +192,8 @@ impl StepMoves {
     }
 }
 
-/// A game in [`Kernel::run_steps`]'s loop: what a plain step reads and changes, the player to
-/// move at the loop's start `a` and the other `b`, so that nothing is indexed by the mover.
+/// A game in [`Kernel::run_steps`]'s loop: what a turn reads and changes, the player to move
+/// at the loop's start `a` and the other `b`, so that nothing is indexed by the mover.
 #[derive(Clone)]
 struct Plain {
     a: u32,
@@ -209,23 +208,26 @@ struct Plain {
     turns: u32,
     /// The index of player `a`.
     w: usize,
+    /// Each player's (`a`, `b`) stones in hand, which count towards his losing count.
+    hands: [u32; 2],
+    /// Takes made in the loop ([`Kernel::take_in_loop`]), each a decision; and each player's
+    /// lines made by the steps that took, and stones taken.
+    takes: u32,
+    lines: [u32; 2],
+    taken: [u32; 2],
+    /// Whether takes are made in the loop (not by [`Kernel::step`], one decision a call).
+    taking: bool,
+    /// Whether each player (`a`, `b`) flies: he moves by [`Kernel::flight`].
+    flies: [bool; 2],
 }
 
 impl Plain {
-    /// The game at `s` with at most `turns` turns for the loop, fewer where a player flies
-    /// (at `fly` stones): steps do not change the stone counts, so a player who flies stops
-    /// the loop at his first turn, and the loop need not count stones at every step.
+    /// The game at `s` with at most `turns` turns for the loop; a player at `fly` stones
+    /// flies (moves do not change the stone counts: only takes do).
     #[inline(always)]
     fn load(s: &MorrisState, e: &Steps, rng: &Rng, turns: u32, fly: u32) -> Plain {
         let w = s.to_move.index();
         let (a, b) = (s.stones[w], s.stones[1 - w]);
-        let turns = if a.count_ones() == fly {
-            0
-        } else if b.count_ones() == fly {
-            turns.min(1)
-        } else {
-            turns
-        };
         Plain {
             a,
             b,
@@ -237,6 +239,12 @@ impl Plain {
             left: turns,
             turns,
             w,
+            hands: [s.hand[w] as u32, s.hand[1 - w] as u32],
+            takes: 0,
+            lines: [0; 2],
+            taken: [0; 2],
+            taking: true,
+            flies: [a.count_ones() == fly, b.count_ones() == fly],
         }
     }
     /// A plain step of player `a` ([`Kernel::plain_step`]).
@@ -443,7 +451,6 @@ impl Kernel {
             adjacent,
             through,
             lines,
-            line_count: b.lines.len(),
             out,
             into,
             every_step,
@@ -553,13 +560,16 @@ impl Kernel {
         true
     }
 
-    /// Plays the movement stage's plain steps (a stone to an empty neighbour), at most `most`
-    /// of them, in a loop that holds only what a step reads and changes (both players' stones
-    /// and steps, the open steps, the generator, the turns left), a turn of each player in
-    /// turn, nothing indexed by the mover; returns whether it made a decision. It stops
-    /// before any other decision (a placement, a take, a flight, a pass, the turn that reaches
-    /// the turn limit), which [`advance`](Self::advance) makes, and after a step that makes a
-    /// line, whose consequences it leaves to the reference's `after_line`. It plays only where
+    /// Plays the movement stage's turns, at most `most` of them, in a loop that holds only what
+    /// a turn reads and changes (both players' stones and steps, the open steps, the
+    /// generator, the turns left), a turn of each player in turn, nothing indexed by the
+    /// mover; returns whether it made a decision. A turn ([`turn`](Self::turn)) is a plain
+    /// step (a stone to an empty neighbour) or a flight, and the take of a line it made where
+    /// the game goes on ([`take_in_loop`](Self::take_in_loop)). It stops before any other
+    /// decision (a pass, the turn that reaches the turn limit), which
+    /// [`advance`](Self::advance) makes, and after a line whose consequences it does not make
+    /// (a win, a take that ends the game), which it leaves to the reference's `after_line`.
+    /// It plays only where
     /// nothing else can happen between two steps: stepping rules without stage-1 moves,
     /// repetition or an end for a player who cannot move (he passes, as every shipped
     /// stepping ruleset says); placement over, no cancelled point left, no take owed, and both
@@ -581,11 +591,12 @@ impl Kernel {
             return false;
         }
         let mut g = Plain::load(s, e, rng, turns, fly(sw));
+        g.taking = most > 1;
         let (side, line_at) = loop {
             if g.left == 0 {
                 break (0, None);
             }
-            match g.step_a(self, sel) {
+            match self.turn::<S, 0>(sw, &mut g, sel) {
                 STOPPED => break (0, None),
                 TURN_OVER => g.left -= 1,
                 to => break (0, Some(to)),
@@ -593,7 +604,7 @@ impl Kernel {
             if g.left == 0 {
                 break (1, None);
             }
-            match g.step_b(self, sel) {
+            match self.turn::<S, 1>(sw, &mut g, sel) {
                 STOPPED => break (1, None),
                 TURN_OVER => g.left -= 1,
                 to => break (1, Some(to)),
@@ -632,8 +643,9 @@ impl Kernel {
     }
 
     /// Writes a [`Plain`] loop's game back: `side` is the player to move relative to the
-    /// loop's first (0 him, 1 the other), `line_at` the point where the last step made a line;
-    /// returns whether the loop made a decision.
+    /// loop's first (0 him, 1 the other), `line_at` the point where the last move made a line
+    /// that the loop left (a step's, or a flight's that wins or takes); returns whether the
+    /// loop made a decision.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn store_plain(
@@ -648,7 +660,7 @@ impl Kernel {
         e: &mut Steps,
     ) -> bool {
         let completed = g.turns - g.left;
-        let made = completed + line_at.is_some() as u32;
+        let made = completed + line_at.is_some() as u32 + g.takes;
         if made == 0 {
             return false;
         }
@@ -668,6 +680,10 @@ impl Kernel {
         t.moves += made;
         t.legal_sum += g.sums.legal();
         t.multi_decisions += g.sums.multi();
+        t.captures[sa] += g.lines[0];
+        t.captures[sb] += g.lines[1];
+        t.stones_captured[sa] += g.taken[0];
+        t.stones_captured[sb] += g.taken[1];
         if let Some(to) = line_at {
             // The rest of the step, as `apply` makes it (the mover is not flying: it takes).
             let lines = if who == 0 {
@@ -679,6 +695,120 @@ impl Kernel {
             t.captures[who] += lines;
         }
         true
+    }
+
+    /// After a plain step of the loop's player `a` (`M` = 0) or `b` (1) that made a line at
+    /// `to`: his take, made in the loop where it ends his turn as `apply` and `end_turn` would
+    /// and the game goes on (one take a line, and the opponent keeps more than the losing
+    /// count); true then, else false with nothing changed (the line is `store_plain`'s).
+    /// Where the take leaves the opponent flying, the loop stops before his turn.
+    #[inline(always)]
+    fn take_in_loop<S: Select, const M: usize>(
+        &self,
+        sw: Flags,
+        g: &mut Plain,
+        to: u32,
+        sel: S,
+    ) -> bool {
+        if sw.win || !sw.one_take || !g.taking {
+            return false;
+        }
+        let (mine, theirs) = if M == 0 { (g.a, g.b) } else { (g.b, g.a) };
+        if theirs == 0 || theirs.count_ones() + g.hands[1 - M] <= sw.lose_at + 1 {
+            return false;
+        }
+        let made = self.through[to as usize]
+            .iter()
+            .filter(|&&l| mine & l == l)
+            .count() as u32;
+        // `takeable`: the stones outside whole lines, if any (with `protect_lines`).
+        let free = if sw.protect_lines {
+            theirs & !self.in_lines(theirs)
+        } else {
+            0
+        };
+        let tk = if free != 0 { free } else { theirs };
+        let n = tk.count_ones();
+        let q = sel.nth(tk as u64, g.r.below(n as usize) as u32) as usize % POINTS;
+        let left = theirs & !(1 << q);
+        let gone = self.out[q];
+        if M == 0 {
+            g.b = left;
+            g.steps_b = g.steps_b.minus(gone);
+        } else {
+            g.a = left;
+            g.steps_a = g.steps_a.minus(gone);
+        }
+        g.open = g.open.or(self.into[q]);
+        g.sums.add(n);
+        g.takes += 1;
+        g.lines[M] += made;
+        g.taken[M] += 1;
+        g.flies[1 - M] = left.count_ones() == fly(sw);
+        true
+    }
+
+    /// A turn of the loop's player `a` (`M` = 0) or `b` (1): a flight where he flies, else a
+    /// plain step, and the take of a line where [`take_in_loop`](Self::take_in_loop) makes
+    /// it; [`STOPPED`] before a decision the loop does not make, [`TURN_OVER`] once his turn
+    /// is over, else the point where he made a line whose consequences are `store_plain`'s.
+    #[inline(always)]
+    fn turn<S: Select, const M: usize>(&self, sw: Flags, g: &mut Plain, sel: S) -> u32 {
+        let to = if sw.flying_at > 0 && g.flies[M] {
+            self.flight::<S, M>(sw, g, sel)
+        } else if M == 0 {
+            g.step_a(self, sel)
+        } else {
+            g.step_b(self, sel)
+        };
+        match to {
+            STOPPED | TURN_OVER => to,
+            to if self.take_in_loop::<S, M>(sw, g, to, sel) => TURN_OVER,
+            to => to,
+        }
+    }
+
+    /// A flight of the loop's player `a` (`M` = 0) or `b` (1), as `choose` draws it and
+    /// `apply` and `after_line` make it: [`STOPPED`] where he cannot fly (he passes),
+    /// [`TURN_OVER`] where his turn is over (a line that neither wins nor may take is only
+    /// counted), else the point where he made a line that wins or takes.
+    #[inline(always)]
+    fn flight<S: Select, const M: usize>(&self, sw: Flags, g: &mut Plain, sel: S) -> u32 {
+        let (mine, theirs) = if M == 0 { (g.a, g.b) } else { (g.b, g.a) };
+        // No cancelled point in the loop.
+        let empty = self.all & !(mine | theirs);
+        let ne = empty.count_ones();
+        let n = mine.count_ones() * ne;
+        if n == 0 {
+            return STOPPED;
+        }
+        let k = g.r.below(n as usize) as u32;
+        let q = quotient(k, ne);
+        let from = sel.nth(mine as u64, q) as usize % POINTS;
+        let to = sel.nth(empty as u64, k - q * ne) as usize % POINTS;
+        let moved = mine ^ (1 << from | 1 << to);
+        let steps = self.out[from].xor(self.out[to]);
+        if M == 0 {
+            g.a = moved;
+            g.steps_a = g.steps_a.xor(steps);
+        } else {
+            g.b = moved;
+            g.steps_b = g.steps_b.xor(steps);
+        }
+        // The point left was occupied and the point reached empty.
+        g.open = g.open.xor(self.into[from].xor(self.into[to]));
+        // More than 127 options possible here: not from `SUMS`.
+        g.sums.0 += n as u64 | ((n > 1) as u64) << 32;
+        let made = self.through[to].iter().filter(|&&l| moved & l == l).count() as u32;
+        if made == 0 {
+            return TURN_OVER;
+        }
+        if sw.win || sw.flying_takes {
+            return to as u32;
+        }
+        // A flier's line that does not take ends his turn, counted.
+        g.lines[M] += made;
+        TURN_OVER
     }
 
     /// One plain step of the player whose stones are `mine` and steps `steps` (see
@@ -784,16 +914,14 @@ impl Kernel {
         }
     }
 
-    /// The points of `stones` in a whole line of `stones`.
+    /// The points of `stones` in a whole line of `stones`. Every slot of the lines is tested
+    /// (those past the board's are [`NO_LINE`], which no position fills): a loop of fixed
+    /// length without branches, which the compiler vectorizes.
     #[inline(always)]
     fn in_lines(&self, stones: u32) -> u32 {
-        let mut acc = 0;
-        for &l in &self.lines[..self.line_count] {
-            if stones & l == l {
-                acc |= l;
-            }
-        }
-        acc
+        self.lines
+            .iter()
+            .fold(0, |acc, &l| acc | if stones & l == l { l } else { 0 })
     }
 
     /// The stones of the opponent of `who` that `who` may take: some whenever he has any.
@@ -1523,9 +1651,9 @@ fn play_games<S: Select>(k: &Kernel, sw: Flags, feed: &mut dyn Feed<MorrisState>
 /// A game in flight in [`play_pairs`], with its steps.
 type InFlight = (Playout<MorrisState>, Steps);
 
-/// Plays the feed's games two at a time: each is brought by [`Kernel::advance`] to a plain step
-/// ([`Kernel::plain_next`]); while both are there, their plain steps are played in one loop, a
-/// step of each in turn, so that the processor overlaps the two games' chains of latencies (a
+/// Plays the feed's games two at a time: each is brought by [`Kernel::advance`] to a turn of
+/// the loop ([`Kernel::plain_next`]); while both are there, their turns are played in one
+/// loop, a turn of each in turn, so that the processor overlaps the two games' chains of latencies (a
 /// step waits on the one before: draw, find the step's bit, load its flips, count the next
 /// mover's steps). Each game draws from its own generator, so its result is the same as alone.
 #[inline(always)]
@@ -1577,15 +1705,15 @@ type Parts<'a> = (
 );
 
 impl Kernel {
-    /// Whether [`play_pairs`] may play games of these rules: plain steps are played
+    /// Whether [`play_pairs`] may play games of these rules: the loop's turns are played
     /// ([`Kernel::run_steps`]'s rules).
     #[inline(always)]
     fn pairs(&self, sw: Flags) -> bool {
         sw.stepping && !sw.leave_line && sw.repetition == 0 && sw.no_moves == NoMoves::Pass
     }
 
-    /// Plain steps of two games, each at a plain step ([`Kernel::plain_next`]), a step of each
-    /// in turn, until either stops (as [`run_steps`](Self::run_steps) stops); both are written
+    /// The loop's turns of two games, each at one ([`Kernel::plain_next`]), a turn of each in
+    /// turn, until either stops (as [`run_steps`](Self::run_steps) stops); both are written
     /// back as they stand.
     #[inline(always)]
     fn run_pair<S: Select>(&self, sw: Flags, sel: S, x: Parts, y: Parts) {
@@ -1596,7 +1724,7 @@ impl Kernel {
             if gx.left == 0 {
                 break (0, 0, None);
             }
-            match gx.step_a(self, sel) {
+            match self.turn::<S, 0>(sw, &mut gx, sel) {
                 STOPPED => break (0, 0, None),
                 TURN_OVER => gx.left -= 1,
                 to => break (0, 0, Some(to)),
@@ -1604,7 +1732,7 @@ impl Kernel {
             if gy.left == 0 {
                 break (1, 0, None);
             }
-            match gy.step_a(self, sel) {
+            match self.turn::<S, 0>(sw, &mut gy, sel) {
                 STOPPED => break (1, 0, None),
                 TURN_OVER => gy.left -= 1,
                 to => break (1, 0, Some(to)),
@@ -1612,7 +1740,7 @@ impl Kernel {
             if gx.left == 0 {
                 break (0, 1, None);
             }
-            match gx.step_b(self, sel) {
+            match self.turn::<S, 1>(sw, &mut gx, sel) {
                 STOPPED => break (0, 1, None),
                 TURN_OVER => gx.left -= 1,
                 to => break (0, 1, Some(to)),
@@ -1620,7 +1748,7 @@ impl Kernel {
             if gy.left == 0 {
                 break (1, 1, None);
             }
-            match gy.step_b(self, sel) {
+            match self.turn::<S, 1>(sw, &mut gy, sel) {
                 STOPPED => break (1, 1, None),
                 TURN_OVER => gy.left -= 1,
                 to => break (1, 1, Some(to)),
