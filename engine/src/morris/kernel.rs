@@ -633,13 +633,17 @@ impl Kernel {
     }
 
     /// Whether [`run_steps`](Self::run_steps) plays this position's next decision: it may play
-    /// from here, and the player to move neither flies nor lacks a step.
+    /// from here, and the player to move has a flight (he flies) or a step.
     #[inline(always)]
     fn plain_next(&self, sw: Flags, s: &MorrisState, e: &Steps) -> bool {
         let me = s.to_move.index();
+        let mine = s.stones[me];
         self.plain_turns(sw, s) > 0
-            && s.stones[me].count_ones() != fly(sw)
-            && e.from[me].and(e.open).any()
+            && if mine.count_ones() == fly(sw) {
+                mine != 0 && self.all & !self.occupied(s) != 0
+            } else {
+                e.from[me].and(e.open).any()
+            }
     }
 
     /// Writes a [`Plain`] loop's game back: `side` is the player to move relative to the
@@ -1621,17 +1625,18 @@ fn play_shaped<S: Select, const I: usize>(k: &Kernel, feed: &mut dyn Feed<Morris
         turn_limit: k.f.turn_limit,
         ..SHAPES[I]
     };
-    if I == PAIRED && k.pairs(sw) {
+    if PAIRED.contains(&I) && k.pairs(sw) {
         return play_pairs(k, sw, feed, sel);
     }
     play_games(k, sw, feed, sel)
 }
 
-/// The shape whose games are played two at a time ([`play_pairs`]): Dig Dig's, nearly all
-/// plain steps (user CPU of 50,000 games, alternated: 0.20 s alone, 0.16-0.18 s in pairs).
-/// Tsoro yemutwelve's plain steps are cut short by lines, flights and takes, and in pairs its
-/// games were slower (0.27 s alone, 0.31-0.32 s for 200,000 games).
-const PAIRED: usize = 1;
+/// The shapes whose games are played two at a time ([`play_pairs`]): tsoro yemutwelve's and
+/// Dig Dig's, nearly all movement-stage turns (user CPU, alternated: Dig Dig 0.20 s alone,
+/// 0.16-0.18 s in pairs, 50,000 games; yemutwelve, once its takes and flights were made in the
+/// loop, 1.28-1.29 s alone, 1.07-1.12 s in pairs, 1,000,000 games; before that its loop stopped
+/// at every line and flight, and in pairs it was slower).
+const PAIRED: [usize; 2] = [0, 1];
 
 /// Plays the feed's games on the kernel with switches `f` (the kernel's).
 #[inline(always)]
