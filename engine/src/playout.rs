@@ -78,6 +78,16 @@ pub trait Feed<S> {
     fn next(&mut self) -> Option<Playout<S>>;
     /// A game played to its end.
     fn done(&mut self, p: Playout<S>);
+    /// Whether [`again`](Self::again) makes any game handed out again: a player that may have
+    /// to replay a game from where it was handed out then keeps no copy of it.
+    fn replays(&self) -> bool {
+        false
+    }
+    /// The game tagged `tag` as [`next`](Self::next) handed it out, made again (see
+    /// [`replays`](Self::replays)).
+    fn again(&mut self, _tag: u64) -> Option<Playout<S>> {
+        None
+    }
 }
 
 /// A feed over a slice of games, handed back into their places.

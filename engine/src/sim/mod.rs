@@ -249,6 +249,12 @@ fn random_records<G: Game, T>(
             let k = self.ks.next()?;
             Some(start(self.g, self.spec, k))
         }
+        fn replays(&self) -> bool {
+            true
+        }
+        fn again(&mut self, tag: u64) -> Option<Playout<G::State>> {
+            Some(start(self.g, self.spec, tag))
+        }
         fn done(&mut self, p: Playout<G::State>) {
             let c = counted(self.g, self.spec, self.first_seat, &p);
             self.fold.add(&c);

@@ -42,7 +42,8 @@ fn shortened(turn_limit: u32) -> u32 {
     turn_limit.saturating_sub(1).max(1)
 }
 
-/// A feed that keeps each game as handed out, takes on under `g`'s (Ludii's) limits the games
+/// A feed that keeps each game as handed out (or has the feed it draws from make it again,
+/// when that feed [`replays`](Feed::replays)), takes on under `g`'s (Ludii's) limits the games
 /// the twin's kernel stopped at the start of the last turn, and replays the games it ended in
 /// the last turn or at another turn limit.
 pub(super) struct Capped<'a> {
@@ -94,6 +95,10 @@ impl Feed<SowingState> for Capped<'_> {
                 self.inner.done(p);
                 continue;
             }
+            if self.inner.replays() {
+                // Made again when it must be replayed: no copy kept.
+                return Some(p);
+            }
             let mut mine = p.clone();
             mine.tag = match self.free.pop() {
                 Some(slot) => {
@@ -112,13 +117,19 @@ impl Feed<SowingState> for Capped<'_> {
     fn done(&mut self, mut p: Playout<SowingState>) {
         // The caller's game is moved out of its slot only when it is played again (each move
         // of a game is a copy of it).
+        let replays = self.inner.replays();
         let slot = p.tag as usize;
-        let Some(tag) = self.out.get(slot).and_then(Option::as_ref).map(|o| o.tag) else {
-            // Not one of ours: cannot happen (the kernel hands back what it was given).
-            debug_assert!(false, "an unknown playout");
-            return;
+        let tag = if replays {
+            p.tag
+        } else {
+            let Some(tag) = self.out.get(slot).and_then(Option::as_ref).map(|o| o.tag) else {
+                // Not one of ours: cannot happen (the kernel hands back what it was given).
+                debug_assert!(false, "an unknown playout");
+                return;
+            };
+            self.free.push(p.tag);
+            tag
         };
-        self.free.push(p.tag);
         let end = self.g.rules().end();
         if self.at_last_turn(&p.state) {
             p.state.outcome = None;
@@ -129,13 +140,20 @@ impl Feed<SowingState> for Capped<'_> {
             .outcome()
             .is_none_or(|o| o.turns + 1 >= end.turn_limit || o.reason == EndReason::TurnLimit)
         {
-            if let Some(mut orig) = self.out[slot].take() {
+            let orig = if replays {
+                self.inner.again(tag)
+            } else {
+                self.out[slot].take()
+            };
+            if let Some(mut orig) = orig {
                 play_out_reference(self.g, &mut orig);
                 self.inner.done(orig);
             }
             return;
         }
-        self.out[slot] = None;
+        if !replays {
+            self.out[slot] = None;
+        }
         p.tag = tag;
         self.inner.done(p);
     }
