@@ -359,7 +359,9 @@ impl SowingGame {
         if m == 0 {
             return false;
         }
-        let k = pick(m, &mut p.rng);
+        let sums = byte_counts(m);
+        let size = (sums >> 56) as usize;
+        let k = select(m, sums, p.rng.below(size) as u64);
         // As apply_inner plays `Action::Nominate` (Ludii's cut cannot apply: the turn ends).
         s.heads[me] |= 1 << k;
         s.nominations_left[me] -= 1;
@@ -372,7 +374,7 @@ impl SowingGame {
             moves: 1,
             ..Report::default()
         };
-        p.tally.record(mover, m.count_ones() as usize, &rep);
+        p.tally.record(mover, size, &rep);
         true
     }
 
@@ -1293,15 +1295,56 @@ impl Event {
 }
 
 /// A uniform random member of the non-empty set `m` (bits of track indices): a number below
-/// its size, then the set bit of that rank.
+/// its size, then the set bit of that rank, found without a branch on the number drawn (a
+/// loop clearing that many bits mispredicts its exit about once a draw).
 #[inline]
 fn pick(m: u64, rng: &mut crate::rng::Rng) -> usize {
-    let mut m = m;
-    for _ in 0..rng.below(m.count_ones() as usize) {
-        m &= m - 1;
-    }
-    m.trailing_zeros() as usize
+    let sums = byte_counts(m);
+    select(m, sums, rng.below((sums >> 56) as usize) as u64)
 }
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The running counts of `x`'s set bits by bytes: byte `b` holds the set bits of bytes `0..=b`
+/// (byte 7 the size of the set).
+#[inline(always)]
+fn byte_counts(x: u64) -> u64 {
+    let s = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    let s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    let s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    s.wrapping_mul(ONES)
+}
+
+/// The index of the set bit of rank `k` (from 0, below the size) of `x`, whose running byte
+/// counts are `sums` ([`byte_counts`]).
+#[inline(always)]
+fn select(x: u64, sums: u64, k: u64) -> usize {
+    // The bytes whose running count is at most `k` (each below 128, so no borrow crosses a
+    // byte): those before the byte holding the bit.
+    let before = (((k * ONES) | HIGHS) - sums) & HIGHS;
+    let b = (((before >> 7).wrapping_mul(ONES) >> 56) * 8) as u32;
+    let rank = k - (((sums << 8) >> b) & 0xFF);
+    b as usize + SELECT_IN_BYTE[((x >> b) & 0xFF) as usize][rank as usize] as usize
+}
+
+/// `SELECT_IN_BYTE[x][k]`: the index of the set bit of rank `k` of the byte `x`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut x = 0;
+    while x < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if x >> bit & 1 == 1 {
+                t[x][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 /// The occupied holes of a side, and those holding more than one stone (bits of track
 /// indices; bits past `len` are clear).
@@ -1350,6 +1393,32 @@ mod tests {
     use crate::game::{ActionList, random_legal};
     use crate::playout::{Playout, reference_step};
     use crate::rng::Rng;
+
+    /// The set bit of each rank, found without a loop, is the one the loop clearing lower
+    /// bits finds, on sets of every size and spread.
+    #[test]
+    fn select_finds_the_bit_of_each_rank() {
+        let mut rng = Rng::from_seed(7);
+        let mut sets: Vec<u64> = vec![1, u64::MAX, 1 << 63, 0xFF, 0xFF00, 0x8000_0000_0000_0001];
+        sets.extend(
+            (0..2000)
+                .map(|i| rng.next_u64() >> (i % 64))
+                .filter(|&m| m != 0),
+        );
+        for m in sets {
+            let sums = super::byte_counts(m);
+            assert_eq!((sums >> 56) as u32, m.count_ones());
+            let mut rest = m;
+            for k in 0..m.count_ones() as u64 {
+                assert_eq!(
+                    super::select(m, sums, k),
+                    rest.trailing_zeros() as usize,
+                    "{m:#x} {k}"
+                );
+                rest &= rest - 1;
+            }
+        }
+    }
 
     /// Nominations drawn without the action list (`legal_count`, `random_action`,
     /// `random_nomination`) are those drawn from it, counted alike.
