@@ -189,6 +189,40 @@ fn draw(
     out
 }
 
+// A side's holes are bits of a `u64`.
+const _: () = assert!(ANY_SIDE <= 64);
+
+/// The first `H` bits of `m` as bytes, all ones where a bit is set (eight at a time: a lane's
+/// masks are loaded hole by hole).
+#[inline(always)]
+fn bit_bytes<const H: usize>(m: u64) -> [u8; H] {
+    let mut out = [0u8; H];
+    for (w, chunk) in out.chunks_mut(8).enumerate() {
+        // Byte `i` keeps bit `i` of this byte of `m`; each nonzero byte becomes all ones (no
+        // carry crosses a byte: each is at most 0x80 before 0x7F is added).
+        let spread =
+            ((m >> (8 * w)) & 0xFF).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+        let high = ((spread + 0x7F7F_7F7F_7F7F_7F7F) | spread) & 0x8080_8080_8080_8080;
+        let full = (high >> 7) * 0xFF;
+        chunk.copy_from_slice(&full.to_le_bytes()[..chunk.len()]);
+    }
+    out
+}
+
+/// The bits set where the bytes are all ones (each byte all ones or zero): [`bit_bytes`] undone.
+#[inline(always)]
+fn byte_bits<const H: usize>(bytes: &[u8; H]) -> u64 {
+    let mut m = 0u64;
+    for (w, chunk) in bytes.chunks(8).enumerate() {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        // Each byte's high bit, gathered into the top byte by the product.
+        let high = u64::from_le_bytes(b) & 0x8080_8080_8080_8080;
+        m |= (high.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * w);
+    }
+    m
+}
+
 /// A lane's exit, with what the game's state records of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Exit {
@@ -416,9 +450,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
                 self.v[rel][h].as_mut_array()[l] = s.pits[abs][h];
             }
             if lr.heads {
-                for h in 0..H {
-                    self.heads[rel][h].as_mut_array()[l] =
-                        0u8.wrapping_sub((s.heads[abs] >> h & 1) as u8);
+                let heads = bit_bytes::<H>(s.heads[abs]);
+                for (h, &x) in heads.iter().enumerate() {
+                    self.heads[rel][h].as_mut_array()[l] = x;
                 }
             }
             self.stones[rel].as_mut_array()[l] = s.stones[abs] as u8;
@@ -426,8 +460,8 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
             self.made[abs][l] = s.captures_made[abs];
             self.resown[abs][l] = 0;
         }
-        for h in 0..H {
-            self.legal[h].as_mut_array()[l] = 0u8.wrapping_sub((s.mask >> h & 1) as u8);
+        for (h, &x) in bit_bytes::<H>(s.mask).iter().enumerate() {
+            self.legal[h].as_mut_array()[l] = x;
         }
         self.mover.as_mut_array()[l] = me as u8;
         self.phase.as_mut_array()[l] = START;
@@ -487,9 +521,11 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         t.moves += moves - s.moves;
         s.moves = moves;
         s.turns = self.turns.get(l);
-        s.mask = (0..H).fold(0u64, |m, h| {
-            m | ((self.legal[h].as_array()[l] & 1) as u64) << h
-        });
+        let mut legal = [0u8; H];
+        for (h, x) in legal.iter_mut().enumerate() {
+            *x = self.legal[h].as_array()[l];
+        }
+        s.mask = byte_bits(&legal);
         s.passes = 0;
         s.pending = Pending::Start;
         // A game is loaded at the start of a turn with nothing owed (else the turn would begin
@@ -1433,6 +1469,26 @@ mod tests {
                     assert_eq!(p, &alone, "{build}: {id} game {k}");
                 }
             }
+        }
+    }
+
+    /// A mask's bits as bytes of all ones, and back, on sides of both builds.
+    #[test]
+    fn masks_as_bytes_and_back() {
+        let mut rng = Rng::from_seed(5);
+        for i in 0..500 {
+            let m = rng.next_u64() >> (i % 64);
+            let short = bit_bytes::<SHORT>(m);
+            let any = bit_bytes::<ANY_SIDE>(m);
+            for h in 0..ANY_SIDE {
+                let want = if m >> h & 1 == 1 { 0xFF } else { 0 };
+                assert_eq!(any[h], want, "{m:#x} {h}");
+                if h < SHORT {
+                    assert_eq!(short[h], want, "{m:#x} {h}");
+                }
+            }
+            assert_eq!(byte_bits(&short), m & ((1 << SHORT) - 1));
+            assert_eq!(byte_bits(&any), m & ((1 << ANY_SIDE) - 1));
         }
     }
 
