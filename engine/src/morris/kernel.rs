@@ -273,6 +273,23 @@ impl Plain {
     }
 }
 
+/// A game in [`Kernel::run_places`]' loop: both players' stones and hands (by player), the
+/// steps, the generator, the sums and counts of its decisions.
+struct Placing {
+    stones: [u32; 2],
+    hands: [u32; 2],
+    e: Steps,
+    r: Rng,
+    sums: Sums,
+    /// Turns the loop may still complete.
+    left: u32,
+    /// Decisions made.
+    made: u32,
+    /// Each player's lines made by placements that took, and stones taken.
+    lines: [u32; 2],
+    taken: [u32; 2],
+}
+
 /// The stone count at which a player flies, `u32::MAX` (no count) when nobody does.
 #[inline(always)]
 fn fly(sw: Flags) -> u32 {
@@ -517,6 +534,7 @@ impl Kernel {
         let mut e = self.steps_of(sw, &p.state);
         let (s, rng, t) = (&mut p.state, &mut p.rng, &mut p.tally);
         loop {
+            self.run_places(sw, s, rng, t, &mut e, sel);
             self.run_steps(sw, s, rng, t, &mut e, sel, u32::MAX);
             if !self.advance(sw, s, rng, t, &mut e, sel) {
                 break;
@@ -611,6 +629,181 @@ impl Kernel {
             }
         };
         self.store_plain(sw, g, side, line_at, s, rng, t, e)
+    }
+
+    /// Plays the placement stage's turns in a loop that holds what a placing turn reads and
+    /// changes (both players' stones and hands, the steps, the generator, the sums), as
+    /// `choose`, `apply` and `end_turn` make them: a stone placed on an empty point drawn from
+    /// the empty points' mask, its line found through the point, and the take that line
+    /// makes where the game goes on (one take a line, the opponent left above the losing
+    /// count). Only for rules without cancelled points, stage-1 moves, wins by a line,
+    /// repetition or unlimited supplies (tsoro yemutwelve's); it stops before the placement
+    /// that ends the stage, a pass, the turn that reaches the turn limit, and after a line whose
+    /// take it does not make (left to `after_line`). Returns whether it made a decision.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_places<S: Select>(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
+        e: &mut Steps,
+        sel: S,
+    ) -> bool {
+        if sw.unlimited
+            || sw.cancel
+            || sw.leave_line
+            || sw.until_full
+            || sw.win
+            || !sw.one_take
+            || sw.repetition > 0
+            || !sw.lose_next_only
+            || !sw.stepping
+        {
+            return false;
+        }
+        if s.outcome.is_some()
+            || s.placed
+            || s.takes > 0
+            || s.cancelled != 0
+            || self.count(s, 0) <= sw.lose_at
+            || self.count(s, 1) <= sw.lose_at
+        {
+            return false;
+        }
+        let left = sw.turn_limit.saturating_sub(1).saturating_sub(s.turns);
+        match s.to_move {
+            Player::A => self.places_from::<S, 0, 1>(sw, s, rng, t, e, sel, left),
+            Player::B => self.places_from::<S, 1, 0>(sw, s, rng, t, e, sel, left),
+        }
+    }
+
+    /// [`run_places`](Self::run_places) from a turn of player `F` (`O` the other), at most
+    /// `turns` turns.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn places_from<S: Select, const F: usize, const O: usize>(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
+        e: &mut Steps,
+        sel: S,
+        turns: u32,
+    ) -> bool {
+        let mut g = Placing {
+            stones: s.stones,
+            hands: [s.hand[0] as u32, s.hand[1] as u32],
+            e: *e,
+            r: rng.clone(),
+            sums: Sums::default(),
+            left: turns,
+            made: 0,
+            lines: [0; 2],
+            taken: [0; 2],
+        };
+        let (who, line_at) = loop {
+            if g.left == 0 {
+                break (F, None);
+            }
+            match self.place::<S, F>(sw, &mut g, sel) {
+                STOPPED => break (F, None),
+                TURN_OVER => g.left -= 1,
+                to => break (F, Some(to)),
+            }
+            if g.left == 0 {
+                break (O, None);
+            }
+            match self.place::<S, O>(sw, &mut g, sel) {
+                STOPPED => break (O, None),
+                TURN_OVER => g.left -= 1,
+                to => break (O, Some(to)),
+            }
+        };
+        if g.made == 0 {
+            return false;
+        }
+        s.stones = g.stones;
+        s.hand = [g.hands[0] as u8, g.hands[1] as u8];
+        *e = g.e;
+        s.turns += turns - g.left;
+        s.to_move = player(who);
+        s.passes = 0;
+        *rng = g.r;
+        t.actions += g.made;
+        t.moves += g.made;
+        t.legal_sum += g.sums.legal();
+        t.multi_decisions += g.sums.multi();
+        t.captures[0] += g.lines[0];
+        t.captures[1] += g.lines[1];
+        t.stones_captured[0] += g.taken[0];
+        t.stones_captured[1] += g.taken[1];
+        if let Some(to) = line_at {
+            // The rest of the placement, as `apply` makes it.
+            let lines = if who == 0 {
+                self.after_line::<0>(sw, s, e, to, true)
+            } else {
+                self.after_line::<1>(sw, s, e, to, true)
+            };
+            self.cut_at_limit(sw, s);
+            t.captures[who] += lines;
+        }
+        true
+    }
+
+    /// A placing turn of player `M` in [`run_places`](Self::run_places)' loop: [`STOPPED`]
+    /// before a decision the loop does not make (a pass, the stage's last placement),
+    /// [`TURN_OVER`] once his turn is over, else the point where he placed a stone that made
+    /// a line whose take the loop does not make.
+    #[inline(always)]
+    fn place<S: Select, const M: usize>(&self, sw: Flags, g: &mut Placing, sel: S) -> u32 {
+        let hand = g.hands[M];
+        // The stage's last placement (`end_turn` ends the stage) is `advance`'s.
+        if hand == 0 || hand + g.hands[1 - M] == 1 {
+            return STOPPED;
+        }
+        let (mine, theirs) = (g.stones[M], g.stones[1 - M]);
+        let empty = self.all & !(mine | theirs);
+        let n = empty.count_ones();
+        if n == 0 {
+            return STOPPED;
+        }
+        // `min`, not `% POINTS`: a division on the chain from one placement to the next.
+        let q = (sel.nth(empty as u64, g.r.below(n as usize) as u32) as usize).min(POINTS - 1);
+        let mine = mine | 1 << q;
+        g.stones[M] = mine;
+        g.hands[M] = hand - 1;
+        g.e.from[M] = g.e.from[M].or(self.out[q]);
+        g.e.open = g.e.open.minus(self.into[q]);
+        g.sums.add(n);
+        g.made += 1;
+        let made = self.through[q].iter().filter(|&&l| mine & l == l).count() as u32;
+        if made == 0 {
+            // `end_turn`: the opponent's count is unchanged, above the losing count.
+            return TURN_OVER;
+        }
+        // The take (`choose`, `apply`), where it leaves the opponent above the losing count.
+        if theirs == 0 || theirs.count_ones() + g.hands[1 - M] <= sw.lose_at + 1 {
+            return q as u32;
+        }
+        let free = if sw.protect_lines {
+            theirs & !self.in_lines(theirs)
+        } else {
+            0
+        };
+        let tk = if free != 0 { free } else { theirs };
+        let n = tk.count_ones();
+        let x = (sel.nth(tk as u64, g.r.below(n as usize) as u32) as usize).min(POINTS - 1);
+        g.stones[1 - M] = theirs & !(1 << x);
+        g.e.from[1 - M] = g.e.from[1 - M].minus(self.out[x]);
+        g.e.open = g.e.open.or(self.into[x]);
+        g.sums.add(n);
+        g.made += 1;
+        g.lines[M] += made;
+        g.taken[M] += 1;
+        TURN_OVER
     }
 
     /// The turns [`run_steps`](Self::run_steps) may play from this position (0: none).
@@ -1666,23 +1859,7 @@ fn play_pairs<S: Select>(k: &Kernel, sw: Flags, feed: &mut dyn Feed<MorrisState>
     let mut slots: [Option<InFlight>; 2] = [None, None];
     loop {
         for slot in &mut slots {
-            // Bring the slot's game to a plain step, handing back the games that end.
-            loop {
-                let Some((p, e)) = slot else {
-                    let Some(p) = feed.next() else { break };
-                    let e = k.steps_of(sw, &p.state);
-                    *slot = Some((p, e));
-                    continue;
-                };
-                if k.plain_next(sw, &p.state, e) {
-                    break;
-                }
-                if !k.advance(sw, &mut p.state, &mut p.rng, &mut p.tally, e, sel)
-                    && let Some((p, _)) = slot.take()
-                {
-                    feed.done(p);
-                }
-            }
+            bring(k, sw, slot, feed, sel);
         }
         let [Some((x, ex)), Some((y, ey))] = &mut slots else {
             // The feed is dry: the game left, if any, is played alone.
@@ -1698,6 +1875,38 @@ fn play_pairs<S: Select>(k: &Kernel, sw: Flags, feed: &mut dyn Feed<MorrisState>
             (&mut x.state, &mut x.rng, &mut x.tally, ex),
             (&mut y.state, &mut y.rng, &mut y.tally, ey),
         );
+    }
+}
+
+/// Brings the slot's game (a new one from the feed if empty) to a turn of the loop
+/// ([`Kernel::plain_next`]), its placements by [`Kernel::run_places`], handing back the games
+/// that end; the slot stays empty once the feed is dry.
+#[inline(always)]
+fn bring<S: Select>(
+    k: &Kernel,
+    sw: Flags,
+    slot: &mut Option<InFlight>,
+    feed: &mut dyn Feed<MorrisState>,
+    sel: S,
+) {
+    loop {
+        let Some((p, e)) = slot else {
+            let Some(p) = feed.next() else { return };
+            let e = k.steps_of(sw, &p.state);
+            *slot = Some((p, e));
+            continue;
+        };
+        if k.plain_next(sw, &p.state, e) {
+            return;
+        }
+        if k.run_places(sw, &mut p.state, &mut p.rng, &mut p.tally, e, sel) {
+            continue;
+        }
+        if !k.advance(sw, &mut p.state, &mut p.rng, &mut p.tally, e, sel)
+            && let Some((p, _)) = slot.take()
+        {
+            feed.done(p);
+        }
     }
 }
 
