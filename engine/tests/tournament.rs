@@ -67,6 +67,51 @@ fn the_same_games_and_ratings_on_one_and_two_threads() {
 }
 
 #[test]
+fn each_pairing_s_time_is_what_its_two_sides_spent_in_its_games() {
+    let g = tsoro_4x8();
+    let spec = TournamentSpec::round_robin(agents(&["random", "alphabeta:3"]), 3, 5, 2);
+    let run = play_any(&g, &spec, &threads(2)).unwrap();
+    assert_eq!(run.pairing_time.len(), spec.pairings.len());
+    for (p, (pair, sides)) in spec.pairings.iter().zip(&run.pairing_time).enumerate() {
+        // The sides are named as the pairing names them, and between them made every
+        // decision of the pairing's games.
+        for (a, t) in pair.iter().zip(sides) {
+            assert_eq!(t.agent, spec.agents[*a].to_string());
+        }
+        let made: u64 = run
+            .games
+            .iter()
+            .filter(|x| x.pairing == p)
+            .map(|x| u64::from(x.decisions))
+            .sum();
+        assert_eq!(sides[0].decisions + sides[1].decisions, made, "pairing {p}");
+    }
+    // An agent's overall time is the sum of its sides' in every pairing it played.
+    for (i, t) in run.time.iter().enumerate() {
+        let (n, secs) = spec
+            .pairings
+            .iter()
+            .zip(&run.pairing_time)
+            .flat_map(|(pair, sides)| pair.iter().zip(sides))
+            .filter(|(a, _)| **a == i)
+            .fold((0, 0.0), |(n, s), (_, x)| (n + x.decisions, s + x.seconds));
+        assert_eq!(n, t.decisions, "{t:?}");
+        assert!(
+            (secs - t.seconds).abs() <= 1e-9 * t.seconds.max(1.0),
+            "{t:?}"
+        );
+    }
+    // Between random and a search, the search is the side that spends (first named: random).
+    let cross = spec.pairings.iter().position(|[a, b]| a != b).unwrap();
+    let [random, search] = &run.pairing_time[cross];
+    assert_eq!(random.agent, "random");
+    assert!(
+        search.ms_per_decision > random.ms_per_decision,
+        "{random:?} {search:?}"
+    );
+}
+
+#[test]
 fn ranges_cut_anywhere_give_the_tournament_s_games() {
     let g = tsoro_4x8();
     let spec = TournamentSpec::round_robin(agents(&["random", "greedy", "mcts:20"]), 3, 5, 1);

@@ -213,27 +213,30 @@ fn tables(r: &TournamentReport, run: &TournamentRun) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<36} {:>21} {:>21} {:>21} {:>6} {:>7}",
+        "{:<36} {:>21} {:>21} {:>21} {:>6} {:>7} {:>13}",
         "pairing (score of the first named)",
         "moving first",
         "moving second",
         "first player",
         "draws",
-        "turns"
+        "turns",
+        "ms/decision"
     );
     let cell = |s: &tsoro_engine::tournament::report::SeatScore| {
         format!("{:.3} [{:.3}, {:.3}]", s.score, s.ci.low, s.ci.high)
     };
-    for p in &r.pairings {
+    // Each side's CPU per decision in this pairing's games (first named / second named).
+    for (p, t) in r.pairings.iter().zip(&run.pairing_time) {
         let _ = writeln!(
             out,
-            "{:<36} {:>21} {:>21} {:>21} {:>6.3} {:>7.1}",
+            "{:<36} {:>21} {:>21} {:>21} {:>6.3} {:>7.1} {:>13}",
             format!("{} vs {}", p.agents[0], p.agents[1]),
             cell(&p.first_agent_first),
             cell(&p.first_agent_second),
             cell(&p.first_player),
             p.draws.value,
-            p.turns.mean
+            p.turns.mean,
+            format!("{:.3}/{:.3}", t[0].ms_per_decision, t[1].ms_per_decision)
         );
     }
     out
@@ -263,7 +266,7 @@ pub fn run_tournament(args: &TournamentArgs) -> ExitCode {
             "ruleset": a.ruleset, "params": params, "agents": args.agents,
             "pairs": a.pairs, "seed": a.seed.to_string(), "opening_plies": a.opening_plies,
             "games": run.games.len(),
-            "report": r, "time": run.time,
+            "report": r, "time": run.time, "pairing_time": run.pairing_time,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {

@@ -588,6 +588,19 @@ fn tournament_writes_games_and_ratings_the_same_on_any_thread_count() {
         assert_eq!(v["report"]["pairings"].as_array().unwrap().len(), 6);
         assert!(v["report"]["first_move_elo"]["ci"]["low"].is_number());
         assert!(v["time"][2]["ms_per_decision"].as_f64().unwrap() > 0.0);
+        // Each pairing's two sides, as the pairing names them, with their CPU in its games.
+        let sides = v["pairing_time"].as_array().unwrap();
+        assert_eq!(sides.len(), 6);
+        for (p, pair) in v["report"]["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(sides[p][0]["agent"], pair["agents"][0]);
+            assert_eq!(sides[p][1]["agent"], pair["agents"][1]);
+            assert!(sides[p][1]["decisions"].as_u64().unwrap() > 0);
+        }
         let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
         let ratings = std::fs::read_to_string(out_dir.join("ratings.csv")).unwrap();
         assert_eq!(games.lines().count(), 37);

@@ -228,6 +228,9 @@ pub struct TournamentRun {
     pub games: Vec<TournamentGame>,
     /// Each agent's time per decision (not reproducible: a measurement).
     pub time: Vec<AgentTime>,
+    /// The same within each pairing's games, its first named agent's then its second's: what
+    /// each side spent against the other (an agent's overall figure mixes in its other games).
+    pub pairing_time: Vec<[AgentTime; 2]>,
 }
 
 /// The seed of pair `k` of pairing `p` of a tournament seeded `seed`.
@@ -382,25 +385,45 @@ pub fn play_range<G: Game + 'static>(
             ..AgentTime::default()
         })
         .collect();
+    let mut pairing_time: Vec<[AgentTime; 2]> = spec
+        .pairings
+        .iter()
+        .map(|pair| {
+            pair.map(|a| AgentTime {
+                agent: spec.agents[a].to_string(),
+                ..AgentTime::default()
+            })
+        })
+        .collect();
     let games = played
         .into_iter()
         .flatten()
         .map(|(game, clock)| {
-            for (agent, (n, secs)) in [game.first, game.second].into_iter().zip(clock) {
-                time[agent].decisions += n;
-                time[agent].seconds += secs;
+            // Game 0 of a pair has the pairing's first named agent moving first.
+            let sides = if game.game == 0 { [0, 1] } else { [1, 0] };
+            for ((agent, side), (n, secs)) in
+                [game.first, game.second].into_iter().zip(sides).zip(clock)
+            {
+                for t in [&mut time[agent], &mut pairing_time[game.pairing][side]] {
+                    t.decisions += n;
+                    t.seconds += secs;
+                }
             }
             game
         })
         .collect();
-    for t in &mut time {
+    for t in time.iter_mut().chain(pairing_time.iter_mut().flatten()) {
         t.ms_per_decision = if t.decisions == 0 {
             0.0
         } else {
             1000.0 * t.seconds / t.decisions as f64
         };
     }
-    Ok(TournamentRun { games, time })
+    Ok(TournamentRun {
+        games,
+        time,
+        pairing_time,
+    })
 }
 
 /// [`play`] on a game chosen at run time.
