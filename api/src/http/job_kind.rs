@@ -13,6 +13,7 @@ use crate::jobs::admission::admit;
 use crate::jobs::events::JobEvents;
 use crate::jobs::export;
 use crate::jobs::quota::Account;
+use crate::jobs::request::JobSpec;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store::{self, JobRow, JobUsage};
 use crate::settings::JobSettings;
@@ -20,6 +21,7 @@ use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
 use serde::Serialize;
 use serde_json::json;
 use sqlx::{Postgres, Transaction};
+use uuid::Uuid;
 
 /// A kind of job as its routes see it.
 pub(super) struct Kind<V> {
@@ -178,6 +180,29 @@ pub(super) async fn admitted(
         .await
         .map_err(|e| Problem::from(e).at(path))?;
     Ok((tx, queue_position))
+}
+
+/// A group of jobs run on the same seeds (a comparison's, a readings study's) stored under
+/// one comparison holding `request`, once admitted together ([`admitted`]): the group's id,
+/// its jobs in the order of `specs`, and the queue position.
+pub(super) async fn queued_group(
+    state: &AppState,
+    limits: &JobSettings,
+    account: &Account,
+    specs: &[JobSpec],
+    request: &serde_json::Value,
+    path: &str,
+) -> Result<(Uuid, Vec<JobRow>, i64), Problem> {
+    let cost = specs.iter().map(|s| s.cost).sum();
+    let new = specs.len() as i64;
+    let (mut tx, queue_position) = admitted(state, limits, account, new, cost, path).await?;
+    let id = store::create_comparison(&mut tx, request).await?;
+    let mut jobs = Vec::with_capacity(specs.len());
+    for (i, spec) in specs.iter().enumerate() {
+        jobs.push(store::create_job(&mut tx, spec, Some((id, i as i32)), account).await?);
+    }
+    tx.commit().await?;
+    Ok((id, jobs, queue_position))
 }
 
 /// A 200 answering CSV, to be saved as `file` when it names one (the data package's path).

@@ -1,6 +1,6 @@
 //! Simulations and comparisons as jobs, and their exports.
 
-use super::job_kind::{Kind, admitted, csv, priced};
+use super::job_kind::{Kind, admitted, csv, priced, queued_group};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
@@ -451,23 +451,9 @@ pub async fn create_comparison(
         request::check_comparison(&b, &l).map(|specs| (b, specs))
     })
     .await?;
-    let cost = specs.iter().map(|s| s.cost).sum();
-    let (mut tx, queue_position) = admitted(
-        &state,
-        &limits,
-        &account,
-        specs.len() as i64,
-        cost,
-        req.path(),
-    )
-    .await?;
-    let cid =
-        store::create_comparison(&mut tx, &serde_json::to_value(&b).unwrap_or_default()).await?;
-    let mut jobs = Vec::with_capacity(specs.len());
-    for (i, spec) in specs.iter().enumerate() {
-        jobs.push(store::create_job(&mut tx, spec, Some((cid, i as i32)), &account).await?);
-    }
-    tx.commit().await?;
+    let request = serde_json::to_value(&b).unwrap_or_default();
+    let (cid, jobs, queue_position) =
+        queued_group(&state, &limits, &account, &specs, &request, req.path()).await?;
     let url = view::comparison_url(cid);
     // The comparison as queued (workers may start it as soon as it is committed).
     let view = ComparisonView::of(cid, &jobs, &Default::default(), None);

@@ -2,7 +2,7 @@
 //! under random play and a pairing of agents ([`crate::runs::readings`]), stored as a
 //! comparison of variants whose runs are paired with their pairing's default.
 
-use super::job_kind::{admitted, csv, priced};
+use super::job_kind::{csv, priced, queued_group};
 use super::jobs::{WaitQuery, paired_figures, parse_id};
 use super::problem::Problem;
 use super::state::AppState;
@@ -136,22 +136,9 @@ pub async fn create(
         request::check_study(&b, &l).map(|checked| (b, checked))
     })
     .await?;
-    let cost = specs.iter().map(|s| s.cost).sum();
-    let (mut tx, queue_position) = admitted(
-        &state,
-        &limits,
-        &account,
-        specs.len() as i64,
-        cost,
-        req.path(),
-    )
-    .await?;
     let stored = serde_json::json!({ "readings": b });
-    let id = store::create_comparison(&mut tx, &stored).await?;
-    for (i, spec) in specs.iter().enumerate() {
-        store::create_job(&mut tx, spec, Some((id, i as i32)), &account).await?;
-    }
-    tx.commit().await?;
+    let (id, _, queue_position) =
+        queued_group(&state, &limits, &account, &specs, &stored, req.path()).await?;
     let cache = PairedCache::default();
     let view = view(&state, &cache, id, b, &plan).await?;
     Ok(super::jobs::accepted(
