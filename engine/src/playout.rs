@@ -88,6 +88,28 @@ pub trait Feed<S> {
     fn again(&mut self, _tag: u64) -> Option<Playout<S>> {
         None
     }
+    /// [`next`](Self::next) written into `slot` (false, `slot` unspecified, when there is no
+    /// more): a player that keeps its games in place (the sowing kernel's lanes) then never
+    /// moves one. A game is some 250 bytes, and a copy read soon after its fields were written
+    /// stalls on the stores (store forwarding fails).
+    fn next_into(&mut self, slot: &mut Playout<S>) -> bool {
+        match self.next() {
+            Some(p) => {
+                *slot = p;
+                true
+            }
+            None => false,
+        }
+    }
+    /// [`done`](Self::done) on a game the player keeps in place (see
+    /// [`next_into`](Self::next_into)): the feed may read and change it, and the player then
+    /// reuses its storage.
+    fn done_in(&mut self, p: &mut Playout<S>)
+    where
+        S: Clone,
+    {
+        self.done(p.clone())
+    }
 }
 
 /// A feed over a slice of games, handed back into their places.

@@ -602,7 +602,12 @@ impl<G: Game> Feed<G::State> for Pipeline<'_, '_, G> {
         Some(Playout::new(w.leaf, w.rng, w.tag as u64))
     }
 
-    fn done(&mut self, p: Playout<G::State>) {
+    fn done(&mut self, mut p: Playout<G::State>) {
+        self.done_in(&mut p);
+    }
+
+    /// Backs the rollout up; only reads it (no copy, see [`Feed::next_into`]).
+    fn done_in(&mut self, p: &mut Playout<G::State>) {
         let tag = p.tag as u32;
         let rewards = halves(self.tree.g, &p.state);
         self.tree.back_up(&self.paths[tag as usize], rewards);

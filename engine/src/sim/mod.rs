@@ -256,11 +256,28 @@ fn random_records<G: Game, T>(
             Some(start(self.g, self.spec, tag))
         }
         fn done(&mut self, p: Playout<G::State>) {
-            let c = counted(self.g, self.spec, self.first_seat, &p);
+            self.count(&p);
+        }
+        fn next_into(&mut self, slot: &mut Playout<G::State>) -> bool {
+            let Some(k) = self.ks.next() else {
+                return false;
+            };
+            *slot = start(self.g, self.spec, k);
+            true
+        }
+        fn done_in(&mut self, p: &mut Playout<G::State>) {
+            self.count(p);
+        }
+    }
+    impl<G: Game, T> Games<'_, G, T> {
+        /// Folds a finished game into the aggregates, and records it if asked.
+        #[inline]
+        fn count(&mut self, p: &Playout<G::State>) {
+            let c = counted(self.g, self.spec, self.first_seat, p);
             self.fold.add(&c);
             if self.keep {
                 let i = (p.tag - self.first) as usize;
-                let r = record_of(self.g, self.spec, self.names, &c, &p);
+                let r = record_of(self.g, self.spec, self.names, &c, p);
                 let t = (self.map)(&r);
                 self.out[i] = Some((r, t));
             }

@@ -83,38 +83,63 @@ impl<'a> Capped<'a> {
     }
 }
 
+impl Capped<'_> {
+    /// Takes on a game the inner feed handed out: false when it was already in the last turn
+    /// (past the twin's limit), in which case it has been played and handed back; else keeps
+    /// what a replay needs (a copy, unless the inner feed can make the game again).
+    fn admit(&mut self, p: &mut Playout<SowingState>) -> bool {
+        if p.state.outcome().is_none()
+            && p.state.turns >= shortened(self.g.rules().end().turn_limit)
+        {
+            play_out_reference(self.g, p);
+            self.inner.done_in(p);
+            return false;
+        }
+        if self.inner.replays() {
+            // Made again when it must be replayed: no copy kept.
+            return true;
+        }
+        let mine = p.clone();
+        p.tag = match self.free.pop() {
+            Some(slot) => {
+                self.out[slot as usize] = Some(mine);
+                slot
+            }
+            None => {
+                self.out.push(Some(mine));
+                self.out.len() as u64 - 1
+            }
+        };
+        true
+    }
+}
+
 impl Feed<SowingState> for Capped<'_> {
     fn next(&mut self) -> Option<Playout<SowingState>> {
         loop {
             let mut p = self.inner.next()?;
-            if p.state.outcome().is_none()
-                && p.state.turns >= shortened(self.g.rules().end().turn_limit)
-            {
-                // Already in the last turn: past the twin's limit.
-                play_out_reference(self.g, &mut p);
-                self.inner.done(p);
-                continue;
-            }
-            if self.inner.replays() {
-                // Made again when it must be replayed: no copy kept.
+            if self.admit(&mut p) {
                 return Some(p);
             }
-            let mut mine = p.clone();
-            mine.tag = match self.free.pop() {
-                Some(slot) => {
-                    self.out[slot as usize] = Some(p);
-                    slot
-                }
-                None => {
-                    self.out.push(Some(p));
-                    self.out.len() as u64 - 1
-                }
-            };
-            return Some(mine);
+        }
+    }
+
+    fn next_into(&mut self, slot: &mut Playout<SowingState>) -> bool {
+        loop {
+            if !self.inner.next_into(slot) {
+                return false;
+            }
+            if self.admit(slot) {
+                return true;
+            }
         }
     }
 
     fn done(&mut self, mut p: Playout<SowingState>) {
+        self.done_in(&mut p);
+    }
+
+    fn done_in(&mut self, p: &mut Playout<SowingState>) {
         // The caller's game is moved out of its slot only when it is played again (each move
         // of a game is a copy of it).
         let replays = self.inner.replays();
@@ -134,7 +159,7 @@ impl Feed<SowingState> for Capped<'_> {
         if self.at_last_turn(&p.state) {
             p.state.outcome = None;
             self.g.begin_turn(&mut p.state);
-            play_out_reference(self.g, &mut p);
+            play_out_reference(self.g, p);
         } else if p
             .state
             .outcome()
@@ -155,7 +180,7 @@ impl Feed<SowingState> for Capped<'_> {
             self.out[slot] = None;
         }
         p.tag = tag;
-        self.inner.done(p);
+        self.inner.done_in(p);
     }
 }
 

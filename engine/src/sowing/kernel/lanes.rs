@@ -338,8 +338,11 @@ impl<V: LaneVec> CountLimit<V> {
 /// Sixty-four games in play. Sides are relative: side 0 is the player to move.
 struct Lanes<V: LaneVec, const H: usize> {
     tok: V::Token,
-    /// The game in each lane; its state is as it was when loaded until it is stored.
-    games: [Option<Playout<SowingState>>; LANES],
+    /// The game in each lane, kept in place from the feed's hand-out to its hand-back (see
+    /// [`Feed::next_into`]); its state is as it was when loaded until it is stored.
+    games: [Playout<SowingState>; LANES],
+    /// The lanes whose slot in `games` holds a game in play.
+    held: u64,
     v: [[V; H]; 2],
     /// The heads of each side, hole by hole (all ones where a hole is a head).
     heads: [[V; H]; 2],
@@ -400,11 +403,14 @@ struct Lanes<V: LaneVec, const H: usize> {
 }
 
 impl<V: LaneVec, const H: usize> Lanes<V, H> {
-    fn new(tok: V::Token) -> Box<Self> {
+    /// Empty lanes; `g`'s start fills the slots until games come.
+    fn new(tok: V::Token, g: &SowingGame) -> Box<Self> {
         let z = V::splat(tok, 0);
+        let empty = Playout::new(g.initial_state(), Rng::from_seed(0), 0);
         Box::new(Lanes {
             tok,
-            games: std::array::from_fn(|_| None),
+            games: std::array::from_fn(|_| empty.clone()),
+            held: 0,
             v: [[z; H]; 2],
             heads: [[z; H]; 2],
             stones: [z; 2],
@@ -441,8 +447,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         })
     }
 
-    /// Puts a game at the start of an ordinary turn into lane `l`.
-    fn load(&mut self, l: usize, p: Playout<SowingState>, lr: &LaneRules) {
+    /// Puts the game in lane `l`'s slot, at the start of an ordinary turn, into play.
+    fn load(&mut self, l: usize, lr: &LaneRules) {
+        let p = &self.games[l];
         let (s, rng) = (&p.state, &p.rng);
         let me = s.to_move.index();
         for (rel, abs) in [(0, me), (1, 1 - me)] {
@@ -487,7 +494,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         ] {
             v.as_mut_array()[l] = 0;
         }
-        self.games[l] = Some(p);
+        self.held |= 1 << l;
     }
 
     /// The player to move in lane `l` (0 for A).
@@ -496,12 +503,16 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.mover.as_array()[l] as usize
     }
 
-    /// Takes lane `l`'s game out, its state, generator and tally brought up to date.
-    fn store(&mut self, l: usize) -> Option<Playout<SowingState>> {
+    /// Takes lane `l`'s game out of play, its state, generator and tally brought up to date
+    /// in its slot; false when the lane held none.
+    fn store(&mut self, l: usize) -> bool {
+        if self.held & (1 << l) == 0 {
+            return false;
+        }
         self.flush_lane(l);
+        self.held &= !(1 << l);
         let me = self.mover(l);
-        // Written in place and moved out once (each move of a game is a copy of it).
-        let p = self.games[l].as_mut()?;
+        let p = &mut self.games[l];
         let (s, t) = (&mut p.state, &mut p.tally);
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
@@ -533,16 +544,16 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         s.owed = self.owed[l];
         s.carried = self.carried.as_array()[l] != 0;
         p.rng = Rng::from_state(std::array::from_fn(|w| self.rng[w][l]));
-        self.games[l].take()
+        true
     }
 
     /// Adds lane `l`'s byte counts into its game's tally, and clears them.
     #[inline]
     fn flush_lane(&mut self, l: usize) {
-        let Some(p) = self.games[l].as_mut() else {
+        if self.held & (1 << l) == 0 {
             return;
-        };
-        let t = &mut p.tally;
+        }
+        let t = &mut self.games[l].tally;
         let take = |v: &mut V| std::mem::take(&mut v.as_mut_array()[l]) as u32;
         t.actions += take(&mut self.acts);
         t.multi_decisions += take(&mut self.multi);
@@ -1055,8 +1066,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     /// A sowing of `laps` laps in lane `l`, past what the byte count holds.
     #[inline]
     fn longest_exact(&mut self, l: usize, laps: u32) {
-        if let Some(p) = self.games[l].as_mut() {
-            p.tally.longest_relay = p.tally.longest_relay.max(laps);
+        if self.held & (1 << l) != 0 {
+            let t = &mut self.games[l].tally;
+            t.longest_relay = t.longest_relay.max(laps);
         }
     }
 
@@ -1229,15 +1241,13 @@ fn fill<V: LaneVec, const H: usize>(
     more: &mut bool,
 ) -> bool {
     while *more {
-        match feed.next() {
-            None => *more = false,
-            Some(mut p) => {
-                if until_lane_ready(g, &mut p) {
-                    lanes.load(l, p, lr);
-                    return true;
-                }
-                feed.done(p);
-            }
+        if !feed.next_into(&mut lanes.games[l]) {
+            *more = false;
+        } else if until_lane_ready(g, &mut lanes.games[l]) {
+            lanes.load(l, lr);
+            return true;
+        } else {
+            feed.done_in(&mut lanes.games[l]);
         }
     }
     false
@@ -1251,7 +1261,7 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
     lr: &LaneRules,
     feed: &mut dyn Feed<SowingState>,
 ) {
-    let mut lanes = Lanes::<V, H>::new(tok);
+    let mut lanes = Lanes::<V, H>::new(tok, g);
     let mut more = true;
     let mut busy = 0;
     for l in 0..LANES {
@@ -1262,13 +1272,15 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
         let exits = std::mem::take(&mut lanes.exits);
         for l in bit_lanes(exits) {
             let exit = std::mem::replace(&mut lanes.exit[l], Exit::No);
-            let Some(mut p) = lanes.store(l) else {
+            if !lanes.store(l) {
                 continue;
-            };
+            }
+            let mover = lanes.mover(l);
+            let p = &mut lanes.games[l];
             match exit {
                 Exit::Over(winner, why, pending) => {
                     p.state.pending = pending;
-                    let w = winner.map(|w| Player::BOTH[lanes.mover(l) ^ w as usize]);
+                    let w = winner.map(|w| Player::BOTH[mover ^ w as usize]);
                     finish(&mut p.state, w, why);
                 }
                 Exit::NoMoves => {
@@ -1278,22 +1290,22 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
                     if p.state.outcome.is_none() && p.state.moves >= lr.move_limit {
                         finish(&mut p.state, None, EndReason::MoveLimit);
                     }
-                    if until_lane_ready(g, &mut p) {
-                        lanes.load(l, p, lr);
+                    if until_lane_ready(g, p) {
+                        lanes.load(l, lr);
                         continue;
                     }
                 }
                 Exit::Owed(left) => {
                     // Where the reference stands: takes due in the middle of the turn.
                     p.state.pending = Pending::Takes { left };
-                    if until_lane_ready(g, &mut p) {
-                        lanes.load(l, p, lr);
+                    if until_lane_ready(g, p) {
+                        lanes.load(l, lr);
                         continue;
                     }
                 }
                 Exit::No => {}
             }
-            feed.done(p);
+            feed.done_in(p);
             if !fill(g, &mut lanes, l, lr, feed, &mut more) {
                 lanes.phase.as_mut_array()[l] = IDLE;
                 busy -= 1;
@@ -1303,12 +1315,10 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
         // turn, rather than keep whole steps going for a few lanes.
         if !more && busy > 0 && busy <= TAIL {
             for l in 0..LANES {
-                if lanes.games[l].is_some()
-                    && lanes.phase.as_array()[l] == START
-                    && let Some(mut p) = lanes.store(l)
-                {
-                    play_out_reference(g, &mut p);
-                    feed.done(p);
+                if lanes.phase.as_array()[l] == START && lanes.store(l) {
+                    let p = &mut lanes.games[l];
+                    play_out_reference(g, p);
+                    feed.done_in(p);
                     lanes.phase.as_mut_array()[l] = IDLE;
                     busy -= 1;
                 }
