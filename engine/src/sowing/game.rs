@@ -359,9 +359,16 @@ impl SowingGame {
         if m == 0 {
             return false;
         }
-        let sums = byte_counts(m);
-        let size = (sums >> 56) as usize;
-        let k = select(m, sums, p.rng.below(size) as u64);
+        // A back row of up to 8 holes (most boards) by two lookups: each nomination's set is
+        // the previous one's less its pick, so the nominations are a chain of dependent draws.
+        let (size, k) = if m < 256 {
+            let size = BYTE_SIZE[m as usize] as usize;
+            (size, SELECT_IN_BYTE[m as usize][p.rng.below(size)] as usize)
+        } else {
+            let sums = byte_counts(m);
+            let size = (sums >> 56) as usize;
+            (size, select(m, sums, p.rng.below(size) as u64))
+        };
         // As apply_inner plays `Action::Nominate` (Ludii's cut cannot apply: the turn ends).
         s.heads[me] |= 1 << k;
         s.nominations_left[me] -= 1;
@@ -1327,6 +1334,17 @@ fn select(x: u64, sums: u64, k: u64) -> usize {
     let rank = k - (((sums << 8) >> b) & 0xFF);
     b as usize + SELECT_IN_BYTE[((x >> b) & 0xFF) as usize][rank as usize] as usize
 }
+
+/// `BYTE_SIZE[x]`: the set bits of the byte `x`.
+static BYTE_SIZE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = (x as u8).count_ones() as u8;
+        x += 1;
+    }
+    t
+};
 
 /// `SELECT_IN_BYTE[x][k]`: the index of the set bit of rank `k` of the byte `x`.
 static SELECT_IN_BYTE: [[u8; 8]; 256] = {
