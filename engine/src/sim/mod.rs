@@ -11,7 +11,7 @@ use crate::anygame::AnyGame;
 use crate::game::Game;
 use crate::outcome::Outcome;
 use crate::player::Player;
-use crate::playout::{Feed, Playout};
+use crate::playout::{Feed, Playout, Tally};
 use crate::rng::Rng;
 use crate::stats::{Counted, Fold, GameRecord, Summary, Winner};
 use rayon::prelude::*;
@@ -262,7 +262,12 @@ fn random_records<G: Game, T>(
             let Some(k) = self.ks.next() else {
                 return false;
             };
-            *slot = start(self.g, self.spec, k);
+            // Field by field: a whole game moved in would be read, soon after, by loads that
+            // wait for the stores (its nominations and its load into a lane read it at once).
+            slot.state = self.g.initial_state();
+            slot.rng = Rng::for_game(self.spec.seed, k);
+            slot.tally = Tally::default();
+            slot.tag = k;
             true
         }
         fn done_in(&mut self, p: &mut Playout<G::State>) {
