@@ -129,7 +129,8 @@ pub enum AgentSpec {
         c: f64,
     },
     /// Alpha-beta deepened one turn at a time until its budget per decision is spent, with
-    /// a transposition table, killer moves and principal-variation windows.
+    /// a transposition table, killer moves, principal-variation windows and two turns of
+    /// captures searched past the horizon (quiescence).
     Deepening {
         /// How much it searches per decision.
         budget: Budget,
