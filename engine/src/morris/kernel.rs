@@ -290,6 +290,15 @@ struct Placing {
     taken: [u32; 2],
 }
 
+/// What a loop's decisions add to the tally ([`Kernel::close_loop`]): the decisions made,
+/// their sums, and each seat's lines that took and stones taken.
+struct Counts {
+    made: u32,
+    sums: Sums,
+    lines: [u32; 2],
+    taken: [u32; 2],
+}
+
 /// The stone count at which a player flies, `u32::MAX` (no count) when nobody does.
 #[inline(always)]
 fn fly(sw: Flags) -> u32 {
@@ -729,27 +738,13 @@ impl Kernel {
         s.hand = [g.hands[0] as u8, g.hands[1] as u8];
         *e = g.e;
         s.turns += turns - g.left;
-        s.to_move = player(who);
-        s.passes = 0;
-        *rng = g.r;
-        t.actions += g.made;
-        t.moves += g.made;
-        t.legal_sum += g.sums.legal();
-        t.multi_decisions += g.sums.multi();
-        t.captures[0] += g.lines[0];
-        t.captures[1] += g.lines[1];
-        t.stones_captured[0] += g.taken[0];
-        t.stones_captured[1] += g.taken[1];
-        if let Some(to) = line_at {
-            // The rest of the placement, as `apply` makes it.
-            let lines = if who == 0 {
-                self.after_line::<0>(sw, s, e, to, true)
-            } else {
-                self.after_line::<1>(sw, s, e, to, true)
-            };
-            self.cut_at_limit(sw, s);
-            t.captures[who] += lines;
-        }
+        let counts = Counts {
+            made: g.made,
+            sums: g.sums,
+            lines: g.lines,
+            taken: g.taken,
+        };
+        self.close_loop(sw, s, rng, t, e, g.r, counts, who, line_at);
         true
     }
 
@@ -870,19 +865,49 @@ impl Kernel {
         e.open = g.open;
         s.turns += completed;
         let who = w ^ side;
+        // The counts by seat (the loop's are by its players `a`, `b`).
+        let seats = |c: [u32; 2]| if w == 0 { c } else { [c[1], c[0]] };
+        let counts = Counts {
+            made,
+            sums: g.sums,
+            lines: seats(g.lines),
+            taken: seats(g.taken),
+        };
+        // A step's line left to `after_line`: the mover is not flying, so it takes.
+        self.close_loop(sw, s, rng, t, e, g.r, counts, who, line_at);
+        true
+    }
+
+    /// The end of a loop's game shared by [`run_places`](Self::run_places) and
+    /// [`run_steps`](Self::run_steps): the player to move `who`, the generator `r`, the
+    /// tally's counts `c` of the loop's decisions, and the rest of the move of `who` that made
+    /// a line at `line_at` whose consequences the loop left, as `apply` makes it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn close_loop(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
+        e: &mut Steps,
+        r: Rng,
+        c: Counts,
+        who: usize,
+        line_at: Option<u32>,
+    ) {
         s.to_move = player(who);
         s.passes = 0;
-        *rng = g.r;
-        t.actions += made;
-        t.moves += made;
-        t.legal_sum += g.sums.legal();
-        t.multi_decisions += g.sums.multi();
-        t.captures[sa] += g.lines[0];
-        t.captures[sb] += g.lines[1];
-        t.stones_captured[sa] += g.taken[0];
-        t.stones_captured[sb] += g.taken[1];
+        *rng = r;
+        t.actions += c.made;
+        t.moves += c.made;
+        t.legal_sum += c.sums.legal();
+        t.multi_decisions += c.sums.multi();
+        t.captures[0] += c.lines[0];
+        t.captures[1] += c.lines[1];
+        t.stones_captured[0] += c.taken[0];
+        t.stones_captured[1] += c.taken[1];
         if let Some(to) = line_at {
-            // The rest of the step, as `apply` makes it (the mover is not flying: it takes).
             let lines = if who == 0 {
                 self.after_line::<0>(sw, s, e, to, true)
             } else {
@@ -891,7 +916,6 @@ impl Kernel {
             self.cut_at_limit(sw, s);
             t.captures[who] += lines;
         }
-        true
     }
 
     /// After a plain step of the loop's player `a` (`M` = 0) or `b` (1) that made a line at
