@@ -273,23 +273,6 @@ impl Plain {
     }
 }
 
-/// A game in [`Kernel::run_places`]' loop: both players' stones and hands (by player), the
-/// steps, the generator, the sums and counts of its decisions.
-struct Placing {
-    stones: [u32; 2],
-    hands: [u32; 2],
-    e: Steps,
-    r: Rng,
-    sums: Sums,
-    /// Turns the loop may still complete.
-    left: u32,
-    /// Decisions made.
-    made: u32,
-    /// Each player's lines made by placements that took, and stones taken.
-    lines: [u32; 2],
-    taken: [u32; 2],
-}
-
 /// What a loop's decisions add to the tally ([`Kernel::close_loop`]): the decisions made,
 /// their sums, and each seat's lines that took and stones taken.
 struct Counts {
@@ -613,7 +596,24 @@ impl Kernel {
         sel: S,
         most: u32,
     ) -> bool {
-        let turns = self.plain_turns(sw, s).min(most);
+        self.run_loop::<S, false>(sw, s, rng, t, e, sel, most)
+    }
+
+    /// [`run_steps`](Self::run_steps) (`P` false) or [`run_places`](Self::run_places) (`P`
+    /// true): a turn of each player in turn, at most `most` turns.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_loop<S: Select, const P: bool>(
+        &self,
+        sw: Flags,
+        s: &mut MorrisState,
+        rng: &mut Rng,
+        t: &mut Tally,
+        e: &mut Steps,
+        sel: S,
+        most: u32,
+    ) -> bool {
+        let turns = self.loop_turns::<P>(sw, s).min(most);
         if turns == 0 {
             return false;
         }
@@ -623,7 +623,7 @@ impl Kernel {
             if g.left == 0 {
                 break (0, None);
             }
-            match self.turn::<S, 0>(sw, &mut g, sel) {
+            match self.turn::<S, 0, P>(sw, &mut g, sel) {
                 STOPPED => break (0, None),
                 TURN_OVER => g.left -= 1,
                 to => break (0, Some(to)),
@@ -631,13 +631,13 @@ impl Kernel {
             if g.left == 0 {
                 break (1, None);
             }
-            match self.turn::<S, 1>(sw, &mut g, sel) {
+            match self.turn::<S, 1, P>(sw, &mut g, sel) {
                 STOPPED => break (1, None),
                 TURN_OVER => g.left -= 1,
                 to => break (1, Some(to)),
             }
         };
-        self.store_plain(sw, g, side, line_at, s, rng, t, e)
+        self.store_plain::<P>(sw, g, side, line_at, s, rng, t, e)
     }
 
     /// Plays the placement stage's turns in a loop that holds what a placing turn reads and
@@ -660,6 +660,12 @@ impl Kernel {
         e: &mut Steps,
         sel: S,
     ) -> bool {
+        self.run_loop::<S, true>(sw, s, rng, t, e, sel, u32::MAX)
+    }
+
+    /// The turns [`run_places`](Self::run_places) may play from this position (0: none).
+    #[inline(always)]
+    fn place_turns(&self, sw: Flags, s: &MorrisState) -> u32 {
         if sw.unlimited
             || sw.cancel
             || sw.leave_line
@@ -670,7 +676,7 @@ impl Kernel {
             || !sw.lose_next_only
             || !sw.stepping
         {
-            return false;
+            return 0;
         }
         if s.outcome.is_some()
             || s.placed
@@ -679,87 +685,46 @@ impl Kernel {
             || self.count(s, 0) <= sw.lose_at
             || self.count(s, 1) <= sw.lose_at
         {
-            return false;
+            return 0;
         }
-        let left = sw.turn_limit.saturating_sub(1).saturating_sub(s.turns);
-        match s.to_move {
-            Player::A => self.places_from::<S, 0, 1>(sw, s, rng, t, e, sel, left),
-            Player::B => self.places_from::<S, 1, 0>(sw, s, rng, t, e, sel, left),
+        // The turn whose end reaches the limit is `advance`'s (`end_turn` ends the game).
+        sw.turn_limit.saturating_sub(1).saturating_sub(s.turns)
+    }
+
+    /// Whether [`run_places`](Self::run_places) plays this position's next decision: it may
+    /// play from here, and [`place`](Self::place) places a stone of the player to move.
+    #[inline(always)]
+    fn place_next(&self, sw: Flags, s: &MorrisState) -> bool {
+        let me = s.to_move.index();
+        let (hand, other) = (s.hand[me] as u32, s.hand[1 - me] as u32);
+        self.place_turns(sw, s) > 0
+            && hand > 0
+            && hand + other != 1
+            && self.all & !self.occupied(s) != 0
+    }
+
+    /// The turns the loop of `P` ([`run_loop`](Self::run_loop)) may play from here.
+    #[inline(always)]
+    fn loop_turns<const P: bool>(&self, sw: Flags, s: &MorrisState) -> u32 {
+        if P {
+            self.place_turns(sw, s)
+        } else {
+            self.plain_turns(sw, s)
         }
     }
 
-    /// [`run_places`](Self::run_places) from a turn of player `F` (`O` the other), at most
-    /// `turns` turns.
-    #[allow(clippy::too_many_arguments)]
+    /// A placement of the loop's player `a` (`M` = 0) or `b` (1) in
+    /// [`run_places`](Self::run_places)' loop, as `choose` draws it and `apply` makes it:
+    /// [`STOPPED`] before a decision the loop does not make (a pass, the stage's last
+    /// placement), [`TURN_OVER`] where it made no line, else the point where it made one.
     #[inline(always)]
-    fn places_from<S: Select, const F: usize, const O: usize>(
-        &self,
-        sw: Flags,
-        s: &mut MorrisState,
-        rng: &mut Rng,
-        t: &mut Tally,
-        e: &mut Steps,
-        sel: S,
-        turns: u32,
-    ) -> bool {
-        let mut g = Placing {
-            stones: s.stones,
-            hands: [s.hand[0] as u32, s.hand[1] as u32],
-            e: *e,
-            r: rng.clone(),
-            sums: Sums::default(),
-            left: turns,
-            made: 0,
-            lines: [0; 2],
-            taken: [0; 2],
-        };
-        let (who, line_at) = loop {
-            if g.left == 0 {
-                break (F, None);
-            }
-            match self.place::<S, F>(sw, &mut g, sel) {
-                STOPPED => break (F, None),
-                TURN_OVER => g.left -= 1,
-                to => break (F, Some(to)),
-            }
-            if g.left == 0 {
-                break (O, None);
-            }
-            match self.place::<S, O>(sw, &mut g, sel) {
-                STOPPED => break (O, None),
-                TURN_OVER => g.left -= 1,
-                to => break (O, Some(to)),
-            }
-        };
-        if g.made == 0 {
-            return false;
-        }
-        s.stones = g.stones;
-        s.hand = [g.hands[0] as u8, g.hands[1] as u8];
-        *e = g.e;
-        s.turns += turns - g.left;
-        let counts = Counts {
-            made: g.made,
-            sums: g.sums,
-            lines: g.lines,
-            taken: g.taken,
-        };
-        self.close_loop(sw, s, rng, t, e, g.r, counts, who, line_at);
-        true
-    }
-
-    /// A placing turn of player `M` in [`run_places`](Self::run_places)' loop: [`STOPPED`]
-    /// before a decision the loop does not make (a pass, the stage's last placement),
-    /// [`TURN_OVER`] once his turn is over, else the point where he placed a stone that made
-    /// a line whose take the loop does not make.
-    #[inline(always)]
-    fn place<S: Select, const M: usize>(&self, sw: Flags, g: &mut Placing, sel: S) -> u32 {
+    fn place<S: Select, const M: usize>(&self, g: &mut Plain, sel: S) -> u32 {
         let hand = g.hands[M];
         // The stage's last placement (`end_turn` ends the stage) is `advance`'s.
         if hand == 0 || hand + g.hands[1 - M] == 1 {
             return STOPPED;
         }
-        let (mine, theirs) = (g.stones[M], g.stones[1 - M]);
+        let (mine, theirs) = if M == 0 { (g.a, g.b) } else { (g.b, g.a) };
         let empty = self.all & !(mine | theirs);
         let n = empty.count_ones();
         if n == 0 {
@@ -768,37 +733,23 @@ impl Kernel {
         // `min`, not `% POINTS`: a division on the chain from one placement to the next.
         let q = (sel.nth(empty as u64, g.r.below(n as usize) as u32) as usize).min(POINTS - 1);
         let mine = mine | 1 << q;
-        g.stones[M] = mine;
-        g.hands[M] = hand - 1;
-        g.e.from[M] = g.e.from[M].or(self.out[q]);
-        g.e.open = g.e.open.minus(self.into[q]);
-        g.sums.add(n);
-        g.made += 1;
-        let made = self.through[q].iter().filter(|&&l| mine & l == l).count() as u32;
-        if made == 0 {
-            // `end_turn`: the opponent's count is unchanged, above the losing count.
-            return TURN_OVER;
-        }
-        // The take (`choose`, `apply`), where it leaves the opponent above the losing count.
-        if theirs == 0 || theirs.count_ones() + g.hands[1 - M] <= sw.lose_at + 1 {
-            return q as u32;
-        }
-        let free = if sw.protect_lines {
-            theirs & !self.in_lines(theirs)
+        let steps = self.out[q];
+        if M == 0 {
+            g.a = mine;
+            g.steps_a = g.steps_a.or(steps);
         } else {
-            0
-        };
-        let tk = if free != 0 { free } else { theirs };
-        let n = tk.count_ones();
-        let x = (sel.nth(tk as u64, g.r.below(n as usize) as u32) as usize).min(POINTS - 1);
-        g.stones[1 - M] = theirs & !(1 << x);
-        g.e.from[1 - M] = g.e.from[1 - M].minus(self.out[x]);
-        g.e.open = g.e.open.or(self.into[x]);
+            g.b = mine;
+            g.steps_b = g.steps_b.or(steps);
+        }
+        g.hands[M] = hand - 1;
+        g.open = g.open.minus(self.into[q]);
         g.sums.add(n);
-        g.made += 1;
-        g.lines[M] += made;
-        g.taken[M] += 1;
-        TURN_OVER
+        if self.through[q].iter().any(|&l| mine & l == l) {
+            q as u32
+        } else {
+            // `end_turn`: the opponent's count is unchanged, above the losing count.
+            TURN_OVER
+        }
     }
 
     /// The turns [`run_steps`](Self::run_steps) may play from this position (0: none).
@@ -840,7 +791,7 @@ impl Kernel {
     /// loop made a decision.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn store_plain(
+    fn store_plain<const P: bool>(
         &self,
         sw: Flags,
         g: Plain,
@@ -863,6 +814,10 @@ impl Kernel {
         e.from[sa] = g.steps_a;
         e.from[sb] = g.steps_b;
         e.open = g.open;
+        if P {
+            s.hand[sa] = g.hands[0] as u8;
+            s.hand[sb] = g.hands[1] as u8;
+        }
         s.turns += completed;
         let who = w ^ side;
         // The counts by seat (the loop's are by its players `a`, `b`).
@@ -969,13 +924,20 @@ impl Kernel {
         true
     }
 
-    /// A turn of the loop's player `a` (`M` = 0) or `b` (1): a flight where he flies, else a
-    /// plain step, and the take of a line where [`take_in_loop`](Self::take_in_loop) makes
+    /// A turn of the loop's player `a` (`M` = 0) or `b` (1): a placement in the placement
+    /// loop (`P`), else a flight where he flies or a plain step; and the take of a line where [`take_in_loop`](Self::take_in_loop) makes
     /// it; [`STOPPED`] before a decision the loop does not make, [`TURN_OVER`] once his turn
     /// is over, else the point where he made a line whose consequences are `store_plain`'s.
     #[inline(always)]
-    fn turn<S: Select, const M: usize>(&self, sw: Flags, g: &mut Plain, sel: S) -> u32 {
-        let to = if sw.flying_at > 0 && g.flies[M] {
+    fn turn<S: Select, const M: usize, const P: bool>(
+        &self,
+        sw: Flags,
+        g: &mut Plain,
+        sel: S,
+    ) -> u32 {
+        let to = if P {
+            self.place::<S, M>(g, sel)
+        } else if sw.flying_at > 0 && g.flies[M] {
             self.flight::<S, M>(sw, g, sel)
         } else if M == 0 {
             g.step_a(self, sel)
@@ -1881,19 +1843,20 @@ type InFlight = (Playout<MorrisState>, Steps);
 #[inline(always)]
 fn play_pairs<S: Select>(k: &Kernel, sw: Flags, feed: &mut dyn Feed<MorrisState>, sel: S) {
     let mut slots: [Option<InFlight>; 2] = [None, None];
+    let mut spare: Option<InFlight> = None;
     loop {
         for slot in &mut slots {
-            bring(k, sw, slot, feed, sel);
+            bring(k, sw, slot, &mut spare, feed, sel);
         }
         let [Some((x, ex)), Some((y, ey))] = &mut slots else {
-            // The feed is dry: the game left, if any, is played alone.
-            for (mut p, _) in slots.into_iter().flatten() {
+            // The feed is dry: the games left, if any, are played alone.
+            for (mut p, _) in slots.into_iter().flatten().chain(spare) {
                 k.play_out(sw, &mut p, sel);
                 feed.done(p);
             }
             return;
         };
-        k.run_pair(
+        k.run_pair::<S, false, false>(
             sw,
             sel,
             (&mut x.state, &mut x.rng, &mut x.tally, ex),
@@ -1902,22 +1865,44 @@ fn play_pairs<S: Select>(k: &Kernel, sw: Flags, feed: &mut dyn Feed<MorrisState>
     }
 }
 
-/// Brings the slot's game (a new one from the feed if empty) to a turn of the loop
-/// ([`Kernel::plain_next`]), its placements by [`Kernel::run_places`], handing back the games
-/// that end; the slot stays empty once the feed is dry.
+/// Brings the slot's game to a turn of the loop ([`Kernel::plain_next`]), handing back the
+/// games that end; the slot stays empty once the feed is dry. An empty slot takes the spare
+/// game if there is one, else a new game from the feed; a new game at a placement
+/// ([`Kernel::place_next`]) takes another with it, their placements are played two at a time
+/// (a game's placements are nearly all [`Kernel::run_places`]' and new games are at the same
+/// turn, so that both loops stop together), and the other is kept as the spare.
 #[inline(always)]
 fn bring<S: Select>(
     k: &Kernel,
     sw: Flags,
     slot: &mut Option<InFlight>,
+    spare: &mut Option<InFlight>,
     feed: &mut dyn Feed<MorrisState>,
     sel: S,
 ) {
     loop {
         let Some((p, e)) = slot else {
+            if spare.is_some() {
+                *slot = spare.take();
+                continue;
+            }
             let Some(p) = feed.next() else { return };
             let e = k.steps_of(sw, &p.state);
-            *slot = Some((p, e));
+            let (x, ex) = slot.insert((p, e));
+            if k.place_next(sw, &x.state)
+                && let Some(q) = feed.next()
+            {
+                let ey = k.steps_of(sw, &q.state);
+                let (y, ey) = spare.insert((q, ey));
+                while k.place_next(sw, &x.state) && k.place_next(sw, &y.state) {
+                    k.run_pair::<S, true, true>(
+                        sw,
+                        sel,
+                        (&mut x.state, &mut x.rng, &mut x.tally, ex),
+                        (&mut y.state, &mut y.rng, &mut y.tally, ey),
+                    );
+                }
+            }
             continue;
         };
         if k.plain_next(sw, &p.state, e) {
@@ -1950,19 +1935,26 @@ impl Kernel {
         sw.stepping && !sw.leave_line && sw.repetition == 0 && sw.no_moves == NoMoves::Pass
     }
 
-    /// The loop's turns of two games, each at one ([`Kernel::plain_next`]), a turn of each in
-    /// turn, until either stops (as [`run_steps`](Self::run_steps) stops); both are written
+    /// The loops' turns of two games, each at one: placements where `PX` (`PY`) says
+    /// ([`Kernel::place_next`]), else steps or flights ([`Kernel::plain_next`]); a turn of each
+    /// in turn, until either stops (as [`run_loop`](Self::run_loop) stops); both are written
     /// back as they stand.
     #[inline(always)]
-    fn run_pair<S: Select>(&self, sw: Flags, sel: S, x: Parts, y: Parts) {
-        let mut gx = Plain::load(x.0, x.3, x.1, self.plain_turns(sw, x.0), fly(sw));
-        let mut gy = Plain::load(y.0, y.3, y.1, self.plain_turns(sw, y.0), fly(sw));
+    fn run_pair<S: Select, const PX: bool, const PY: bool>(
+        &self,
+        sw: Flags,
+        sel: S,
+        x: Parts,
+        y: Parts,
+    ) {
+        let mut gx = Plain::load(x.0, x.3, x.1, self.loop_turns::<PX>(sw, x.0), fly(sw));
+        let mut gy = Plain::load(y.0, y.3, y.1, self.loop_turns::<PY>(sw, y.0), fly(sw));
         // Which game stopped (0: x), at which of its players' steps, and where a line was made.
         let (stopped, side, line_at) = loop {
             if gx.left == 0 {
                 break (0, 0, None);
             }
-            match self.turn::<S, 0>(sw, &mut gx, sel) {
+            match self.turn::<S, 0, PX>(sw, &mut gx, sel) {
                 STOPPED => break (0, 0, None),
                 TURN_OVER => gx.left -= 1,
                 to => break (0, 0, Some(to)),
@@ -1970,7 +1962,7 @@ impl Kernel {
             if gy.left == 0 {
                 break (1, 0, None);
             }
-            match self.turn::<S, 0>(sw, &mut gy, sel) {
+            match self.turn::<S, 0, PY>(sw, &mut gy, sel) {
                 STOPPED => break (1, 0, None),
                 TURN_OVER => gy.left -= 1,
                 to => break (1, 0, Some(to)),
@@ -1978,7 +1970,7 @@ impl Kernel {
             if gx.left == 0 {
                 break (0, 1, None);
             }
-            match self.turn::<S, 1>(sw, &mut gx, sel) {
+            match self.turn::<S, 1, PX>(sw, &mut gx, sel) {
                 STOPPED => break (0, 1, None),
                 TURN_OVER => gx.left -= 1,
                 to => break (0, 1, Some(to)),
@@ -1986,7 +1978,7 @@ impl Kernel {
             if gy.left == 0 {
                 break (1, 1, None);
             }
-            match self.turn::<S, 1>(sw, &mut gy, sel) {
+            match self.turn::<S, 1, PY>(sw, &mut gy, sel) {
                 STOPPED => break (1, 1, None),
                 TURN_OVER => gy.left -= 1,
                 to => break (1, 1, Some(to)),
@@ -1999,8 +1991,8 @@ impl Kernel {
         } else {
             (1 - side, None, side, line_at)
         };
-        self.store_plain(sw, gx, side_x, line_x, x.0, x.1, x.2, x.3);
-        self.store_plain(sw, gy, side_y, line_y, y.0, y.1, y.2, y.3);
+        self.store_plain::<PX>(sw, gx, side_x, line_x, x.0, x.1, x.2, x.3);
+        self.store_plain::<PY>(sw, gy, side_y, line_y, y.0, y.1, y.2, y.3);
     }
 }
 
