@@ -905,7 +905,8 @@ impl Kernel {
         };
         let tk = if free != 0 { free } else { theirs };
         let n = tk.count_ones();
-        let q = sel.nth(tk as u64, g.r.below(n as usize) as u32) as usize % POINTS;
+        // `min`, not `% POINTS` (a division on the chain), as in `place`.
+        let q = (sel.nth(tk as u64, g.r.below(n as usize) as u32) as usize).min(POINTS - 1);
         let left = theirs & !(1 << q);
         let gone = self.out[q];
         if M == 0 {
@@ -967,8 +968,8 @@ impl Kernel {
         }
         let k = g.r.below(n as usize) as u32;
         let q = quotient(k, ne);
-        let from = sel.nth(mine as u64, q) as usize % POINTS;
-        let to = sel.nth(empty as u64, k - q * ne) as usize % POINTS;
+        let from = (sel.nth(mine as u64, q) as usize).min(POINTS - 1);
+        let to = (sel.nth(empty as u64, k - q * ne) as usize).min(POINTS - 1);
         let moved = mine ^ (1 << from | 1 << to);
         let steps = self.out[from].xor(self.out[to]);
         if M == 0 {
