@@ -744,7 +744,7 @@ impl Kernel {
         g.hands[M] = hand - 1;
         g.open = g.open.minus(self.into[q]);
         g.sums.add(n);
-        if self.through[q].iter().any(|&l| mine & l == l) {
+        if self.through[q].iter().any(|&l| l & !mine == 0) {
             q as u32
         } else {
             // `end_turn`: the opponent's count is unchanged, above the losing count.
