@@ -88,6 +88,12 @@ pub trait Feed<S> {
     fn again(&mut self, _tag: u64) -> Option<Playout<S>> {
         None
     }
+    /// Whether the player may ask for the next game before it has room for it (one game
+    /// early): true where what the feed hands out does not depend on when games come back (a
+    /// simulation's games; not a search's rollouts, whose leaves follow the backups).
+    fn ahead(&self) -> bool {
+        false
+    }
     /// [`next`](Self::next) written into `slot` (false, `slot` unspecified, when there is no
     /// more): a player that keeps its games in place (the sowing kernel's lanes) then never
     /// moves one. A game is some 250 bytes, and a copy read soon after its fields were written

@@ -252,6 +252,9 @@ fn random_records<G: Game, T>(
         fn replays(&self) -> bool {
             true
         }
+        fn ahead(&self) -> bool {
+            true
+        }
         fn again(&mut self, tag: u64) -> Option<Playout<G::State>> {
             Some(start(self.g, self.spec, tag))
         }

@@ -115,6 +115,10 @@ impl Capped<'_> {
 }
 
 impl Feed<SowingState> for Capped<'_> {
+    fn ahead(&self) -> bool {
+        self.inner.ahead()
+    }
+
     fn next(&mut self) -> Option<Playout<SowingState>> {
         loop {
             let mut p = self.inner.next()?;

@@ -338,9 +338,15 @@ impl<V: LaneVec> CountLimit<V> {
 /// Sixty-four games in play. Sides are relative: side 0 is the player to move.
 struct Lanes<V: LaneVec, const H: usize> {
     tok: V::Token,
-    /// The game in each lane, kept in place from the feed's hand-out to its hand-back (see
-    /// [`Feed::next_into`]); its state is as it was when loaded until it is stored.
-    games: [Playout<SowingState>; LANES],
+    /// The games, kept in place from the feed's hand-out to its hand-back (see
+    /// [`Feed::next_into`]): lane `l`'s in `games[slot[l]]`, its state as it was when loaded
+    /// until it is stored; the one slot more holds the next game, made ready one game early
+    /// where the feed allows it ([`Feed::ahead`]).
+    games: [Playout<SowingState>; LANES + 1],
+    slot: [u8; LANES],
+    /// The slot of the next game, and whether it holds one ready for a lane.
+    spare: u8,
+    ready: bool,
     /// The lanes whose slot in `games` holds a game in play.
     held: u64,
     v: [[V; H]; 2],
@@ -410,6 +416,9 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         Box::new(Lanes {
             tok,
             games: std::array::from_fn(|_| empty.clone()),
+            slot: std::array::from_fn(|l| l as u8),
+            spare: LANES as u8,
+            ready: false,
             held: 0,
             v: [[z; H]; 2],
             heads: [[z; H]; 2],
@@ -449,7 +458,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
 
     /// Puts the game in lane `l`'s slot, at the start of an ordinary turn, into play.
     fn load(&mut self, l: usize, lr: &LaneRules) {
-        let p = &self.games[l];
+        let p = &self.games[self.slot[l] as usize];
         let (s, rng) = (&p.state, &p.rng);
         let me = s.to_move.index();
         for (rel, abs) in [(0, me), (1, 1 - me)] {
@@ -497,6 +506,12 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.held |= 1 << l;
     }
 
+    /// Lane `l`'s game (in play or as last stored).
+    #[inline(always)]
+    fn game(&mut self, l: usize) -> &mut Playout<SowingState> {
+        &mut self.games[self.slot[l] as usize]
+    }
+
     /// The player to move in lane `l` (0 for A).
     #[inline(always)]
     fn mover(&self, l: usize) -> usize {
@@ -512,7 +527,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         self.flush_lane(l);
         self.held &= !(1 << l);
         let me = self.mover(l);
-        let p = &mut self.games[l];
+        let p = &mut self.games[self.slot[l] as usize];
         let (s, t) = (&mut p.state, &mut p.tally);
         for (rel, abs) in [(0, me), (1, 1 - me)] {
             for h in 0..H {
@@ -553,7 +568,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
         if self.held & (1 << l) == 0 {
             return;
         }
-        let t = &mut self.games[l].tally;
+        let t = &mut self.games[self.slot[l] as usize].tally;
         let take = |v: &mut V| std::mem::take(&mut v.as_mut_array()[l]) as u32;
         t.actions += take(&mut self.acts);
         t.multi_decisions += take(&mut self.multi);
@@ -1067,7 +1082,7 @@ impl<V: LaneVec, const H: usize> Lanes<V, H> {
     #[inline]
     fn longest_exact(&mut self, l: usize, laps: u32) {
         if self.held & (1 << l) != 0 {
-            let t = &mut self.games[l].tally;
+            let t = &mut self.games[self.slot[l] as usize].tally;
             t.longest_relay = t.longest_relay.max(laps);
         }
     }
@@ -1230,8 +1245,31 @@ fn until_lane_ready(g: &SowingGame, p: &mut Playout<SowingState>) -> bool {
     }
 }
 
-/// Loads lane `l` with the next game of the feed that the lanes can play (handing back those
+/// Writes into `slot` the next game of the feed that the lanes can play (handing back those
 /// that end before); false when the feed has run dry.
+fn prepare(
+    g: &SowingGame,
+    slot: &mut Playout<SowingState>,
+    feed: &mut dyn Feed<SowingState>,
+    more: &mut bool,
+) -> bool {
+    while *more {
+        if !feed.next_into(slot) {
+            *more = false;
+        } else if until_lane_ready(g, slot) {
+            return true;
+        } else {
+            feed.done_in(slot);
+        }
+    }
+    false
+}
+
+/// Loads lane `l` with the next game of the feed that the lanes can play; false when the feed
+/// has run dry. Where the feed allows it ([`Feed::ahead`]), that game was made ready one game
+/// early, and the game after it is made ready now: a game's start (its generator seeded, its
+/// nominations drawn) is a chain of dependent steps whose end the next lane step would wait
+/// for, and one game early it runs beside the steps.
 fn fill<V: LaneVec, const H: usize>(
     g: &SowingGame,
     lanes: &mut Lanes<V, H>,
@@ -1240,17 +1278,22 @@ fn fill<V: LaneVec, const H: usize>(
     feed: &mut dyn Feed<SowingState>,
     more: &mut bool,
 ) -> bool {
-    while *more {
-        if !feed.next_into(&mut lanes.games[l]) {
-            *more = false;
-        } else if until_lane_ready(g, &mut lanes.games[l]) {
-            lanes.load(l, lr);
-            return true;
-        } else {
-            feed.done_in(&mut lanes.games[l]);
+    if !feed.ahead() {
+        if !prepare(g, lanes.game(l), feed, more) {
+            return false;
         }
+        lanes.load(l, lr);
+        return true;
     }
-    false
+    if !lanes.ready {
+        return false;
+    }
+    // The lane's slot (its game handed back) becomes the next game's.
+    std::mem::swap(&mut lanes.slot[l], &mut lanes.spare);
+    lanes.load(l, lr);
+    let spare = lanes.spare as usize;
+    lanes.ready = prepare(g, &mut lanes.games[spare], feed, more);
+    true
 }
 
 /// The lanes on tracks of length `L` (0: any length), with sides of `H` holes.
@@ -1263,6 +1306,9 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
 ) {
     let mut lanes = Lanes::<V, H>::new(tok, g);
     let mut more = true;
+    if feed.ahead() {
+        lanes.ready = prepare(g, &mut lanes.games[LANES], feed, &mut more);
+    }
     let mut busy = 0;
     for l in 0..LANES {
         busy += fill(g, &mut lanes, l, lr, feed, &mut more) as usize;
@@ -1276,7 +1322,7 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
                 continue;
             }
             let mover = lanes.mover(l);
-            let p = &mut lanes.games[l];
+            let p = lanes.game(l);
             match exit {
                 Exit::Over(winner, why, pending) => {
                     p.state.pending = pending;
@@ -1313,10 +1359,10 @@ fn play_len<V: LaneVec, const H: usize, const L: usize>(
         }
         // The last few games (the long ones) finish one at a time, from the start of a
         // turn, rather than keep whole steps going for a few lanes.
-        if !more && busy > 0 && busy <= TAIL {
+        if !more && !lanes.ready && busy > 0 && busy <= TAIL {
             for l in 0..LANES {
                 if lanes.phase.as_array()[l] == START && lanes.store(l) {
-                    let p = &mut lanes.games[l];
+                    let p = lanes.game(l);
                     play_out_reference(g, p);
                     feed.done_in(p);
                     lanes.phase.as_mut_array()[l] = IDLE;
