@@ -4,14 +4,16 @@
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled (`env!`): a build script compiled
+    // in one checkout may be reused by another sharing the target directory.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest);
     let mut entries = vec![];
     for dir in ["sources", "games", "evidence", "rulesets"] {
         let d = root.join(dir);
         println!("cargo:rerun-if-changed={}", d.display());
-        let Ok(read) = std::fs::read_dir(&d) else {
-            continue;
-        };
+        let read = std::fs::read_dir(&d)
+            .unwrap_or_else(|e| panic!("the corpus directory {} cannot be read: {e}", d.display()));
         let mut files: Vec<_> = read
             .flatten()
             .map(|e| e.path())
