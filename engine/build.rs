@@ -9,13 +9,15 @@
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// Every file under `dir`, recursively.
+/// Every file under `dir`, recursively; a directory that cannot be read is an error (an empty
+/// or partial listing would give a wrong version and catalogue without a word).
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in read.flatten() {
-        let path = entry.path();
+    let read = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("the engine directory {} cannot be read: {e}", dir.display()));
+    for entry in read {
+        let path = entry
+            .unwrap_or_else(|e| panic!("an entry of {} cannot be read: {e}", dir.display()))
+            .path();
         if path.is_dir() {
             files(&path, out);
         } else {
@@ -25,7 +27,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled (`env!`): a build script compiled
+    // in one checkout may be reused by another sharing the target directory.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest);
     let mut all = vec![root.join("Cargo.toml")];
     for dir in ["src", "rulesets"] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
@@ -43,7 +48,8 @@ fn main() {
             .unwrap_or(f)
             .to_string_lossy()
             .replace('\\', "/");
-        let bytes = std::fs::read(f).unwrap_or_default();
+        let bytes = std::fs::read(f)
+            .unwrap_or_else(|e| panic!("the engine file {} cannot be read: {e}", f.display()));
         hash.update((rel.len() as u64).to_le_bytes());
         hash.update(rel.as_bytes());
         hash.update((bytes.len() as u64).to_le_bytes());
