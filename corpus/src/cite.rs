@@ -22,12 +22,22 @@ fn bib_escape(s: &str) -> String {
     out
 }
 
-/// The source as a BibTeX entry (key = id).
+/// The note a bibliography gives a source the archive holds no text of: `Not held by the
+/// archive.` and how it knows of it (`None` for a held source).
+pub fn not_held_note(s: &Source) -> Option<String> {
+    s.not_held
+        .as_ref()
+        .map(|why| format!("Not held by the archive. {}", why.trim()))
+}
+
+/// The source as a BibTeX entry (key = id). An article whose journal the archive does not know
+/// is a `@misc` (not an `@article` missing its journal); a source the archive holds no text of
+/// carries a `note` saying so.
 pub fn bibtex(s: &Source) -> String {
-    let kind = match s.kind.as_str() {
-        "article-journal" => "article",
-        "book" => "book",
-        "chapter" => "incollection",
+    let kind = match (s.kind.as_str(), &s.container) {
+        ("article-journal", Some(_)) => "article",
+        ("book", _) => "book",
+        ("chapter", Some(_)) => "incollection",
         _ => "misc",
     };
     let mut fields: Vec<(&str, String)> = vec![];
@@ -80,6 +90,9 @@ pub fn bibtex(s: &Source) -> String {
     if let Some(a) = &s.accessed {
         fields.push(("urldate", a.clone()));
     }
+    if let Some(n) = not_held_note(s) {
+        fields.push(("note", bib_escape(&n)));
+    }
     let body: Vec<String> = fields
         .iter()
         .map(|(k, v)| format!("  {k} = {{{v}}}"))
@@ -129,6 +142,9 @@ pub fn csl(s: &Source) -> Value {
         let parts: Vec<i64> = a.split('-').filter_map(|p| p.parse().ok()).collect();
         o.insert("accessed".into(), json!({"date-parts": [parts]}));
     }
+    if let Some(n) = not_held_note(s) {
+        o.insert("note".into(), Value::String(n));
+    }
     item
 }
 
@@ -152,8 +168,10 @@ pub fn plain(s: &Source) -> String {
     let mut out = String::new();
     let names: Vec<String> = s.authors.iter().map(|p| p.inverted()).collect();
     if !names.is_empty() {
-        out.push_str(&names.join(" and "));
-        out.push_str(". ");
+        let names = names.join(" and ");
+        // `Matthews, J. B. 1964`, not `Matthews, J. B.. 1964`.
+        out.push_str(&names);
+        out.push_str(if names.ends_with('.') { " " } else { ". " });
     }
     match (s.year, s.original_year) {
         (Some(y), Some(o)) => out.push_str(&format!("{y} [{o}]. ")),
@@ -185,6 +203,9 @@ pub fn plain(s: &Source) -> String {
             out.push_str(&format!(" (accessed {a})"));
         }
         out.push('.');
+    }
+    if s.not_held.is_some() {
+        out.push_str(" Not held by the archive.");
     }
     out
 }

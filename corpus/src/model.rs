@@ -194,6 +194,11 @@ pub struct Evidence {
     /// that quotes the work): the work itself (`source`) when absent.
     #[serde(default)]
     pub witness: Option<String>,
+    /// Where the witness places the passage, in its own words (`Sanderson 1913: 732-733`),
+    /// verbatim in its text: none when the witness states no place (the 2023 republication of
+    /// Matthews carries no page numbers).
+    #[serde(default)]
+    pub witness_locator: Option<String>,
     /// What kind of transcription the witness's text is, when it is not a clean one (the
     /// Ludii portal's OCR of Sanderson).
     #[serde(default)]

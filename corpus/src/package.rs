@@ -270,6 +270,11 @@ const EVIDENCE: &[Column] = &[
         "string",
         "What kind of transcription the witness's text is, when not a clean one (an OCR).",
     ),
+    Column::new(
+        "witness_locator",
+        "string",
+        "Where the witness places the passage, in its own words (`Sanderson 1913: 732-733`); empty when it states no place.",
+    ),
 ];
 
 const TEXTUAL_VARIANTS: &[Column] = &[
@@ -422,6 +427,11 @@ const RULE_CITATIONS: &[Column] = &[
         "string",
         "The ancestor ruleset the citation is inherited from, when it is.",
     ),
+    Column::new(
+        "attests_absence",
+        "boolean",
+        "For `evidence`: the quoted words say the rule is absent here, so they attest the field's absent value (false, 0, none, off, an empty list).",
+    ),
 ];
 
 /// A source as a row of the sources table ([`SOURCES`]).
@@ -504,6 +514,7 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
                 e.summary.trim().to_string(),
                 e.witness().to_string(),
                 opt(&e.transcription),
+                opt(&e.witness_locator),
             ]
         })
         .collect();
@@ -567,6 +578,7 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
                 quoted(cit),
                 cit.reasoning().unwrap_or_default().to_string(),
                 from.cloned().unwrap_or_default(),
+                attests_absence(cit).to_string(),
             ]);
         }
         for spec in def.map(|d| d.params.as_slice()).unwrap_or_default() {
@@ -669,6 +681,17 @@ pub fn tables(c: &Corpus) -> Vec<Table> {
             rows: sic,
         },
     ]
+}
+
+/// Whether an `evidence` citation's words attest the rule's absence.
+fn attests_absence(c: &Citation) -> bool {
+    matches!(
+        c,
+        Citation::Evidence {
+            attests_absence: true,
+            ..
+        }
+    )
 }
 
 /// The quoted words of an `evidence` citation (empty for the other kinds).

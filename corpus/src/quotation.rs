@@ -67,6 +67,27 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The quotation as HTML ([`html`]) with each corrupt passage of the transcription marked:
+/// `<span class="sic" title="READING">words</span> <span class="sic-mark">[sic]</span>`, the
+/// archive's reading in the title (and listed beside the quotation by the page). `marks` are
+/// (words as the witness has them, the archive's reading); words a paragraph break splits are
+/// left unmarked.
+pub fn html_marked(quote: &str, marks: &[(&str, &str)]) -> String {
+    let mut out = html(quote);
+    for (text, reading) in marks {
+        let words = escape(&text.split_whitespace().collect::<Vec<_>>().join(" "));
+        if words.is_empty() {
+            continue;
+        }
+        let marked = format!(
+            "<span class=\"sic\" title=\"{}\">{words}</span> <span class=\"sic-mark\">[sic]</span>",
+            escape(reading)
+        );
+        out = out.replacen(&words, &marked, 1);
+    }
+    out
+}
+
 /// The quotation as HTML: one `<blockquote>` of paragraphs (the words escaped, never read as
 /// Markdown), a picture as `<p class="picture">Diagram B <span class="not-reproduced">[diagram
 /// not reproduced]</span></p>`.
@@ -117,6 +138,20 @@ mod tests {
             "The stones are set out as follows: Diagram B [diagram not reproduced] The normal \
              <basic> rules."
         );
+    }
+
+    #[test]
+    fn corrupt_words_are_marked_sic_with_the_reading() {
+        let q = "he takes, if in\noppositioli, the men";
+        let h = html_marked(q, &[("in\noppositioli", "in opposition")]);
+        assert!(
+            h.contains(
+                "<span class=\"sic\" title=\"in opposition\">in oppositioli</span> \
+                 <span class=\"sic-mark\">[sic]</span>"
+            ),
+            "{h}"
+        );
+        assert_eq!(html_marked(q, &[]), html(q));
     }
 
     #[test]

@@ -288,7 +288,78 @@ pub fn check(c: &Corpus) -> Vec<Problem> {
         }
     }
     p.extend(check_support(c));
+    p.extend(check_one_kind(c));
     p
+}
+
+/// One kind per value: a rule field that a parameter's default choice sets carries the kind of
+/// that choice's reading (a page may not badge a value `cited` in the rule list and the reading
+/// that sets it `reconstructed`). A number parameter's reading (`any`) attests its range, not
+/// its default, so the default's own citation is the rule's: those are not compared.
+pub(crate) fn kind_disagreements(c: &Corpus) -> Vec<(String, String)> {
+    use catalogue::ParamKind;
+    let mut out = vec![];
+    for (id, r) in &c.rulesets {
+        let Ok(def) = catalogue::get(id) else {
+            continue;
+        };
+        let fields: Vec<&str> = catalogue::rule_fields(def.kind)
+            .iter()
+            .map(|f| f.name)
+            .collect();
+        for spec in &def.params {
+            let (choice, pointers): (String, Vec<&String>) = match &spec.kind {
+                ParamKind::Choice { choices } => {
+                    let Some(d) = spec.default.as_str() else {
+                        continue;
+                    };
+                    let Some(set) = choices.get(d) else {
+                        continue;
+                    };
+                    (d.to_string(), set.keys().collect())
+                }
+                ParamKind::Bool { set } => match spec.default.as_bool() {
+                    Some(b) => (b.to_string(), set.iter().collect()),
+                    None => continue,
+                },
+                ParamKind::Int { .. } => continue,
+            };
+            let Some(reading) = r.params.get(&spec.name).and_then(|m| m.get(&choice)) else {
+                continue;
+            };
+            for ptr in pointers {
+                let dotted = ptr.trim_start_matches('/').replace('/', ".");
+                let field = fields
+                    .iter()
+                    .filter(|f| dotted == **f || dotted.starts_with(&format!("{f}.")))
+                    .max_by_key(|f| f.len());
+                let Some(rule) = field.and_then(|f| r.rules.get(*f)) else {
+                    continue;
+                };
+                if rule.kind() != reading.kind() {
+                    out.push((
+                        id.clone(),
+                        format!(
+                            "rules.{}: {} here, but the default reading that sets it, {}={choice}, \
+                             is {}: a value carries the kind of the reading that sets it",
+                            field.copied().unwrap_or_default(),
+                            rule.kind(),
+                            spec.name,
+                            reading.kind()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check_one_kind(c: &Corpus) -> Vec<Problem> {
+    kind_disagreements(c)
+        .into_iter()
+        .map(|(id, m)| at(c, &id, m))
+        .collect()
 }
 
 /// Each evidence record lists exactly the rulesets whose citations (written or inherited, of a

@@ -92,6 +92,7 @@ fn quotations_are_verbatim_in_their_own_witness() {
     let c = Corpus::load().unwrap();
     assert!(c.evidence.len() >= 20);
     let mut checked = 0;
+    let mut checked_locators = 0;
     for e in c.evidence.values() {
         let w = &c.sources[e.witness()];
         let texts = texts_of(&seeds, w);
@@ -108,6 +109,22 @@ fn quotations_are_verbatim_in_their_own_witness() {
             w.id,
             w.held
         );
+        if let Some(l) = &e.witness_locator {
+            // The first locator of its form (`Sanderson 1913:`) after the quotation is this one.
+            let form = &l[..l.find(':').map_or(l.len(), |i| i + 1)];
+            assert!(
+                texts.iter().any(|t| t
+                    .find(&e.quote)
+                    .and_then(|at| t[at + e.quote.len()..]
+                        .find(form)
+                        .map(|i| at + e.quote.len() + i))
+                    .is_some_and(|i| t[i..].starts_with(l.as_str()))),
+                "{}: its witness {} does not place the passage at {l:?}",
+                e.id,
+                w.id
+            );
+            checked_locators += 1;
+        }
         for r in &e.witness_readings {
             let other = texts_of(&seeds, &c.sources[&r.witness]);
             assert!(
@@ -128,6 +145,7 @@ fn quotations_are_verbatim_in_their_own_witness() {
         checked += 1;
     }
     assert_eq!(checked, c.evidence.len());
+    assert!(checked_locators >= 4, "{checked_locators} locators checked");
     // Matthews is quoted from the 2023 republication, Sanderson from the Ludii portal.
     assert_eq!(
         c.evidence["matthews-1964-tsoro-b"].witness(),
@@ -649,10 +667,145 @@ fn readings_of_the_real_archive() {
     assert!(g.sic.iter().any(|s| s.text == "in oppositioli"));
     let m = &c.sources["matthews-1964"];
     assert_eq!(m.pages.as_deref(), Some("64-66"));
-    assert!(
-        m.variants
-            .iter()
-            .any(|v| v.field == "pages" && v.value == "64-68")
-    );
+    // Each range beyond 64-66 is one a witness states, never a synthesised union.
+    let ranges: Vec<&str> = m
+        .variants
+        .iter()
+        .filter(|v| v.field == "pages")
+        .map(|v| v.value.as_str())
+        .collect();
+    assert_eq!(ranges, ["67-68", "68"]);
     assert!(c.sources["tracey-1931"].not_held.is_some());
+}
+
+/// The bibliography has no doubled period after initials, and marks every source the archive
+/// holds no text of as not held (BibTeX `note`, CSL-JSON `note`, the plain reference), with no
+/// `@article` missing its journal.
+#[test]
+fn the_bibliography_marks_what_is_not_held() {
+    let c = Corpus::load().unwrap();
+    let m = cite::plain(&c.sources["matthews-1964"]);
+    assert!(m.starts_with("Matthews, J. B. 1964."), "{m}");
+    let bib = cite::bibliography_bibtex(c.sources.values());
+    let csl = cite::bibliography_csl(c.sources.values());
+    for s in c.sources.values() {
+        let plain = cite::plain(s);
+        assert!(!plain.contains(".."), "{plain}");
+        let b = cite::bibtex(s);
+        let j = cite::csl(s);
+        if b.starts_with("@article") {
+            assert!(b.contains("journal = {"), "{b}");
+        }
+        if s.not_held.is_some() {
+            assert!(plain.ends_with("Not held by the archive."), "{plain}");
+            assert!(b.contains("note = {Not held by the archive."), "{b}");
+            assert!(
+                j["note"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("Not held by the archive.")),
+                "{j}"
+            );
+        } else {
+            assert!(!plain.contains("Not held"), "{plain}");
+            assert!(j.get("note").is_none(), "{j}");
+        }
+        assert!(bib.contains(&b));
+        assert!(csl.as_array().unwrap().contains(&j));
+    }
+    // The three known only through another source's metadata, titles unknown, are notes, not
+    // articles missing their journals.
+    for id in ["tracey-1931", "newell-1959", "murray-1951"] {
+        let b = cite::bibtex(&c.sources[id]);
+        assert!(!b.starts_with("@article"), "{b}");
+        assert!(b.contains("Not held by the archive"), "{b}");
+    }
+}
+
+/// The README's figures of the archive (sources, games, evidence records, rulesets) are the
+/// archive's: a count written in prose is checked against the data.
+#[test]
+fn the_readme_counts_are_the_archives() {
+    let c = Corpus::load().unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (n, what) in [
+        (c.sources.len(), "sources"),
+        (c.games.len(), "games"),
+        (c.evidence.len(), "evidence records"),
+    ] {
+        let want = format!("{n} {what}");
+        assert!(flat.contains(&want), "README.md should say {want:?}");
+    }
+    let rulesets = format!("shipped ruleset ({})", c.rulesets.len());
+    assert!(
+        flat.contains(&rulesets),
+        "README.md should say {rulesets:?}"
+    );
+    // No other figure for them in the same sentence.
+    let at = flat.find("holds the archive as reviewable files").unwrap();
+    let sentence = &flat[at..at + flat[at..].find(". ").unwrap()];
+    let numbers: Vec<usize> = sentence
+        .split(|ch: char| !ch.is_ascii_digit())
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    assert_eq!(
+        numbers,
+        [
+            c.sources.len(),
+            c.games.len(),
+            c.evidence.len(),
+            c.rulesets.len()
+        ],
+        "{sentence}"
+    );
+}
+
+/// The real corpus's files, (path under `corpus/`, text).
+fn real_files() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![];
+    for sub in ["sources", "games", "evidence", "rulesets"] {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(sub))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            out.push((
+                format!("{sub}/{name}"),
+                std::fs::read_to_string(&p).unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+/// One kind per value: a rule badged `cited` while the default reading that sets its value is
+/// reconstructed is refused, naming both.
+#[test]
+fn a_value_carries_the_kind_of_the_reading_that_sets_it() {
+    let mut files = real_files();
+    let (_, basic) = files
+        .iter_mut()
+        .find(|(p, _)| p == "rulesets/tsoro-matthews-basic.md")
+        .unwrap();
+    let at = basic.find("[rules.\"capture.back\"]").unwrap();
+    let end = at + basic[at..].find("\n\n").unwrap();
+    basic.replace_range(
+        at..end,
+        "[rules.\"capture.back\"]\nevidence = \"matthews-1964-tsoro-b\"\nquote = \"both holes \
+         vertically opposite him are occupied by his opponent's stones\"",
+    );
+    let e = Corpus::from_files(files).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "rules.capture.back: evidence here, but the default reading that sets it, \
+             back_capture=with_front, is reconstructed"
+        ),
+        "{e}"
+    );
 }
