@@ -32,6 +32,7 @@ pub mod columns;
 pub mod key;
 pub mod replay;
 pub mod rng;
+pub mod runner;
 pub mod sim;
 pub mod stats;
 pub mod tournament;

@@ -18,10 +18,8 @@ use crate::outcome::EndReason;
 use crate::rng::Rng;
 use crate::sowing::ConfigError;
 use crate::stats::{Distribution, Histogram, Rate};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 
 /// The rule fields of a nhodo configuration, each with what it decides in words; the corpus
 /// cites each.
@@ -352,8 +350,8 @@ impl NhodoSummary {
     }
 }
 
-/// Runs games `games` of a nhodo model with seed `seed`, in parallel batches, handing every
-/// record to `sink` in game order.
+/// Runs games `games` of a nhodo model with seed `seed`, in parallel (by the
+/// [`crate::runner`]), handing every record to `sink` in game order.
 pub fn simulate(
     model: &NhodoModel,
     games: Range<u64>,
@@ -361,42 +359,17 @@ pub fn simulate(
     opts: &crate::sim::SimOptions,
     sink: &mut dyn FnMut(&NhodoRecord),
 ) -> Result<NhodoSummary, crate::sim::SimError> {
-    use crate::sim::{MAX_GAMES, SimError};
-    let Range { start, end } = games;
-    if start >= end || end - start > MAX_GAMES {
-        return Err(SimError::Games { start, end });
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| SimError::Threads(e.to_string()))?;
-    let batch = (256 * pool.current_num_threads() as u64).max(256);
+    crate::runner::check_games(&games)?;
+    let run = opts.run();
     let mut summary = NhodoSummary::new(model.players());
-    let mut next = start;
-    while next < end {
-        if opts
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Err(SimError::Cancelled { done: next - start });
-        }
-        let stop = (next + batch).min(end);
-        let records: Vec<NhodoRecord> = pool.install(|| {
-            (next..stop)
-                .into_par_iter()
-                .map(|k| model.play(seed, k))
-                .collect()
-        });
-        for r in &records {
-            summary.add(r);
-            sink(r);
-        }
-        next = stop;
-        if let Some(p) = &opts.progress {
-            p(next - start, end - start);
-        }
-    }
+    crate::runner::Runner::new(&run)?.run_games(
+        games,
+        |k| model.play(seed, k),
+        |_, r| {
+            summary.add(&r);
+            sink(&r);
+        },
+    )?;
     Ok(summary)
 }
 

@@ -2,9 +2,9 @@
 //!
 //! Game `k` draws all its randomness from [`Rng::for_game`]`(seed, k)`, so its record is the
 //! same whatever the number of threads and whichever slice of games a process runs. Records
-//! are produced in game order, played in parallel (random games in chunks on the kernel, one
-//! chunk a thread at a time; other games in batches with rayon); only running aggregates are
-//! kept unless the caller keeps the records its sink receives.
+//! are produced in game order, played in parallel by the [`crate::runner`] (random games in
+//! chunks on the kernel, other games one by one); only running aggregates are kept unless the
+//! caller keeps the records its sink receives.
 
 use crate::agents::{Agent, AgentSpec};
 use crate::anygame::AnyGame;
@@ -13,15 +13,13 @@ use crate::outcome::Outcome;
 use crate::player::Player;
 use crate::playout::{Feed, Playout, Tally};
 use crate::rng::Rng;
+use crate::runner::{RunError, RunOptions, Runner};
 use crate::stats::{Counted, Fold, GameRecord, Summary, Winner};
-use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use thiserror::Error;
+use std::sync::atomic::AtomicBool;
 
-/// Largest number of games of one run.
-pub const MAX_GAMES: u64 = 100_000_000;
+pub use crate::runner::MAX_GAMES;
 
 /// What to simulate.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +42,7 @@ pub struct SimOptions {
     /// Set to stop: games not started are skipped and searches end early (the games in play
     /// are discarded); the run ends with [`SimError::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Called after each batch with (games done, games in the run).
+    /// Called as chunks of games end with (games done, games in the run).
     pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
     /// Play every game action by action through the reference, even where a fast path would
     /// give the same records (to check that it does).
@@ -54,27 +52,19 @@ pub struct SimOptions {
     pub summary_only: bool,
 }
 
-/// Why a simulation stopped early or could not start.
-#[derive(Debug, Clone, Error, PartialEq, Eq)]
-pub enum SimError {
-    /// Too many games, or an empty range.
-    #[error("games {start}..{end}: a run has 1 to {MAX_GAMES} games")]
-    Games {
-        /// First game.
-        start: u64,
-        /// One past the last.
-        end: u64,
-    },
-    /// The cancel flag was set; the summary covers the games done.
-    #[error("cancelled after {done} games")]
-    Cancelled {
-        /// Games finished.
-        done: u64,
-    },
-    /// The thread pool could not be built.
-    #[error("thread pool: {0}")]
-    Threads(String),
+impl SimOptions {
+    /// The runner's part of the options.
+    pub fn run(&self) -> RunOptions {
+        RunOptions {
+            threads: self.threads,
+            cancel: self.cancel.clone(),
+            progress: self.progress.clone(),
+        }
+    }
 }
+
+/// Why a simulation stopped early or could not start: the runner's reasons.
+pub type SimError = RunError;
 
 /// Plays one game `k` of a run, action by action, each agent choosing in turn.
 pub fn play_game<G: Game + 'static>(
@@ -317,7 +307,6 @@ fn random_records<G: Game, T>(
     g.random_playouts(&mut feed);
     Part {
         records: feed.out,
-        games,
         summary: feed.fold.finish(),
     }
 }
@@ -326,7 +315,6 @@ fn random_records<G: Game, T>(
 /// none kept when only the summary is wanted), with their aggregates.
 struct Part<T> {
     records: Vec<Option<(GameRecord, T)>>,
-    games: u64,
     summary: Summary,
 }
 
@@ -354,209 +342,48 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
     map: &(dyn Fn(&GameRecord) -> T + Sync),
     sink: &mut dyn FnMut(&GameRecord, T),
 ) -> Result<Summary, SimError> {
-    let Range { start, end } = spec.games.clone();
-    if start >= end || end - start > MAX_GAMES {
-        return Err(SimError::Games { start, end });
-    }
+    crate::runner::check_games(&spec.games)?;
     let names: [Arc<str>; 2] = spec.agents.map(|a| Arc::from(a.to_string()));
     let mut summary = Summary::new(spec.agents.map(|a| a.to_string()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| SimError::Threads(e.to_string()))?;
-    let threads = pool.current_num_threads() as u64;
+    let run = opts.run();
+    let runner = Runner::new(&run)?;
     // Random agents on both seats play on the fast path (unless the reference is asked for):
     // the same records, game for game.
-    let fast = !opts.reference && spec.agents == [AgentSpec::Random; 2];
-    let total = end - start;
-    // Fast: each task plays a chunk of games on the kernel (enough to keep its lanes full,
-    // and at least four a thread so the threads finish together). Otherwise games are played
-    // in batches, one game a task.
-    let chunk = total.div_ceil(4 * threads).clamp(512, FAST_CHUNK);
-    let batch = (256 * threads).max(256);
-    let cancelled = || {
-        opts.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-    };
-    if fast {
-        return fast_chunks(
-            g,
-            spec,
-            opts,
-            names,
-            map,
-            sink,
-            (start..end, chunk, threads),
-            summary,
-        );
-    }
-    // One thread plays the batches (on the pool) while this one hands the previous batch's
-    // records to the sink in game order: playing and recording overlap.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(GameRecord, T)>>(1);
-    let names = &names;
-    std::thread::scope(|scope| {
-        let player = scope.spawn(move || {
-            let mut next = start;
-            while next < end {
-                if cancelled() {
-                    return true;
-                }
-                let stop = (next + batch).min(end);
-                // Agents that search see the cancel flag inside their searches; games not yet
-                // started are skipped once it is set.
-                let records = pool.install(|| {
-                    (next..stop)
-                        .into_par_iter()
-                        .map(|k| {
-                            if cancelled() {
-                                return None;
-                            }
-                            let r = crate::agents::stop::scoped(opts.cancel.as_ref(), || {
-                                play_game(g, spec, names, k)
-                            });
-                            let t = map(&r);
-                            Some((r, t))
-                        })
-                        .collect::<Option<Vec<_>>>()
-                        .unwrap_or_default()
-                });
-                // Set during the batch: its games may have been cut short, none is kept.
-                if cancelled() {
-                    return true;
-                }
-                if tx.send(records).is_err() {
-                    return false;
-                }
-                next = stop;
-            }
-            false
-        });
-        let mut done = start;
-        for records in rx {
-            done += records.len() as u64;
-            for (r, t) in records {
-                summary.add(&r);
-                if !opts.summary_only {
-                    sink(&r, t);
-                }
-            }
-            if let Some(p) = &opts.progress {
-                p(done - start, total);
-            }
-        }
-        match player.join() {
-            Ok(false) => Ok(summary),
-            Ok(true) => Err(SimError::Cancelled { done: done - start }),
-            Err(e) => std::panic::resume_unwind(e),
-        }
-    })
-}
-
-/// The fast path of [`simulate_with`]: each of `threads` threads takes the next chunk of
-/// games, plays it on the kernel and folds its summary, with no wait for the other threads
-/// (a thread runs at most a window of chunks ahead of the one the sink is to receive next);
-/// this thread hands the chunks' records to the sink in game order and merges their
-/// summaries (exact sums: the same summary on any thread count).
-#[allow(clippy::too_many_arguments)]
-fn fast_chunks<G: Game + 'static, T: Send>(
-    g: &G,
-    spec: &SimSpec,
-    opts: &SimOptions,
-    names: [Arc<str>; 2],
-    map: &(dyn Fn(&GameRecord) -> T + Sync),
-    sink: &mut dyn FnMut(&GameRecord, T),
-    (games, chunk, threads): (Range<u64>, u64, u64),
-    mut summary: Summary,
-) -> Result<Summary, SimError> {
-    use std::sync::atomic::AtomicU64;
-    use std::sync::{Condvar, Mutex};
-    let Range { start, end } = games;
-    let total = end - start;
-    let chunks = total.div_ceil(chunk);
-    // Chunks a thread may run ahead of the sink, and chunks between progress reports.
-    let window = 4 * threads;
-    let report_every = 8 * threads;
-    let cancelled = || {
-        opts.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-    };
-    let claimed = AtomicU64::new(0);
-    // Chunks handed to the sink, and whether it stopped taking them.
-    let recorded = (Mutex::new((0u64, false)), Condvar::new());
-    let (tx, rx) = std::sync::mpsc::channel::<(u64, Part<T>)>();
-    let names = &names;
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (claimed, recorded) = (&claimed, &recorded);
-            scope.spawn(move || {
-                loop {
-                    if cancelled() {
-                        return;
-                    }
-                    let c = claimed.fetch_add(1, Ordering::Relaxed);
-                    if c >= chunks {
-                        return;
-                    }
-                    // The chunk the sink waits for is never held back: it was claimed before
-                    // any chunk that waits here.
-                    {
-                        let (lock, cv) = recorded;
-                        let mut r = lock.lock().unwrap_or_else(|e| e.into_inner());
-                        while c >= r.0 + window && !r.1 {
-                            r = cv.wait(r).unwrap_or_else(|e| e.into_inner());
-                        }
-                        if r.1 {
-                            return;
-                        }
-                    }
-                    let from = start + c * chunk;
-                    let ks = from..(from + chunk).min(end);
-                    let part = random_records(g, spec, names, ks, map, !opts.summary_only);
-                    if tx.send((c, part)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut waiting = std::collections::BTreeMap::new();
-        let (mut next, mut done) = (0u64, 0u64);
-        for (c, part) in rx.iter() {
-            if cancelled() {
-                break;
-            }
-            waiting.insert(c, part);
-            while let Some(part) = waiting.remove(&next) {
-                done += part.games;
+    if !opts.reference && spec.agents == [AgentSpec::Random; 2] {
+        // Each chunk is played on the kernel (enough games to keep its lanes full, and at
+        // least four chunks a thread so the threads finish together) and folds its own
+        // summary: the summaries merge exactly, the same on any thread count.
+        let total = spec.games.end - spec.games.start;
+        let chunk = total.div_ceil(4 * runner.threads()).clamp(512, FAST_CHUNK);
+        runner.run(
+            spec.games.clone(),
+            chunk,
+            |ks| random_records(g, spec, &names, ks, map, !opts.summary_only),
+            |_, part| {
                 summary.merge(&part.summary);
                 for (r, t) in part.records.into_iter().flatten() {
                     sink(&r, t);
                 }
-                next += 1;
-                let (lock, cv) = &recorded;
-                lock.lock().unwrap_or_else(|e| e.into_inner()).0 = next;
-                cv.notify_all();
-                if let Some(p) = &opts.progress
-                    && (next % report_every == 0 || next == chunks)
-                {
-                    p(done, total);
-                }
+            },
+        )?;
+        return Ok(summary);
+    }
+    // Agents that search see the cancel flag inside their searches.
+    runner.run_games(
+        spec.games.clone(),
+        |k| {
+            let r = play_game(g, spec, &names, k);
+            let t = map(&r);
+            (r, t)
+        },
+        |_, (r, t)| {
+            summary.add(&r);
+            if !opts.summary_only {
+                sink(&r, t);
             }
-        }
-        // Release the threads waiting for room (when cancelled), and let them end.
-        let (lock, cv) = &recorded;
-        lock.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
-        cv.notify_all();
-        drop(rx);
-        if next == chunks {
-            Ok(summary)
-        } else {
-            Err(SimError::Cancelled { done })
-        }
-    })
+        },
+    )?;
+    Ok(summary)
 }
 
 /// [`simulate_with`] on a game chosen at run time.

@@ -17,6 +17,30 @@ pub fn z95() -> f64 {
     normal_quantile(0.975)
 }
 
+/// An estimate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The estimate.
+    pub value: f64,
+    /// Its 95% interval.
+    pub ci: Interval,
+}
+
+/// The score of `wins` and `draws` in `games` (a win counts 1, a draw ½, a loss 0): the mean
+/// per game (0 without games) with its Wilson 95% interval ([`wilson_score`]). The one
+/// computation of a score every report, page and table shows.
+pub fn score(wins: u64, draws: u64, games: u64) -> Estimate {
+    let points = wins as f64 + 0.5 * draws as f64;
+    Estimate {
+        value: if games == 0 {
+            0.0
+        } else {
+            points / games as f64
+        },
+        ci: wilson_score(points, games),
+    }
+}
+
 /// The Wilson score interval (95%) of a proportion `k` of `n`.
 pub fn wilson(k: u64, n: u64) -> Interval {
     wilson_score(k as f64, n)

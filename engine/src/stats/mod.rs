@@ -704,6 +704,13 @@ impl Summary {
     }
 }
 
+impl Stats {
+    /// Agent `agent`'s score (0 or 1), a draw counting ½, with its Wilson 95% interval.
+    pub fn score(&self, agent: usize) -> interval::Estimate {
+        interval::score(self.agents[agent].wins, self.draws.count, self.games)
+    }
+}
+
 /// A proportion with its Wilson 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Rate {

@@ -4,7 +4,7 @@
 //! [`super::paired`] on the shared seeds, Holm-corrected over every test of the study).
 
 use super::dist::t_quantile;
-use super::interval::{Interval, wilson_score, z95};
+use super::interval::{Interval, score, z95};
 use super::paired::Paired;
 use super::{ExactSum, GameRecord, Histogram, Rate, Winner};
 use crate::outcome::EndReason;
@@ -73,13 +73,9 @@ impl ReadingSums {
     pub fn metrics(&self) -> ReadingMetrics {
         let n = self.games;
         let decisive = n - self.draws;
-        let score = self.first_mover_wins as f64 + 0.5 * self.draws as f64;
         ReadingMetrics {
             games: n,
-            first_player_score: Estimate {
-                value: if n == 0 { 0.0 } else { score / n as f64 },
-                ci: wilson_score(score, n),
-            },
+            first_player_score: score(self.first_mover_wins, self.draws, n),
             first_player_wins: Rate::of(self.first_mover_wins, n),
             draws: Rate::of(self.draws, n),
             decisive: Rate::of(decisive, n),
@@ -141,14 +137,7 @@ pub fn median(h: &Histogram) -> MedianEstimate {
     }
 }
 
-/// An estimate with its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The estimate.
-    pub value: f64,
-    /// Its 95% interval.
-    pub ci: Interval,
-}
+pub use super::interval::Estimate;
 
 /// A median (lower, nearest rank) with its distribution-free 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -5,7 +5,8 @@
 //! uniformly random plies, the same for both games of the pair) and each game's agents'
 //! random numbers. Game 0 of a pair has the pairing's first agent in the seat that moves first
 //! at the start, game 1 the second agent. A game's record therefore depends only on the spec,
-//! whatever the thread count; games are played in parallel with rayon and kept in order.
+//! whatever the thread count; games are played in parallel by the [`crate::runner`] and kept
+//! in order.
 //! An agent against itself (a self-play pairing) measures the first-player advantage at that
 //! strength.
 
@@ -19,11 +20,9 @@ use crate::game::Game;
 use crate::outcome::EndReason;
 use crate::player::Player;
 use crate::rng::Rng;
-use rayon::prelude::*;
+use crate::runner::{RunError, RunOptions, Runner};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use thiserror::Error;
 
 /// Most agents in one tournament.
@@ -112,17 +111,8 @@ impl TournamentSpec {
     }
 }
 
-/// How to run it (the results do not depend on it).
-#[derive(Clone, Default)]
-pub struct TournamentOptions {
-    /// Worker threads (0: rayon's default, one per core).
-    pub threads: usize,
-    /// Set to stop: games not started are skipped and searches end early; the run ends with
-    /// [`TournamentError::Cancelled`].
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// Called as games finish with (games done, games in the tournament).
-    pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
-}
+/// How to run it (the results do not depend on it): the runner's options.
+pub type TournamentOptions = RunOptions;
 
 /// Why a tournament cannot run or stopped.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
@@ -151,6 +141,27 @@ pub enum TournamentError {
     /// The thread pool could not be built.
     #[error("thread pool: {0}")]
     Threads(String),
+    /// Too many games for one run.
+    #[error(
+        "games {start}..{end}: a run has 1 to {} games",
+        crate::runner::MAX_GAMES
+    )]
+    Games {
+        /// First game.
+        start: u64,
+        /// One past the last.
+        end: u64,
+    },
+}
+
+impl From<RunError> for TournamentError {
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::Cancelled { done } => TournamentError::Cancelled { done },
+            RunError::Threads(e) => TournamentError::Threads(e),
+            RunError::Games { start, end } => TournamentError::Games { start, end },
+        }
+    }
 }
 
 /// The result of a game, by seat.
@@ -341,39 +352,20 @@ pub fn play_range<G: Game + 'static>(
 ) -> Result<TournamentRun, TournamentError> {
     spec.check()?;
     let range = range.start.min(spec.games())..range.end.min(spec.games());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| TournamentError::Threads(e.to_string()))?;
-    let total = range.end - range.start;
-    let done = AtomicU64::new(0);
-    let cancelled = || {
-        opts.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-    };
-    let played: Vec<Played> = pool.install(|| {
-        (0..total as usize)
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|i| {
-                let t = range.start + i as u64;
-                if cancelled() {
-                    return None;
-                }
-                let (p, k, which) = game_at(spec, t);
-                let r = crate::agents::stop::scoped(opts.cancel.as_ref(), || {
-                    play_one(g, spec, p, k, which)
-                });
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if let Some(progress) = &opts.progress {
-                    progress(n, total);
-                }
-                r
-            })
-            .collect()
-    });
-    if cancelled() || played.iter().any(Option::is_none) {
+    let runner = Runner::new(opts)?;
+    let mut played: Vec<Played> = Vec::with_capacity((range.end - range.start) as usize);
+    // One game a chunk: games between searching agents are long and of uneven length (and
+    // the progress callback counts them one by one).
+    runner.run(
+        range,
+        1,
+        |ts| {
+            let (p, k, which) = game_at(spec, ts.start);
+            play_one(g, spec, p, k, which)
+        },
+        |_, r| played.push(r),
+    )?;
+    if played.iter().any(Option::is_none) {
         let done = played.iter().filter(|x| x.is_some()).count() as u64;
         return Err(TournamentError::Cancelled { done });
     }

@@ -6,7 +6,7 @@ use super::{TournamentGame, TournamentSpec, Won};
 use crate::columns::{Column, header};
 use crate::rng::mix64;
 use crate::stats::dist::t_quantile;
-use crate::stats::interval::{Interval, wilson, wilson_score};
+use crate::stats::interval::{Interval, score, wilson};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -66,13 +66,8 @@ impl SeatScore {
     }
 
     fn finish(&mut self) {
-        let points = self.wins as f64 + 0.5 * self.draws as f64;
-        self.score = if self.games == 0 {
-            0.0
-        } else {
-            points / self.games as f64
-        };
-        self.ci = wilson_score(points, self.games);
+        let s = score(self.wins, self.draws, self.games);
+        (self.score, self.ci) = (s.value, s.ci);
     }
 
     fn merged(&self, o: &SeatScore) -> SeatScore {
