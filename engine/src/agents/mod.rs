@@ -9,7 +9,7 @@ mod random;
 pub mod search;
 pub mod stop;
 
-pub use alphabeta::AlphaBetaAgent;
+pub use alphabeta::{AlphaBetaAgent, DEPTH_NODES};
 pub use deepening::{DeepeningAgent, DeepeningPlayer};
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, ROLLOUT_MOVES};
@@ -97,7 +97,9 @@ impl Eval {
     }
 }
 
-/// An agent by name: `random`, `greedy`, `alphabeta:D[:material|mobility|mixed]`,
+/// An agent by name: `random`, `greedy`, `alphabeta:D[:material|mobility|mixed]` (at most
+/// [`DEPTH_NODES`] positions a decision, past which the decision is played as
+/// `alphabeta:n100000[:eval]` plays it),
 /// `mcts:N[:C]` (N iterations, exploration constant C, default √2); alpha-beta deepened one
 /// turn at a time until a number of positions is searched, `alphabeta:nN[:eval]`; and with a
 /// time budget per decision instead of a depth, a number of iterations or of positions,
@@ -114,7 +116,9 @@ pub enum AgentSpec {
     Random,
     /// The action that captures most stones this turn, ties broken at random.
     Greedy,
-    /// Depth-limited negamax with alpha-beta pruning, depth counted in turns.
+    /// Depth-limited negamax with alpha-beta pruning, depth counted in turns, at most
+    /// [`DEPTH_NODES`] positions a decision: a decision that would search more is played as
+    /// `alphabeta:n100000` plays it (see [`AlphaBetaAgent`]).
     AlphaBeta {
         /// Depth in turns.
         depth: u32,
@@ -302,10 +306,15 @@ impl AgentBounds {
     /// The agents taken, in one line: what error messages and help texts show.
     pub fn describe(&self) -> String {
         let mut out = format!(
-            "random, greedy, alphabeta:D[:material|mobility|mixed] (D 1 to {}), \
+            "random, greedy, alphabeta:D[:material|mobility|mixed] (D 1 to {}; a decision whose \
+             depth would search more than {} positions is played as alphabeta:n{} plays it), \
              alphabeta:nN[:material|mobility|mixed] (deepening until N positions are searched, N 1 to \
              {}), mcts:N[:C] (N 1 to {}, C the exploration constant, default 1.414)",
-            self.max_depth, self.max_iterations, self.max_iterations
+            self.max_depth,
+            alphabeta::DEPTH_NODES,
+            alphabeta::DEPTH_NODES,
+            self.max_iterations,
+            self.max_iterations
         );
         if self.timed {
             out.push_str(&format!(
