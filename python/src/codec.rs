@@ -33,8 +33,9 @@ pub trait Codec: Describe + Clone + Send + Sync + 'static {
     fn apply_noting(&self, s: &mut Self::State, a: Self::Action) -> Self::Memo;
     /// The observation tensor's shape.
     fn observation_shape(&self) -> Vec<usize>;
-    /// Writes the observation of `s` into `out` (zeroed, of the shape's size).
-    fn observe(&self, s: &Self::State, memo: Self::Memo, out: &mut [f32]);
+    /// Writes the observation of `s`, whose legal actions are `legal`, into `out` (zeroed, of
+    /// the shape's size).
+    fn observe(&self, s: &Self::State, legal: &[Self::Action], memo: Self::Memo, out: &mut [f32]);
     /// The board drawn as text.
     fn render(&self, s: &Self::State) -> String;
     /// Every action id by its text (`sow i,6`), for reading actions back.
@@ -151,7 +152,7 @@ impl Codec for SowingGame {
         vec![SOWING_CHANNELS.len(), 4, self.rules().holes() as usize]
     }
 
-    fn observe(&self, s: &SowingState, memo: Option<Hole>, out: &mut [f32]) {
+    fn observe(&self, s: &SowingState, legal: &[Action], memo: Option<Hole>, out: &mut [f32]) {
         let n = s.holes();
         let plane = 4 * n as usize;
         let mut fill = |c: usize, v: f32| out[c * plane..(c + 1) * plane].fill(v);
@@ -162,8 +163,6 @@ impl Codec for SowingGame {
         }
         fill(5, s.captured(Player::A) as f32);
         fill(6, s.captured(Player::B) as f32);
-        let mut legal = tsoro_engine::ActionList::new();
-        self.legal_actions(s, &mut legal);
         use tsoro_engine::sowing::action::RelayChoice;
         if legal.contains(&Action::Relay(RelayChoice::Stop)) {
             fill(7, 1.0);
@@ -304,7 +303,7 @@ impl Codec for MorrisGame {
         vec![MORRIS_CHANNELS.len(), self.board().len()]
     }
 
-    fn observe(&self, s: &MorrisState, _memo: (), out: &mut [f32]) {
+    fn observe(&self, s: &MorrisState, _legal: &[MorrisAction], _memo: (), out: &mut [f32]) {
         let p = self.board().len();
         let mut fill = |c: usize, v: f32| out[c * p..(c + 1) * p].fill(v);
         let mover = s.to_move();

@@ -21,6 +21,9 @@ use tsoro_engine::catalogue::{self, ParamKind, Params, RulesetDef};
 use tsoro_engine::morris::MorrisGame;
 use tsoro_engine::sowing::SowingGame;
 
+/// What `__reduce__` gives pickle: the function that rebuilds the object, and its arguments.
+type Reduced<'py, A> = (Bound<'py, PyAny>, A);
+
 /// OpenSpiel's player id of a finished game's "player to move".
 const TERMINAL: i64 = -4;
 
@@ -400,7 +403,7 @@ impl PyState {
     /// `Game.observation_channels()`. `player` is accepted for OpenSpiel's signature.
     #[pyo3(signature = (player=None))]
     fn observation_tensor<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
@@ -409,7 +412,7 @@ impl PyState {
         {
             return Err(value_error(format!("player {p} is out of range: 0 or 1")));
         }
-        let (shape, data) = on_play!(&self.inner, p => p.observation());
+        let (shape, data) = on_play!(&mut self.inner, p => p.observation());
         let arr = ArrayD::from_shape_vec(IxDyn(&shape), data).map_err(value_error)?;
         Ok(numpy::PyArray::from_owned_array(py, arr))
     }
@@ -431,7 +434,7 @@ impl PyState {
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, String, Vec<u32>))> {
+    ) -> PyResult<Reduced<'py, (String, String, Vec<u32>)>> {
         let (id, params) = on_play!(&self.inner, p => (p.loaded.def.id.clone(), serde_json::to_string(&p.loaded.params)));
         Ok((
             py.import("tsoro._tsoro")?.getattr("_restore_state")?,

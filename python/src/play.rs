@@ -222,10 +222,14 @@ impl<G: Codec> Play<G> {
     }
 
     /// The observation tensor, flat, with its shape.
-    pub fn observation(&self) -> (Vec<usize>, Vec<f32>) {
+    pub fn observation(&mut self) -> (Vec<usize>, Vec<f32>) {
         let shape = self.loaded.game.observation_shape();
         let mut out = vec![0.0; shape.iter().product()];
-        self.loaded.game.observe(&self.state, self.memo, &mut out);
+        self.legal();
+        let legal = self.legal.as_deref().unwrap_or_default();
+        self.loaded
+            .game
+            .observe(&self.state, legal, self.memo, &mut out);
         (shape, out)
     }
 
