@@ -11,6 +11,25 @@
   let from = null; // a morris stone chosen to move
   let busy = false;
   let seed = Math.floor(Math.random() * 1e9);
+  let focusName = null; // the hole or point the keyboard last focused
+
+  // The board as drawn and, for a sowing board, the same board turned (rows as columns):
+  // the turned one is shown when the other's holes would be narrower than 32 px.
+  const wideSvg = $("board").querySelector("svg");
+  const turnedTpl = $("board-turned");
+  const turnedSvg = turnedTpl ? document.importNode(turnedTpl.content.firstElementChild, true) : null;
+  function orient() {
+    if (!turnedSvg || !wideSvg) return;
+    const vb = wideSvg.viewBox.baseVal.width || 1;
+    const want = $("board").clientWidth < vb * 32 / 44 ? turnedSvg : wideSvg;
+    if ($("board").firstElementChild === want) return;
+    const hadFocus = $("board").contains(document.activeElement);
+    $("board").replaceChildren(want);
+    if (out) draw();
+    if (hadFocus) focusCell();
+  }
+  orient();
+  window.addEventListener("resize", orient);
 
   const targets = (a) => {
     if (typeof a === "string") return [];
@@ -23,6 +42,8 @@
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const cells = () => document.querySelectorAll("[data-hole],[data-point]");
   const nameOf = (el) => el.dataset.hole || el.dataset.point;
+  const cellNamed = (name) => document.querySelector('[data-hole="' + name + '"],[data-point="' + name + '"]');
+  const reason = (r) => (cfg.reasons && cfg.reasons[r]) || String(r).replace(/_/g, " ");
   const words = (a) => {
     if (typeof a === "string") return a;
     const k = Object.keys(a)[0];
@@ -164,8 +185,11 @@
     for (const el of cells()) {
       el.classList.remove("lifted", "last", "captured", "line-made", "selected");
       el.removeAttribute("data-legal");
-      el.removeAttribute("tabindex");
-      el.setAttribute("role", "img");
+      // Every hole and point is a button the keyboard reaches (one tab stop for the board,
+      // arrow keys within it); those that may not be chosen now say so.
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-disabled", "true");
+      el.setAttribute("tabindex", "-1");
       if (el.dataset.hole) {
         const [row, h] = el.dataset.hole.split(",");
         const c = state.board[row][Number(h) - 1];
@@ -204,8 +228,7 @@
       for (const el of cells()) {
         if (names.has(nameOf(el))) {
           el.setAttribute("data-legal", "true");
-          el.setAttribute("tabindex", "0");
-          el.setAttribute("role", "button");
+          el.removeAttribute("aria-disabled");
         }
       }
       // A morris point, or a hole whose stones an opening moves (njombwa's one-counter start).
@@ -215,7 +238,7 @@
     const status = $("status");
     if (last && out.result.finished) {
       const r = out.result;
-      status.textContent = "Game over after " + r.turns + " turns: " + (r.winner ? r.winner + " wins" : "a draw") + " (" + r.reason + ").";
+      status.textContent = "Game over after " + r.turns + " turns: " + (r.winner ? r.winner + " wins" : "a draw") + ": " + reason(r.reason) + ".";
       status.dataset.finished = "true";
     } else {
       status.dataset.finished = "false";
@@ -244,6 +267,9 @@
       li.appendChild(b);
       return li;
     }));
+    // The board's one tab stop: the hole last focused, else the first that may be chosen.
+    const stop = (focusName && cellNamed(focusName)) || document.querySelector("[data-legal]") || cells()[0];
+    if (stop) stop.setAttribute("tabindex", "0");
     $("link").href = location.pathname + "?" + new URLSearchParams(Object.assign({}, cfg.params, { moves: JSON.stringify(actions) }));
   }
 
@@ -251,6 +277,19 @@
     if (!out || busy) return;
     const last = at === out.states.length - 1;
     if (last && !out.result.finished && !human(out.states[at])) agentMove();
+  }
+
+  // Says the last action and what it did through the live region (both sides' moves).
+  function announce() {
+    const k = actions.length - 1;
+    if (k < 0 || !out) return;
+    const evs = out.events[k] || [];
+    $("announce").textContent = "Move " + (k + 1) + ", " + out.states[k].to_move + ": " + words(actions[k]) + ", " + (evs.map(describe).join("; ") || "done") + ".";
+  }
+
+  function focusCell() {
+    const el = (focusName && cellNamed(focusName)) || document.querySelector('[data-hole][tabindex="0"],[data-point][tabindex="0"]');
+    if (el) el.focus();
   }
 
   async function play(action) {
@@ -262,6 +301,7 @@
       actions.push(action);
       from = null;
       await refresh(true);
+      announce();
     } catch (e) {
       actions.pop();
       $("status").textContent = "That move was refused: " + e.message;
@@ -280,6 +320,7 @@
       const r = await post(api + "/agent-move", { params: cfg.params, actions: actions, agent: $("agent").value, seed: seed });
       actions.push(r.action);
       await refresh(true);
+      announce();
       ok = true;
     } catch (e) {
       $("status").textContent = "The agent could not move: " + e.message;
@@ -310,10 +351,48 @@
     const el = e.target.closest("[data-hole],[data-point]");
     if (el) click(el);
   });
+  // The nearest hole or point from `el` in a direction (as drawn, turned or not).
+  function neighbour(el, dx, dy) {
+    const c = (x) => { const r = x.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const [x0, y0] = c(el);
+    let best = null;
+    let score = Infinity;
+    for (const o of cells()) {
+      if (o === el) continue;
+      const [x, y] = c(o);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      if (along <= 1) continue;
+      const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      const sc = along + 3 * across;
+      if (sc < score) { score = sc; best = o; }
+    }
+    return best;
+  }
+  const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   $("board").addEventListener("keydown", (e) => {
-    if (e.key !== "Enter" && e.key !== " ") return;
     const el = e.target.closest("[data-hole],[data-point]");
-    if (el) { e.preventDefault(); click(el); }
+    if (!el) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (!el.hasAttribute("data-legal")) $("announce").textContent = nameOf(el) + " may not be chosen now.";
+      click(el);
+      return;
+    }
+    let to = null;
+    if (arrows[e.key]) to = neighbour(el, arrows[e.key][0], arrows[e.key][1]);
+    else if (e.key === "Home") to = cells()[0];
+    else if (e.key === "End") to = cells()[cells().length - 1];
+    else return;
+    e.preventDefault();
+    if (!to) return;
+    for (const o of cells()) o.setAttribute("tabindex", "-1");
+    to.setAttribute("tabindex", "0");
+    focusName = nameOf(to);
+    to.focus();
+  });
+  $("board").addEventListener("focusin", (e) => {
+    const el = e.target.closest("[data-hole],[data-point]");
+    if (el) focusName = nameOf(el);
   });
   for (const b of document.querySelectorAll("[data-choice]")) {
     b.addEventListener("click", () => play(JSON.parse(b.dataset.choice)));
@@ -349,7 +428,14 @@
       at = 0;
       draw();
       $("status").textContent = "Demonstration: step forward to watch it.";
+      // The board comes into view with the step buttons below it.
+      const r = $("board").getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) $("board").scrollIntoView({ block: "start" });
+      $("forward").focus({ preventScroll: true });
     });
   }
+  // A parameter refused: its input, with the reason beside it, has the focus.
+  const refused = document.querySelector("form.params [aria-invalid]");
+  if (refused) refused.focus();
   refresh(true).then(maybeAgent).catch((e) => { $("status").textContent = "Could not load the game: " + e.message; });
 })();

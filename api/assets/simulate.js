@@ -38,6 +38,8 @@ const form = $("simulate");
 if (form) {
   const specs = JSON.parse($("ruleset-params").textContent);
   const fieldset = $("params");
+  // Each parameter as its input: a menu of its choices (yes or no for a switch), or a number
+  // input with its range; the range in words in its label.
   const drawParams = () => {
     for (const p of fieldset.querySelectorAll("p.param")) p.remove();
     for (const spec of specs[$("ruleset").value] || []) {
@@ -46,15 +48,40 @@ if (form) {
       const id = "param-" + spec.name;
       const label = document.createElement("label");
       label.htmlFor = id;
-      label.textContent = spec.name + " (" + spec.range + ")";
-      const input = document.createElement("input");
+      const code = document.createElement("code");
+      code.textContent = spec.name;
+      const range = document.createElement("span");
+      range.className = "muted";
+      range.textContent = " (" + spec.range + ")";
+      label.append(code, range);
+      const value = typeof spec.default === "string" ? spec.default : JSON.stringify(spec.default);
+      let input;
+      if (spec.input === "int") {
+        input = document.createElement("input");
+        input.type = "number";
+        input.inputMode = "numeric";
+        input.min = spec.min;
+        input.max = spec.max;
+        input.step = 1;
+      } else {
+        input = document.createElement("select");
+        const options = spec.input === "bool" ? [["true", "yes"], ["false", "no"]] : (spec.choices || []).map((c) => [c, c]);
+        for (const [v, words] of options) {
+          const o = document.createElement("option");
+          o.value = v;
+          o.textContent = words;
+          input.appendChild(o);
+        }
+      }
       input.id = id;
       input.name = spec.name;
-      input.value = typeof spec.default === "string" ? spec.default : JSON.stringify(spec.default);
-      input.dataset.default = input.value;
+      input.value = value;
+      input.dataset.default = value;
       input.dataset.type = typeof spec.default;
       const small = document.createElement("small");
+      small.id = id + "-about";
       small.textContent = spec.description;
+      input.setAttribute("aria-describedby", small.id);
       p.append(label, " ", input, " ", small);
       fieldset.appendChild(p);
     }
@@ -62,8 +89,11 @@ if (form) {
   // Nhodo has no agents (nor a separate turn limit: it is one of its parameters), and
   // runs as a nhodo job.
   const isNhodo = () => $("ruleset").selectedOptions[0]?.dataset.nhodo === "true";
+  // A ruleset with a turn_limit parameter sets it there: the form's own field is hidden.
+  const limitParam = () => (specs[$("ruleset").value] || []).some((s) => s.name === "turn_limit");
   const showFields = () => {
     for (const id of ["agents-fields", "turn-limit-field", "compare-field"]) $(id).hidden = isNhodo();
+    if (limitParam()) $("turn-limit-field").hidden = true;
   };
   $("ruleset").addEventListener("change", () => { drawParams(); showFields(); });
   drawParams();
@@ -71,7 +101,7 @@ if (form) {
   startsJob(form, "The simulation", async () => {
     clearFieldErrors();
     const params = {};
-    for (const input of fieldset.querySelectorAll("input")) {
+    for (const input of fieldset.querySelectorAll("input, select")) {
       if (input.value === input.dataset.default) continue;
       const t = input.dataset.type;
       // A number mistyped goes as typed: the service names the field and what it allows.
@@ -85,7 +115,7 @@ if (form) {
       seed: Number($("seed").value),
       swap_seats: $("swap").checked,
     };
-    if ($("turn_limit").value) body.turn_limit = Number($("turn_limit").value);
+    if (!$("turn-limit-field").hidden && $("turn_limit").value) body.turn_limit = Number($("turn_limit").value);
     const others = Array.from($("compare").selectedOptions).map((o) => o.value).filter((v) => v !== $("ruleset").value);
     if (isNhodo()) {
       const n = await post("/api/v1/nhodo", { ruleset: $("ruleset").value, params: params, games: body.games, seed: body.seed });

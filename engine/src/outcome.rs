@@ -44,6 +44,30 @@ impl EndReason {
         }
     }
 
+    /// Why the game ended, in words for a reader (`no_stones`: "a player had no stones
+    /// left").
+    pub fn words(self) -> &'static str {
+        match self {
+            EndReason::NoStones => "a player had no stones left",
+            EndReason::NoMoves => "a player had no move",
+            EndReason::TurnLimit => "the turn limit was reached",
+            EndReason::MoveLimit => "the move limit was reached",
+            EndReason::EndlessSowing => "a sowing would never end",
+            EndReason::Line => "a line of three was made",
+            EndReason::TooFewPieces => "a player was left with too few pieces",
+            EndReason::LastStanding => "one player was left standing",
+            EndReason::Repetition => "the same position came back too often",
+        }
+    }
+
+    /// The words of a reason given by its snake_case name (`None` for a name no reason has).
+    pub fn words_of(name: &str) -> Option<&'static str> {
+        Self::ALL
+            .iter()
+            .find(|r| r.as_str() == name)
+            .map(|r| r.words())
+    }
+
     /// Every reason, in a stable order.
     pub const ALL: [EndReason; 9] = [
         EndReason::NoStones,

@@ -607,7 +607,7 @@ async fn a_typo_in_the_form_is_shown_beside_its_field() {
     .await;
     let holes = b.wait_for("#param-holes", 10).await;
     holes.clear().await.unwrap();
-    holes.send_keys("8x").await.unwrap();
+    holes.send_keys("40").await.unwrap();
     let start = b.client.find(Locator::Id("start")).await.unwrap();
     start.click().await.unwrap();
     b.wait_for("#param-holes-error", 20).await;
@@ -1473,115 +1473,430 @@ async fn against_an_agent_every_action_of_both_sides_turns_is_described() {
 /// A 4x21 board at a phone's width (390 px): the board scrolls inside its box while the page
 /// does not scroll sideways, its holes stay big enough to tap, a hole at the far end can be
 /// scrolled to and played, and the controls stay within the window (issue 35, item 7).
+/// The two screens a class uses: a phone (390 x 844) and a projector (1280 x 800).
+const SCREENS: [(u32, u32); 2] = [(390, 844), (1280, 800)];
+
+/// Scrolls the board to the top of the window and returns, for every hole or point, whether
+/// it lies inside the window, with the board's box and the smallest hole's size.
+async fn board_in_view(b: &Browser) -> Value {
+    b.js("const w = document.getElementById('board'); w.scrollIntoView({block: 'start'}); \
+          const cells = Array.from(document.querySelectorAll('[data-hole],[data-point]')); \
+          const out = cells.filter(c => { const r = c.getBoundingClientRect(); \
+            return r.left < -0.5 || r.top < -0.5 || r.right > window.innerWidth + 0.5 || r.bottom > window.innerHeight + 0.5; }) \
+            .map(c => c.dataset.hole || c.dataset.point); \
+          const rings = cells.map(c => c.querySelector('circle').getBoundingClientRect()); \
+          const main = document.querySelector('main').getBoundingClientRect(); \
+          return {cells: cells.length, out: out, smallest: Math.min(...rings.map(r => Math.min(r.width, r.height))), \
+                  board: w.querySelector('svg').getBoundingClientRect().width, main: main.width, \
+                  turned: w.querySelector('svg').classList.contains('turned'), \
+                  page: document.documentElement.scrollWidth, inner: window.innerWidth};")
+        .await
+}
+
+/// The controls a player needs that lie outside the window (the board scrolled to its top).
+async fn controls_out_of_view(b: &Browser) -> Value {
+    b.js("document.getElementById('board').scrollIntoView({block: 'start'}); \
+          return ['status', 'back', 'forward', 'agent', 'seat', 'new-game'].filter(id => { \
+            const r = document.getElementById(id).getBoundingClientRect(); \
+            return !(r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth + 0.5 && r.bottom <= window.innerHeight + 0.5); });")
+        .await
+}
+
+/// Issue 48, items 1 and 2: every board size, 6 to 21 holes a row, lies wholly inside the
+/// window on a phone and on a projector (turned to columns on the phone when its holes would
+/// be too small), its holes big enough to tap, the page not scrolling sideways; with the
+/// board at the top of the window the status, the step buttons and the opponent's menus are
+/// in view too. At 1280 px a 4x21 board spans the page (not squeezed into a column).
 #[tokio::test]
-async fn a_4x21_board_is_usable_at_phone_width() {
+async fn every_board_size_is_in_view_with_its_controls_on_a_phone_and_a_projector() {
+    let app = spawn_app().await;
+    for (w, h) in SCREENS {
+        let Some(b) = browser::start(w, h).await else {
+            return;
+        };
+        for holes in 6..=21 {
+            let url = format!(
+                "{}/rulesets/tsoro-matthews-basic/play?holes={holes}",
+                app.address
+            );
+            b.goto(&url).await;
+            b.wait_until(
+                "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+                10,
+            )
+            .await;
+            let v = board_in_view(&b).await;
+            assert_eq!(v["cells"], json!(4 * holes), "{w}px, {holes} holes: {v}");
+            assert_eq!(
+                v["out"],
+                json!([]),
+                "{w}px, {holes} holes: out of view: {v}"
+            );
+            assert!(
+                v["smallest"].as_f64().unwrap() >= 24.0,
+                "{w}px, {holes} holes: too small to tap: {v}"
+            );
+            assert!(
+                v["page"].as_f64().unwrap() <= v["inner"].as_f64().unwrap() + 0.5,
+                "{w}px, {holes} holes: the page scrolls sideways: {v}"
+            );
+            assert_eq!(
+                controls_out_of_view(&b).await,
+                json!([]),
+                "{w}px, {holes} holes: controls out of view"
+            );
+            if holes == 21 {
+                b.screenshot(&format!("play-4x21-{w}")).await;
+            }
+        }
+        // The 4x21 board of Russ's tsoro: in view, and at 1280 px as wide as the page.
+        b.goto(&format!("{}/rulesets/tsoro-russ/play", app.address))
+            .await;
+        b.wait_until(
+            "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+            10,
+        )
+        .await;
+        let v = board_in_view(&b).await;
+        assert_eq!(v["cells"], json!(84), "{v}");
+        assert_eq!(
+            v["out"],
+            json!([]),
+            "{w}px: holes of tsoro-russ out of view: {v}"
+        );
+        assert_eq!(v["turned"], json!(w < 500), "{w}px: {v}");
+        if w >= 500 {
+            assert!(
+                v["board"].as_f64().unwrap() > 0.8 * v["main"].as_f64().unwrap(),
+                "the 4x21 board spans the page: {v}"
+            );
+        }
+        assert_eq!(
+            controls_out_of_view(&b).await,
+            json!([]),
+            "{w}px tsoro-russ"
+        );
+        b.screenshot(&format!("play-tsoro-russ-{w}")).await;
+        // The hole the status names is tapped and played.
+        let name = b
+            .js("const h = document.querySelector('[data-hole][data-legal]'); return h.dataset.hole;")
+            .await;
+        let name = name.as_str().unwrap().to_string();
+        b.client
+            .find(Locator::Css(&format!("[data-hole=\"{name}\"]")))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        b.wait_until(
+            "return document.getElementById('moves').children.length >= 1",
+            10,
+        )
+        .await;
+        assert_eq!(
+            b.js("return document.querySelector('#moves button').textContent")
+                .await,
+            json!(format!("sow {name}"))
+        );
+        b.close().await;
+    }
+}
+
+/// Issue 48, item 6: the board is played with the keyboard alone: one tab stop on the board,
+/// the arrow keys move between holes (as drawn, turned or not), Enter plays the hole focused,
+/// and the move is announced in a live region.
+#[tokio::test]
+async fn the_board_is_played_with_the_keyboard_and_each_move_is_announced() {
+    let app = spawn_app().await;
+    for (w, h) in SCREENS {
+        let Some(b) = browser::start(w, h).await else {
+            return;
+        };
+        b.goto(&format!(
+            "{}/rulesets/tsoro-matthews-basic/play",
+            app.address
+        ))
+        .await;
+        b.wait_until(
+            "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
+            10,
+        )
+        .await;
+        let stops = b
+            .js(
+                "return [document.querySelectorAll('#board [tabindex=\"0\"]').length, \
+                 document.querySelectorAll('[data-hole]:not([tabindex])').length, \
+                 document.querySelector('#board [tabindex=\"0\"]').hasAttribute('data-legal'), \
+                 document.getElementById('announce').getAttribute('aria-live')]",
+            )
+            .await;
+        assert_eq!(stops, json!([1, 0, true, "polite"]), "{w}px: {stops}");
+        // Focused, then an arrow key: the focus moves to another hole.
+        let first = b
+            .client
+            .find(Locator::Css("#board [tabindex=\"0\"]"))
+            .await
+            .unwrap();
+        b.js("document.querySelector('#board [tabindex=\"0\"]').focus(); return 0")
+            .await;
+        let before = b.js("return document.activeElement.dataset.hole").await;
+        first.send_keys("\u{E014}").await.unwrap(); // ArrowRight
+        let after = b.js("return document.activeElement.dataset.hole").await;
+        assert!(
+            after.is_string() && after != before,
+            "{w}px: the arrow moved the focus: {before} -> {after}"
+        );
+        // Back to a hole that may be played, and Enter plays it.
+        let legal = b
+            .js("const h = document.querySelector('[data-hole][data-legal]'); h.focus(); return h.dataset.hole")
+            .await;
+        let legal = legal.as_str().unwrap().to_string();
+        b.client
+            .find(Locator::Css(&format!("[data-hole=\"{legal}\"]")))
+            .await
+            .unwrap()
+            .send_keys("\u{E007}") // Enter
+            .await
+            .unwrap();
+        b.wait_until(
+            "return document.getElementById('moves').children.length === 1",
+            10,
+        )
+        .await;
+        let said = b
+            .js("return document.getElementById('announce').textContent")
+            .await;
+        let said = said.as_str().unwrap();
+        assert!(
+            said.starts_with(&format!("Move 1, A: sow {legal}, ")),
+            "{w}px: {said}"
+        );
+        b.close().await;
+    }
+}
+
+/// Issue 48, item 2: tapping a demonstration far down a phone's page brings its board into
+/// view, with the step buttons.
+#[tokio::test]
+async fn a_demonstration_tapped_brings_its_board_into_view() {
+    let app = spawn_app().await;
+    for (w, h) in SCREENS {
+        let Some(b) = browser::start(w, h).await else {
+            return;
+        };
+        b.goto(&format!("{}/rulesets/tsoro-ludii/play", app.address))
+            .await;
+        b.wait_until(
+            "return document.getElementById('status').textContent.includes('to move')",
+            10,
+        )
+        .await;
+        let demo = b.client.find(Locator::Css("[data-demo]")).await.unwrap();
+        b.js("document.querySelector('[data-demo]').scrollIntoView({block: 'center'}); return 0")
+            .await;
+        demo.click().await.unwrap();
+        b.wait_until(
+            "return document.getElementById('status').textContent.startsWith('Demonstration')",
+            10,
+        )
+        .await;
+        let seen = b
+            .js("const r = document.getElementById('board').getBoundingClientRect(); \
+                 const f = document.getElementById('forward').getBoundingClientRect(); \
+                 return [r.top >= -0.5, r.bottom <= window.innerHeight + 0.5, f.top >= 0, f.bottom <= window.innerHeight + 0.5];")
+            .await;
+        assert_eq!(
+            seen,
+            json!([true, true, true, true]),
+            "{w}px: board in view: {seen}"
+        );
+        b.screenshot(&format!("play-demo-{w}")).await;
+        b.close().await;
+    }
+}
+
+/// Issue 48, item 3: a parameter mistyped (a value no menu offers, a number out of range)
+/// keeps the play page, with the reason beside the field and the reader's input in it, the
+/// board drawn with the other parameters; numbers are number inputs with their range in words.
+#[tokio::test]
+async fn a_mistyped_parameter_keeps_the_form_with_its_error_beside_the_field() {
     let Some(b) = browser::start(390, 844).await else {
         return;
     };
     let app = spawn_app().await;
-    let url = format!(
-        "{}/rulesets/tsoro-matthews-basic/play?holes=21",
+    b.goto(&format!(
+        "{}/rulesets/tsoro-matthews-basic/play?holes=10&layout=every+hole",
         app.address
-    );
-    check_page(&b, &url).await;
-    b.wait_until(
-        "return document.querySelectorAll('[data-hole][data-legal]').length > 0",
-        10,
-    )
+    ))
     .await;
-    assert_eq!(
-        b.js("return document.querySelectorAll('[data-hole]').length")
-            .await,
-        84
-    );
-    let fit = b
-        .js("const w = document.getElementById('board'); const h = document.querySelector('[data-hole]').getBoundingClientRect(); \
-             return {inner: window.innerWidth, page: document.documentElement.scrollWidth, box: w.clientWidth, \
-                     content: w.scrollWidth, right: w.getBoundingClientRect().right, hole: h.width};")
+    let v = b
+        .js("const e = document.getElementById('p-layout-error'); const s = document.getElementById('p-layout'); \
+             return [document.title, e ? e.textContent : null, s.tagName, s.value, s.getAttribute('aria-invalid'), \
+                     document.querySelectorAll('[data-hole]').length, document.activeElement.id, \
+                     document.querySelector('label[for=p-holes]').textContent, document.getElementById('p-holes').type, \
+                     document.body.innerText.includes('Bad Request')]")
         .await;
-    let n = |k: &str| fit[k].as_f64().unwrap();
+    assert!(v[0].as_str().unwrap().starts_with("Play "), "{v}");
     assert!(
-        n("page") <= n("inner") + 1.0,
-        "the page scrolls sideways: {fit}"
+        v[1].as_str()
+            .unwrap()
+            .starts_with("“every hole” is not one of the choices"),
+        "{v}"
     );
-    assert!(
-        n("right") <= n("inner") + 1.0,
-        "the board's box is wider than the window: {fit}"
-    );
-    assert!(n("hole") >= 26.0, "holes too small to tap: {fit}");
-    assert!(
-        n("content") > n("box"),
-        "the board neither fits nor scrolls: {fit}"
-    );
-    b.screenshot("play-4x21-phone").await;
-
-    // The rightmost hole that may be played, scrolled to inside the box and tapped.
-    let name = b
-        .js(
-            "const hs = Array.from(document.querySelectorAll('[data-hole][data-legal]')); \
-             hs.sort((a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().left); \
-             hs[0].scrollIntoView({block: 'center', inline: 'center'}); return hs[0].dataset.hole;",
-        )
+    assert_eq!(v[2], "SELECT", "{v}");
+    assert_eq!(v[3], "every hole", "the reader's input kept: {v}");
+    assert_eq!(v[4], "true", "{v}");
+    assert_eq!(v[5], json!(40), "the board drawn with holes=10: {v}");
+    assert_eq!(v[6], "p-layout", "the focus on the field at fault: {v}");
+    assert!(v[7].as_str().unwrap().contains("(6 to 21)"), "{v}");
+    assert!(!v[7].as_str().unwrap().contains("..="), "{v}");
+    assert_eq!(v[8], "number", "{v}");
+    assert_eq!(v[9], false, "no bare error page: {v}");
+    b.screenshot("play-param-error-390").await;
+    // A number out of range typed and sent with "Play with these".
+    b.js("const s = document.getElementById('p-layout'); s.value = s.options[0].value; return 0")
         .await;
-    let name = name.as_str().unwrap().to_string();
-    assert!(name.ends_with(",21") || name.ends_with(",20"), "{name}");
-    let scrolled = b
-        .js("return [document.getElementById('board').scrollLeft, window.scrollX]")
+    let holes = b.client.find(Locator::Id("p-holes")).await.unwrap();
+    holes.clear().await.unwrap();
+    holes.send_keys("40").await.unwrap();
+    b.js("document.querySelector('form.params button[type=submit]').click(); return 0")
         .await;
-    assert!(
-        scrolled[0].as_f64().unwrap() > 0.0,
-        "the box scrolled: {scrolled}"
-    );
-    assert_eq!(
-        scrolled[1].as_f64().unwrap(),
-        0.0,
-        "the page did not: {scrolled}"
-    );
-    let hole = b
-        .client
-        .find(Locator::Css(&format!("[data-hole=\"{name}\"]")))
-        .await
-        .unwrap();
-    hole.click().await.unwrap();
-    b.wait_until(
-        "return document.getElementById('moves').children.length === 1",
-        10,
-    )
-    .await;
-    let first = b
-        .js("return document.querySelector('#moves button').textContent")
-        .await;
-    assert_eq!(first, json!(format!("sow {name}")));
-
-    // The controls: what is asked and the step buttons lie within the window's width, and
-    // what is asked stays in view while the board is scrolled.
-    let controls = b
-        .js("return Array.from(document.querySelectorAll('#status, .steps button, #agent, #seat, #new-game')).map(e => { \
-             e.scrollIntoView({block: 'nearest', inline: 'nearest'}); const r = e.getBoundingClientRect(); \
-             return [e.id || e.textContent, r.left >= 0 && r.right <= window.innerWidth + 1 && r.width > 0]; })")
-        .await;
-    for c in controls.as_array().unwrap() {
-        assert_eq!(c[1], Value::Bool(true), "{c} lies outside the window");
-    }
-    assert_eq!(b.js("return window.scrollX").await.as_f64().unwrap(), 0.0);
-    b.js("document.getElementById('board').scrollIntoView({block: 'start'}); return 0")
-        .await;
-    let status_in_view = b
-        .js("const r = document.getElementById('status').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;")
+    b.wait_for("#p-holes-error", 10).await;
+    let v = b
+        .js("return [document.getElementById('p-holes').value, document.getElementById('p-holes-error').textContent, \
+                     document.getElementById('p-layout-error') === null, document.querySelectorAll('[data-hole]').length]")
         .await;
     assert_eq!(
-        status_in_view,
-        Value::Bool(true),
-        "what is asked is in view beside the board"
-    );
-    let back = b.client.find(Locator::Id("back")).await.unwrap();
-    back.click().await.unwrap();
-    assert_eq!(
-        b.js("return document.getElementById('position').textContent")
-            .await,
-        "0 / 1"
+        v,
+        // The board drawn with the ruleset's own 8 holes (the 40 replaced the 10 sent before).
+        json!(["40", "“40” is not a whole number from 6 to 21.", true, 32]),
+        "{v}"
     );
     b.close().await;
+}
+
+/// Issue 48, item 4: a results page's hidden chart tables take no width: at 390 px the page
+/// is no wider than the window.
+#[tokio::test]
+async fn a_results_page_is_no_wider_than_a_phone() {
+    let Some(b) = browser::start(390, 844).await else {
+        return;
+    };
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 200,
+        ..Default::default()
+    })
+    .await;
+    let url = finished_simulation(
+        &app,
+        json!({"ruleset": "tsoro-matthews-basic", "agents": ["random", "random"], "games": 200, "seed": 1}),
+    )
+    .await;
+    b.goto(&url).await;
+    b.wait_for("svg.chart.histogram", 20).await;
+    let v = b
+        .js("return [document.documentElement.scrollWidth, window.innerWidth, document.querySelectorAll('table.chart-data').length]")
+        .await;
+    assert!(v[0].as_f64().unwrap() <= 390.0, "{v}");
+    assert!(v[2].as_u64().unwrap() >= 2, "{v}");
+    b.screenshot("simulation-390").await;
+    b.close().await;
+}
+
+/// axe-core (pinned in scripts/axe, installed by scripts/install-test-deps) run on the page
+/// open in the browser: its serious and critical violations, each with up to three elements.
+async fn axe_violations(b: &Browser) -> Option<Value> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/axe/node_modules/axe-core/axe.min.js"
+    );
+    let Ok(source) = std::fs::read_to_string(path) else {
+        let msg = "axe-core is not installed: run scripts/install-test-deps";
+        if std::env::var_os("CI").is_some() {
+            panic!("{msg}");
+        }
+        eprintln!("SKIPPED: {msg}");
+        return None;
+    };
+    b.js(&format!("{source}\nreturn 0;")).await;
+    Some(
+        b.js("return axe.run(document, {resultTypes: ['violations']}).then(r => r.violations \
+              .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+              .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))")
+            .await,
+    )
+}
+
+/// Issue 48, item 6: every type of page, at a phone's width and a projector's, has no serious
+/// or critical accessibility violation by axe-core (contrast, names, labels, roles...).
+#[tokio::test]
+async fn every_page_type_passes_axe_core_at_both_sizes() {
+    let app = spawn_app_with_jobs(tsoro_api::settings::JobSettings {
+        workers: 1,
+        threads: 1,
+        chunk_games: 200,
+        ..Default::default()
+    })
+    .await;
+    let results = finished_simulation(
+        &app,
+        json!({"ruleset": "tsoro-matthews-basic", "agents": ["random", "greedy"], "games": 100, "seed": 1}),
+    )
+    .await;
+    let pages = [
+        "/",
+        "/games",
+        "/games/tsoro",
+        "/rulesets",
+        "/rulesets/tsoro-matthews-basic",
+        "/rulesets/tsoro-matthews-basic/diff/tsoro-ludii",
+        "/rulesets/tsoro-matthews-basic/readings",
+        "/rulesets/tsoro-russ/play",
+        "/rulesets/tsoro-yemutwelve-matthews/play",
+        "/rulesets/tsoro-matthews-basic/play?layout=every+hole",
+        "/sources",
+        "/sources/matthews-1964",
+        "/evidence",
+        "/evidence/matthews-1964-tsoro-b",
+        "/search?q=misor",
+        "/about/citations",
+        "/problems",
+        "/simulations",
+        "/simulations/new",
+        "/tournaments/new",
+        "/readings/new",
+    ];
+    let mut found = vec![];
+    for (w, h) in SCREENS {
+        let Some(b) = browser::start(w, h).await else {
+            return;
+        };
+        for p in pages
+            .iter()
+            .map(|p| format!("{}{p}", app.address))
+            .chain([results.clone()])
+        {
+            b.goto(&p).await;
+            if p.contains("/play") {
+                b.wait_until(
+                    "return document.getElementById('status').textContent !== 'Loading…'",
+                    10,
+                )
+                .await;
+            }
+            let Some(v) = axe_violations(&b).await else {
+                return;
+            };
+            for x in v.as_array().unwrap() {
+                found.push(format!("{w}px {p}: {x}"));
+            }
+        }
+        b.close().await;
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 /// A ladder started from the tournament form (its own fields shown when chosen) shows, when

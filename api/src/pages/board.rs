@@ -127,20 +127,65 @@ fn heads_of(state: &Value, player: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The heads of both players in a state: (hole, player).
+fn all_heads(state: &Value) -> Vec<(String, &'static str)> {
+    ["A", "B"]
+        .into_iter()
+        .flat_map(|p| heads_of(state, p).into_iter().map(move |h| (h, p)))
+        .collect()
+}
+
+/// One hole: its ring (a head's mark), pit, count and name. `(x, y)` is its centre, `r` the
+/// pit's radius; the name is drawn at `(nx, ny)` with the anchor `anchor`.
+struct HoleAt {
+    x: usize,
+    y: usize,
+    r: usize,
+    nx: usize,
+    ny: usize,
+    anchor: &'static str,
+}
+
+fn hole_svg(s: &mut String, name: &str, count: u64, head: Option<&str>, at: &HoleAt) {
+    let HoleAt {
+        x,
+        y,
+        r,
+        nx,
+        ny,
+        anchor,
+    } = at;
+    let _ = write!(
+        s,
+        r#"<g class="hole{hc}" data-hole="{name}" data-count="{count}"{ha} role="img" aria-label="{name}: {count} {stones}{hl}"><circle class="ring" cx="{x}" cy="{y}" r="{ring}"/><circle class="pit" cx="{x}" cy="{y}" r="{r}"/><text class="count" x="{x}" y="{ty}">{count}</text><text class="name" x="{nx}" y="{ny}" text-anchor="{anchor}">{name}</text></g>"#,
+        hc = if head.is_some() { " head" } else { "" },
+        ha = head.map_or(String::new(), |p| format!(r#" data-head="{p}""#)),
+        hl = head.map_or(String::new(), |p| format!(", {p}'s head")),
+        stones = if count == 1 { "stone" } else { "stones" },
+        ring = r + 4,
+        ty = y + 5,
+    );
+}
+
+/// The count of a hole in a state (0 when the state has none).
+fn count_of(state: &Value, row: &str, h: usize) -> u64 {
+    state
+        .pointer(&format!("/board/{row}"))
+        .and_then(|c| c.get(h - 1))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
 fn rows_svg(n: usize, state: &Value, label: &str) -> String {
     let width = MARGIN + n * CELL + 8;
     let height = 4 * ROW_H + 18;
-    let heads: Vec<(String, &str)> = ["A", "B"]
-        .iter()
-        .flat_map(|p| heads_of(state, p).into_iter().map(move |h| (h, *p)))
-        .collect();
+    let heads = all_heads(state);
     let mut s = String::new();
-    // At least 30 pixels a hole, so that a hole can be tapped on a phone (the board's box
-    // scrolls sideways instead).
+    // Scaled to its box; the play page turns a board too wide for a phone (`turned_rows_svg`).
     let _ = write!(
         s,
-        r#"<svg class="board rows" viewBox="0 0 {width} {height}" style="min-width: {min}px" role="group" aria-label="{label}: four rows of {n} holes" xmlns="http://www.w3.org/2000/svg">"#,
-        min = n * 30 + 40,
+        r#"<svg class="board rows" viewBox="0 0 {width} {height}" style="max-width: {max}px" data-holes="{n}" role="group" aria-label="{label}: four rows of {n} holes, B's rows iv and iii above, A's rows ii and i below" xmlns="http://www.w3.org/2000/svg">"#,
+        max = width * 3 / 2,
     );
     // The two sides.
     let _ = write!(
@@ -153,15 +198,10 @@ fn rows_svg(n: usize, state: &Value, label: &str) -> String {
     for (r, &row) in ROWS.iter().enumerate() {
         let name = row.to_string();
         let y = 2 + r * ROW_H + ROW_H / 2 - 6 + if r >= 2 { 12 } else { 0 };
-        let arrow = if sows_rightwards(row, n as u8) {
-            "→"
+        let (arrow, way) = if sows_rightwards(row, n as u8) {
+            ("→", "left to right")
         } else {
-            "←"
-        };
-        let way = if arrow == "→" {
-            "left to right"
-        } else {
-            "right to left"
+            ("←", "right to left")
         };
         let _ = write!(
             s,
@@ -169,24 +209,83 @@ fn rows_svg(n: usize, state: &Value, label: &str) -> String {
             y - 2,
             y + 16,
         );
-        let counts = state.pointer(&format!("/board/{name}"));
         for h in 1..=n {
             let x = MARGIN + (h - 1) * CELL + CELL / 2;
-            let c = counts
-                .and_then(|c| c.get(h - 1))
-                .and_then(Value::as_u64)
-                .unwrap_or(0);
             let hole = format!("{name},{h}");
             let head = heads.iter().find(|(k, _)| *k == hole).map(|(_, p)| *p);
-            let _ = write!(
-                s,
-                r#"<g class="hole{hc}" data-hole="{hole}" data-count="{c}"{ha} role="img" aria-label="{hole}: {c}{hl}"><circle class="ring" cx="{x}" cy="{y}" r="21"/><circle class="pit" cx="{x}" cy="{y}" r="17"/><text class="count" x="{x}" y="{ty}">{c}</text><text class="name" x="{x}" y="{ny}">{hole}</text></g>"#,
-                hc = if head.is_some() { " head" } else { "" },
-                ha = head.map_or(String::new(), |p| format!(r#" data-head="{p}""#)),
-                hl = head.map_or(String::new(), |p| format!(", {p}'s head")),
-                ty = y + 6,
-                ny = y + 33,
-            );
+            let at = HoleAt {
+                x,
+                y,
+                r: 17,
+                nx: x,
+                ny: y + 33,
+                anchor: "middle",
+            };
+            hole_svg(&mut s, &hole, count_of(state, &name, h), head, &at);
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// Width of a column of the turned board: a hole and its name beside it.
+const COL_W: usize = 74;
+/// Distance between holes down a column of the turned board.
+const PITCH: usize = 34;
+/// Space above the turned board's holes for the rows' names and arrows.
+const TOP: usize = 36;
+
+/// The same board turned a quarter clockwise, for a narrow screen: the rows are columns, i,
+/// ii (A's) on the left and iii, iv (B's) on the right, hole 1 at the top. Its holes are the
+/// same elements (`data-hole`) as [`board_svg`]'s, so the play page may show either.
+pub fn turned_rows_svg(n: usize, state: &Value, label: &str) -> String {
+    const GAP: usize = 10;
+    let width = 4 + 4 * COL_W + GAP + 4;
+    let height = TOP + n * PITCH + 8;
+    let heads = all_heads(state);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg class="board rows turned" viewBox="0 0 {width} {height}" style="aspect-ratio: {width} / {height}; height: min({mh}px, calc(100svh - 16rem), calc((100vw - 2.5rem) * {ratio:.4}))" data-holes="{n}" role="group" aria-label="{label}: four rows of {n} holes turned to columns, A's rows i and ii on the left, B's rows iii and iv on the right, hole 1 at the top" xmlns="http://www.w3.org/2000/svg">"#,
+        mh = height * 3 / 2,
+        ratio = height as f64 / width as f64,
+    );
+    let side_h = n * PITCH + 8;
+    let _ = write!(
+        s,
+        r#"<rect class="side side-a" x="4" y="{y}" width="{w}" height="{side_h}" rx="10"/><rect class="side side-b" x="{xb}" y="{y}" width="{w}" height="{side_h}" rx="10"/>"#,
+        y = TOP - 4,
+        w = 2 * COL_W,
+        xb = 4 + 2 * COL_W + GAP,
+    );
+    for (c, &row) in [Row::I, Row::Ii, Row::Iii, Row::Iv].iter().enumerate() {
+        let name = row.to_string();
+        let left = 4 + c * COL_W + if c >= 2 { GAP } else { 0 };
+        let (arrow, way) = if sows_rightwards(row, n as u8) {
+            ("↓", "from hole 1 down")
+        } else {
+            ("↑", "up towards hole 1")
+        };
+        let _ = write!(
+            s,
+            r#"<text class="row-label" x="{}" y="20">{name}</text><text class="sow-arrow" data-row="{name}" x="{}" y="21"><title>row {name} is sown {way}</title>{arrow}</text>"#,
+            left + 8,
+            left + 38,
+        );
+        for h in 1..=n {
+            let x = left + 22;
+            let y = TOP + (h - 1) * PITCH + PITCH / 2;
+            let hole = format!("{name},{h}");
+            let head = heads.iter().find(|(k, _)| *k == hole).map(|(_, p)| *p);
+            let at = HoleAt {
+                x,
+                y,
+                r: 12,
+                nx: x + 19,
+                ny: y + 4,
+                anchor: "start",
+            };
+            hole_svg(&mut s, &hole, count_of(state, &name, h), head, &at);
         }
     }
     s.push_str("</svg>");

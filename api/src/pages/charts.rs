@@ -42,7 +42,7 @@ fn open(s: &mut String, class: &str, height: f64, title: &str, desc: &str) {
 fn table(s: &mut String, title: &str, head: &[&str], rows: &[Vec<String>]) {
     let _ = write!(
         s,
-        r#"<table class="visually-hidden chart-data"><caption>{}</caption><thead><tr>"#,
+        r#"<div class="visually-hidden"><table class="chart-data"><caption>{}</caption><thead><tr>"#,
         esc(title)
     );
     for h in head {
@@ -60,7 +60,7 @@ fn table(s: &mut String, title: &str, head: &[&str], rows: &[Vec<String>]) {
         }
         s.push_str("</tr>");
     }
-    s.push_str("</tbody></table>");
+    s.push_str("</tbody></table></div>");
 }
 
 /// The "nice" step (1, 2 or 5 times a power of ten) at least `raw`.
@@ -291,21 +291,43 @@ pub fn histogram(
     );
     let iqr = quantile(&body, n, 0.75) - quantile(&body, n, 0.25);
     let fd = 2.0 * iqr / (n.max(1) as f64).cbrt();
+    // A tail longer than the body (the longest 1% spread further than the other 99%) is
+    // summarised in one bar, so that the body's bins are not widened to reach it.
+    let p99 = quantile(&body, n, 0.99) as u64;
+    let cap = if max - min > 2 * (p99 - min).max(1) {
+        p99
+    } else {
+        max
+    };
     let mut width = nice_step(fd.max(1.0)) as u64;
     let start = |w: u64| min / w * w;
-    while (max - start(width)) / width + 1 > MAX_BINS {
+    while (cap - start(width)) / width + 1 > MAX_BINS {
         width = nice_step(width as f64 * 1.01) as u64;
     }
     let first = start(width);
     let nbins = if n == 0 {
         0
     } else {
-        ((max - first) / width + 1) as usize
+        ((cap - first) / width + 1) as usize
     };
     let mut bins = vec![0u64; nbins];
+    let (mut tail, mut tail_min) = (0u64, u64::MAX);
     for &(v, c) in &body {
-        bins[((v - first) / width) as usize] += c;
+        let i = ((v - first) / width) as usize;
+        if i < nbins {
+            bins[i] += c;
+        } else {
+            tail += c;
+            tail_min = tail_min.min(v);
+        }
     }
+    let body_n = n - tail;
+    let body_max = body
+        .iter()
+        .map(|c| c.0)
+        .filter(|&v| v < tail_min)
+        .max()
+        .unwrap_or(min);
     let bin_label = |i: usize| {
         let lo = first + i as u64 * width;
         if width == 1 {
@@ -317,25 +339,33 @@ pub fn histogram(
     let top = bins
         .iter()
         .copied()
-        .chain([at_limit])
+        .chain([at_limit, tail])
         .max()
         .unwrap_or(1)
         .max(1);
     let (y_ticks, y_step) = ticks(0.0, top as f64, 4);
     let y_top = y_ticks.last().copied().unwrap_or(1.0).max(top as f64);
     let (height, left, bottom) = (290.0, 64.0, 58.0);
-    // The limit's bar stands apart at the right.
-    let limit_w = if at_limit > 0 { 90.0 } else { 0.0 };
+    // The tail's and the limit's bars stand apart at the right.
+    let limit_w = 90.0 * (u8::from(at_limit > 0) + u8::from(tail > 0)) as f64;
     let plot_w = WIDTH - left - 20.0 - limit_w;
     let plot_h = height - bottom - 14.0;
     let base = 14.0 + plot_h;
     let y = |c: f64| base - c / y_top * plot_h;
     let bw = plot_w / nbins.max(1) as f64;
-    let mut desc = if n > 0 {
-        format!("{n} games from {min} to {max} {x_label}, in bins of {width} (Freedman–Diaconis)")
+    let mut desc = if body_n > 0 {
+        format!(
+            "{body_n} games from {min} to {body_max} {x_label}, in bins of {width} (Freedman–Diaconis)"
+        )
     } else {
         String::new()
     };
+    if tail > 0 {
+        let _ = write!(
+            desc,
+            "; {tail} longer games, {tail_min} to {max} {x_label}, in one bar"
+        );
+    }
     if let (Some(CutOff { limit: l, .. }), true) = (cut_off, at_limit > 0) {
         if !desc.is_empty() {
             desc.push_str("; ");
@@ -398,23 +428,46 @@ pub fn histogram(
         .enumerate()
         .map(|(i, c)| vec![bin_label(i), c.to_string()])
         .collect();
+    // The bars that stand apart: (games, first line, second line, tooltip, table row).
+    let mut apart: Vec<(u64, String, String, String, String)> = vec![];
+    if tail > 0 {
+        apart.push((
+            tail,
+            "longer".into(),
+            format!("({tail_min}–{max})"),
+            format!("longer games, {tail_min} to {max} {x_label}: {tail} games"),
+            format!("longer, {tail_min}–{max}"),
+        ));
+    }
     if let (Some(CutOff { limit: l, .. }), true) = (cut_off, at_limit > 0) {
-        let x0 = WIDTH - 20.0 - limit_w + 24.0;
+        apart.push((
+            at_limit,
+            "limit".into(),
+            format!("({l})"),
+            format!("cut off at the limit ({l}): {at_limit} games"),
+            format!("cut off at the limit ({l})"),
+        ));
+    }
+    for (k, (games, line1, line2, tip, row)) in apart.into_iter().enumerate() {
+        let x0 = WIDTH - 20.0 - limit_w + 24.0 + 90.0 * k as f64;
+        let bar_w = 90.0 - 34.0;
         let _ = write!(
             s,
-            r#"<rect class="bar limit" x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}"><title>cut off at the limit ({l}): {at_limit} games</title></rect><text class="tick" x="{:.1}" y="{:.1}">limit</text><text class="tick" x="{:.1}" y="{:.1}">({l})</text>"#,
-            y(at_limit as f64),
-            limit_w - 34.0,
-            base - y(at_limit as f64),
-            x0 + (limit_w - 34.0) / 2.0,
+            r#"<rect class="bar {class}" x="{x0:.1}" y="{:.1}" width="{bar_w:.1}" height="{:.1}"><title>{}</title></rect><text class="tick" x="{:.1}" y="{:.1}">{games}</text><text class="tick" x="{:.1}" y="{:.1}">{}</text><text class="tick" x="{:.1}" y="{:.1}">{}</text>"#,
+            y(games as f64),
+            base - y(games as f64),
+            esc(&tip),
+            x0 + bar_w / 2.0,
+            y(games as f64) - 4.0,
+            x0 + bar_w / 2.0,
             base + 18.0,
-            x0 + (limit_w - 34.0) / 2.0,
+            esc(&line1),
+            x0 + bar_w / 2.0,
             base + 32.0,
+            esc(&line2),
+            class = if line1 == "limit" { "limit" } else { "tail" },
         );
-        rows.push(vec![
-            format!("cut off at the limit ({l})"),
-            at_limit.to_string(),
-        ]);
+        rows.push(vec![row, games.to_string()]);
     }
     s.push_str("</svg>");
     table(
@@ -440,6 +493,28 @@ mod tests {
             .map(|c| c.split('<').next().unwrap().parse::<u64>().unwrap())
             .sum();
         assert_eq!(bars, 8, "{svg}");
+    }
+
+    /// A few very long games (not cut off) are summarised in one bar of their own: the body
+    /// keeps bins of its own width, not 99.9% of the games in four bars reaching to the tail.
+    #[test]
+    fn a_long_tail_is_summarised_not_binned() {
+        let mut counts: Vec<(u64, u64)> = (20..220).map(|v| (v, 10)).collect();
+        counts.push((2300, 5));
+        let svg = histogram("t", "turns", &counts, None);
+        assert!(
+            svg.contains(
+                "2000 games from 20 to 219 turns, in bins of 20 (Freedman–Diaconis); 5 longer \
+                 games, 2300 to 2300 turns, in one bar"
+            ),
+            "{svg}"
+        );
+        assert!(svg.contains("<th scope=\"row\">20–39</th><td>200</td>"));
+        assert!(svg.contains("<th scope=\"row\">longer, 2300–2300</th><td>5</td>"));
+        // Ten bins of the body and the tail's bar.
+        assert_eq!(svg.matches("<rect").count(), 10 + 1);
+        // The table is inside a hidden div, which (unlike a table) takes its 1 px width.
+        assert!(svg.contains("<div class=\"visually-hidden\"><table class=\"chart-data\">"));
     }
 
     /// A long tail of games cut off at the turn limit has a bar of its own, and the rest are

@@ -16,6 +16,7 @@ pub mod indexes;
 pub mod job_page;
 pub mod nhodo;
 pub mod order;
+pub mod params;
 pub mod play;
 pub mod problems;
 pub mod readings;

@@ -107,6 +107,29 @@ pub fn sort_rulesets(rulesets: Vec<RulesetItem>, sources: &[SourceItem]) -> Vec<
         .collect()
 }
 
+/// The catalogue's rulesets in reading order (as the archive's pages list them), for the
+/// forms' menus; any the archive does not hold come last, in the catalogue's order.
+pub async fn catalogue_in_order(
+    pool: &sqlx::PgPool,
+) -> Result<Vec<&'static tsoro_engine::catalogue::RulesetDef>, crate::archive::ArchiveError> {
+    use crate::archive::read;
+    let order: Vec<String> = sort_rulesets(
+        read::all_rulesets(pool).await?,
+        &read::all_sources(pool).await?,
+    )
+    .into_iter()
+    .map(|r| r.id)
+    .collect();
+    let mut defs: Vec<_> = tsoro_engine::catalogue::all().iter().collect();
+    defs.sort_by_key(|d| {
+        order
+            .iter()
+            .position(|id| *id == d.id)
+            .unwrap_or(usize::MAX)
+    });
+    Ok(defs)
+}
+
 /// Passages by source (in reading order), then in their source's order.
 pub fn sort_evidence(items: &mut [EvidenceItem], sources: &[SourceItem]) {
     let rank = source_rank(sources);

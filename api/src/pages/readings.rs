@@ -71,8 +71,9 @@ async fn new(req: HttpRequest, state: St) -> Page {
         .map(|q| q.into_inner())
         .unwrap_or_default();
     let get = |k: &str| query.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let with_readings: Vec<&catalogue::RulesetDef> = catalogue::all()
-        .iter()
+    let with_readings: Vec<&catalogue::RulesetDef> = super::order::catalogue_in_order(&state.pool)
+        .await?
+        .into_iter()
         .filter(|d| d.kind != Kind::Nhodo && !reading_params(d).is_empty())
         .collect();
     let chosen = get("ruleset")

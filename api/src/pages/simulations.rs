@@ -13,8 +13,8 @@ use crate::jobs::store::{self, JobRow};
 use crate::settings::JobSettings;
 use actix_web::{HttpRequest, web};
 use askama::Template;
-use serde_json::{Value, json};
-use tsoro_engine::catalogue::{self, Kind};
+use serde_json::Value;
+use tsoro_engine::catalogue::Kind;
 use tsoro_engine::stats::Stats;
 use tsoro_engine::stats::interval::wilson_score;
 use tsoro_engine::stats::paired::p_text;
@@ -64,21 +64,13 @@ async fn new(req: HttpRequest, state: St, limits: web::Data<crate::settings::Job
         .and_then(|q| q.into_inner().into_iter().find(|(k, _)| k == "ruleset"))
         .map(|(_, v)| v)
         .unwrap_or_else(|| "tsoro-matthews-basic".into());
-    let defs: Vec<_> = catalogue::all().iter().collect();
+    let defs = super::order::catalogue_in_order(&state.pool).await?;
     let params: serde_json::Map<String, Value> = defs
         .iter()
         .map(|d| {
             (
                 d.id.clone(),
-                Value::Array(
-                    d.params
-                        .iter()
-                        .map(|p| {
-                            json!({"name": p.name, "default": p.default, "range": p.range(),
-                                   "description": p.description})
-                        })
-                        .collect(),
-                ),
+                Value::Array(d.params.iter().map(super::params::spec_json).collect()),
             )
         })
         .collect();
@@ -470,7 +462,18 @@ async fn show(state: St, limits: web::Data<JobSettings>, id: web::Path<String>) 
         command: command_line(&job),
         reasons: stats
             .as_ref()
-            .map(|s| s.reasons.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .map(|s| {
+                s.reasons
+                    .iter()
+                    .map(|(k, v)| {
+                        let words = tsoro_engine::EndReason::words_of(k);
+                        (
+                            words.map_or_else(|| k.replace('_', " "), str::to_string),
+                            *v,
+                        )
+                    })
+                    .collect()
+            })
             .unwrap_or_default(),
         comparison: job.comparison_id.map(|c| format!("/comparisons/{c}")),
         charts,

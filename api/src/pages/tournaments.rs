@@ -14,7 +14,7 @@ use crate::jobs::tournament_view::TournamentView;
 use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::Value;
-use tsoro_engine::catalogue::{self, Kind};
+use tsoro_engine::catalogue::Kind;
 use tsoro_engine::tournament::ladder;
 
 /// Registers the pages (`new` before `{id}`).
@@ -52,8 +52,9 @@ async fn new(req: HttpRequest, state: St) -> Page {
         .unwrap_or_else(|| "tsoro-ludii".into());
     let ladder = query.iter().any(|(k, v)| k == "ladder" && v == "1");
     html(&NewPage {
-        rulesets: catalogue::all()
-            .iter()
+        rulesets: super::order::catalogue_in_order(&state.pool)
+            .await?
+            .into_iter()
             .filter(|d| d.kind != Kind::Nhodo)
             .map(|d| (d.id.clone(), d.title.clone()))
             .collect(),

@@ -462,7 +462,7 @@ async fn a_histogram_sets_the_turn_limit_apart_and_every_chart_has_its_table() {
     // Each chart (rates, histogram) has its table of numbers.
     assert_eq!(
         html.matches("<svg class=\"chart").count(),
-        html.matches("<table class=\"visually-hidden chart-data\">")
+        html.matches("<div class=\"visually-hidden\"><table class=\"chart-data\">")
             .count()
     );
     // The rates' axis ticks at 20% steps, not quarters.
