@@ -139,9 +139,9 @@ fn reading_name(r: &ReadingResult) -> String {
     }
 }
 
-/// What a reading changes against the default under one pairing, in a sentence: `games
-/// +14% longer (+12% to +16%; ratio of means, delta method); first player's score 51.2%
-/// (49.8–52.6%) against 49.9%; ...`, then the verdict naming the figures that differ.
+/// What a reading changes against the default under one pairing, in a sentence: `mean length
+/// +14% (+12% to +16%; the ratio of the means, delta-method interval); first player's score
+/// 51.2% (49.8–52.6%) against 49.9%; ...`, then the verdict naming the figures that differ.
 pub fn consequence(r: &ReadingResult, default: &ReadingResult) -> String {
     let m = &r.metrics;
     let d = &default.metrics;
