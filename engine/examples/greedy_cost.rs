@@ -28,6 +28,7 @@ fn main() {
         games: 0..games,
         seed,
         swap_seats: true,
+        opening_plies: 0,
     };
     let names: [Arc<str>; 2] = spec.agents.map(|a| Arc::from(a.to_string()));
     let mut digest = DefaultHasher::new();

@@ -28,6 +28,7 @@ fn main() {
         games: 0..games,
         seed: 0,
         swap_seats: true,
+        opening_plies: 0,
     };
     let opts = SimOptions {
         threads,

@@ -50,6 +50,9 @@ pub enum RunError {
     /// The thread pool could not be built.
     #[error("thread pool: {0}")]
     Threads(String),
+    /// Too long a random opening (a simulation's or a tournament's).
+    #[error("opening plies: {0} given; allowed 0 to {max}", max = crate::tournament::MAX_OPENING_PLIES)]
+    OpeningPlies(u32),
 }
 
 /// Checks that `games` holds 1 to [`MAX_GAMES`] games.

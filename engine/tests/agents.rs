@@ -92,6 +92,7 @@ fn wins_against_random(agent: &str, games: u64) -> u64 {
         games: 0..games,
         seed: 2026,
         swap_seats: true,
+        opening_plies: 0,
     };
     let s = simulate_any(&g, &spec, &SimOptions::default(), &mut |_| {}).unwrap();
     let st = s.stats();
@@ -176,6 +177,7 @@ fn agents_play_line_games() {
             games: 0..40,
             seed: 7,
             swap_seats: true,
+            opening_plies: 0,
         };
         let st = simulate_any(&g, &spec, &SimOptions::default(), &mut |_| {})
             .unwrap()

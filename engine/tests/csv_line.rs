@@ -37,6 +37,7 @@ fn the_line_is_the_serde_line_on_every_ruleset() {
             games: 0..40,
             seed: 11,
             swap_seats: true,
+            opening_plies: 0,
         };
         let mut recs = vec![];
         simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {

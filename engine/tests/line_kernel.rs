@@ -209,6 +209,7 @@ fn simulations_on_the_kernel_equal_the_reference() {
             games: 0..300,
             seed: 11,
             swap_seats: true,
+            opening_plies: 0,
         };
         let mut runs = vec![];
         for reference in [false, true] {

@@ -14,6 +14,7 @@ fn run(id: &str, games: std::ops::Range<u64>, threads: usize) -> (Vec<GameRecord
         games,
         seed: 7,
         swap_seats: true,
+        opening_plies: 0,
     };
     let opts = SimOptions {
         threads,
@@ -80,6 +81,7 @@ fn summary_only_gives_the_summary_of_the_records() {
             games: 0..games,
             seed: 11,
             swap_seats: true,
+            opening_plies: 0,
         };
         for threads in [1, 2] {
             let opts = SimOptions {
@@ -115,6 +117,7 @@ fn cancel_stops_early() {
         games: 0..10_000,
         seed: 1,
         swap_seats: true,
+        opening_plies: 0,
     };
     let opts = SimOptions {
         threads: 1,
@@ -140,6 +143,7 @@ fn the_fast_path_hands_on_games_in_order_and_stops_when_cancelled() {
         games: 0..200_000,
         seed: 3,
         swap_seats: true,
+        opening_plies: 0,
     };
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let opts = SimOptions {
@@ -199,6 +203,7 @@ fn cancel_reaches_inside_a_search() {
             games: 0..4,
             seed: 1,
             swap_seats: true,
+            opening_plies: 0,
         };
         let opts = SimOptions {
             threads: 2,
@@ -354,6 +359,7 @@ fn a_game_s_actions_replay_to_its_record() {
         games: 0..6,
         seed: 5,
         swap_seats: true,
+        opening_plies: 0,
     };
     let mut records = vec![];
     simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
@@ -373,4 +379,71 @@ fn a_game_s_actions_replay_to_its_record() {
         assert_eq!(out.result.turns, r.turns, "game {}", r.game);
         assert_eq!(out.result.reason, Some(r.reason), "game {}", r.game);
     }
+}
+
+/// Two fixed-depth alpha-beta agents from the start position replay (nearly) one line: the
+/// run says so in words, and counts few distinct games. With shared random openings the
+/// warning goes, the games differ, and the two games of a seat-swapped pair start from the
+/// same opening; a forced move is no opening choice; any thread count gives the same games.
+#[test]
+fn deterministic_pairings_are_warned_about_and_openings_make_distinct_games() {
+    use tsoro_engine::sim::game_actions_any;
+    use tsoro_engine::stats::distinct::{DistinctGames, replay_warning};
+    let def = catalogue::get("tsoro-ludii").unwrap();
+    let g = def.build(&def.parse_params(["holes=8"]).unwrap()).unwrap();
+    let agents: [AgentSpec; 2] = [
+        "alphabeta:2".parse().unwrap(),
+        "alphabeta:2".parse().unwrap(),
+    ];
+    let play = |opening_plies: u32, threads: usize| {
+        let spec = SimSpec {
+            agents,
+            games: 0..24,
+            seed: 3,
+            swap_seats: true,
+            opening_plies,
+        };
+        let mut d = DistinctGames::default();
+        let mut recs = vec![];
+        simulate_any(
+            &g,
+            &spec,
+            &SimOptions {
+                threads,
+                ..SimOptions::default()
+            },
+            &mut |r| {
+                d.add(r);
+                recs.push(r.clone());
+            },
+        )
+        .unwrap();
+        (d, recs, spec)
+    };
+    let warning = replay_warning(&agents, 0).expect("a warning in words");
+    assert!(warning.contains("replay one line"), "{warning}");
+    let (plain, _, _) = play(0, 2);
+    assert!(plain.distinct() < 12, "{} distinct of 24", plain.distinct());
+    assert!(
+        plain
+            .sentence()
+            .contains("warning: the run replays the same games")
+    );
+    assert!(replay_warning(&agents, 4).is_none());
+    assert!(replay_warning(&["mcts:50".parse().unwrap(), agents[1]], 0).is_none());
+    let (opened, recs, spec) = play(4, 2);
+    assert!(
+        opened.distinct() > 12,
+        "{} distinct of 24",
+        opened.distinct()
+    );
+    assert!(!opened.sentence().contains("warning"));
+    // A pair's two games open alike; pairs differ.
+    let open = |k: u64| game_actions_any(&g, &spec, k)[..4].to_vec();
+    assert_eq!(open(0), open(1));
+    assert_eq!(open(6), open(7));
+    assert_ne!(open(0), open(2));
+    // The same games on one thread.
+    let (_, again, _) = play(4, 1);
+    assert_eq!(recs, again);
 }

@@ -262,7 +262,13 @@ fn a_ladder_doubles_and_refuses_ranges_its_syntax_does_not_allow() {
             assert_eq!(flat, (0..3).map(|i| i >= at).collect::<Vec<_>>());
         }
         None => {
-            assert!(l.verdict.contains("has not flattened"), "{}", l.verdict);
+            // 4 pairs show no equivalence: either a gain is detected or the sentence says
+            // what would go unseen.
+            assert!(
+                l.verdict.contains("has not flattened") || l.verdict.contains("would go unseen"),
+                "{}",
+                l.verdict
+            );
             assert_eq!(flat, [false; 3]);
         }
     }

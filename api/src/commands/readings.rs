@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tsoro_engine::sim::{MAX_GAMES, SimOptions};
 use tsoro_engine::stats::paired::p_text;
+use tsoro_engine::stats::study::{confound_note, limit_note, test_sentence};
 
 /// Arguments of `tsoro readings`.
 #[derive(Debug, Args)]
@@ -28,6 +29,11 @@ pub struct ReadingsArgs {
     /// The seed shared by every run: game k of every reading starts from the same seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Uniformly random plies played before the agents take over (a forced move does not
+    /// count): the two games of a seat-swapped pair share theirs, and game k of every
+    /// reading starts from the same random numbers.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: u32,
     /// Worker threads (default: one per core). The numbers do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -52,18 +58,29 @@ pub fn run(args: &ReadingsArgs) -> ExitCode {
         games: args.games,
         seed: args.seed,
     };
-    let plan = match readings::plan_study(&req, MAX_GAMES) {
+    let mut plan = match readings::plan_study(&req, MAX_GAMES) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {}: {e}", cli_field(&e.field));
             return ExitCode::from(2);
         }
     };
+    if args.opening_plies > tsoro_engine::sim::MAX_OPENING_PLIES {
+        eprintln!(
+            "error: --opening-plies: {} given; allowed 0 to {}",
+            args.opening_plies,
+            tsoro_engine::sim::MAX_OPENING_PLIES
+        );
+        return ExitCode::from(2);
+    }
+    for run in &mut plan.runs {
+        run.opening_plies = args.opening_plies;
+    }
     let opts = SimOptions {
         threads: args.threads.unwrap_or(0),
         ..SimOptions::default()
     };
-    let results = match readings::play(&plan, &opts) {
+    let (results, distinct) = match readings::play_counting(&plan, &opts) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -79,16 +96,49 @@ pub fn run(args: &ReadingsArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
+    // How many distinct games each pairing's runs hold, and the warning for a pairing that
+    // would replay one line.
+    let n = plan.readings.len().max(1);
+    let mut notes = vec![];
+    for (i, agents) in plan.pairings.iter().enumerate() {
+        let runs = distinct.get(i * n..(i + 1) * n).unwrap_or_default();
+        let (d, g): (u64, u64) = runs
+            .iter()
+            .fold((0, 0), |(d, g), x| (d + x.distinct(), g + x.games()));
+        let fewest = runs.iter().map(|x| x.distinct()).min().unwrap_or(0);
+        let mut line = format!(
+            "{},{}: {d} distinct games of {g} over its {} readings (told apart by their \
+             records; fewest in one reading: {fewest} of {})",
+            agents[0],
+            agents[1],
+            runs.len(),
+            args.games
+        );
+        if 2 * fewest < args.games {
+            line += "; warning: a reading's run replays the same games: its figures describe a \
+                     few lines of play, not the game; use random openings (--opening-plies)";
+        }
+        notes.push(line);
+        notes.extend(tsoro_engine::stats::distinct::replay_warning(
+            agents,
+            args.opening_plies,
+        ));
+    }
     if args.json {
         let doc = serde_json::json!({
             "ruleset": args.ruleset,
             "seed": args.seed.to_string(),
             "games": args.games,
+            "opening_plies": args.opening_plies,
+            "notes": notes,
             "pairings": results,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
         print!("{}", table(&results));
+        for n in &notes {
+            println!("{n}");
+        }
     }
     ExitCode::SUCCESS
 }
@@ -110,6 +160,7 @@ pub fn table(results: &[PairingResult]) -> String {
     let mut out = String::new();
     for p in results {
         out += &format!("{} vs {}\n", p.agents[0], p.agents[1]);
+        let default = p.readings.first().map(|d| d.metrics);
         for r in &p.readings {
             let m = &r.metrics;
             let name = match &r.reading.parameter {
@@ -117,7 +168,7 @@ pub fn table(results: &[PairingResult]) -> String {
                 None => "default".into(),
             };
             out += &format!(
-                "  {name:<28} first player {} [{}, {}]  draws {} [{}, {}]  length {:.1} [{:.1}, {:.1}] (median {} [{}, {}])  captures {:.2} [{:.2}, {:.2}]  branching {:.2}  endless {}  limit {}",
+                "  {name:<28} first player {} [{}, {}]  draws {} [{}, {}]  length {:.1} [{:.1}, {:.1}] (lower median {} [{}, {}])  captures {:.2} [{:.2}, {:.2}]  branching {:.2}  endless {}  limit {}",
                 pct(m.first_player_score.value),
                 pct(m.first_player_score.ci.low),
                 pct(m.first_player_score.ci.high),
@@ -137,29 +188,22 @@ pub fn table(results: &[PairingResult]) -> String {
                 pct(m.endless_sowings.rate),
                 pct(m.limit_ends.rate),
             );
-            if r.reading.parameter.is_some() {
-                let tests: Vec<String> = r
-                    .tests
-                    .iter()
-                    .map(|t| {
-                        format!(
-                            "{} p {} (Holm {})",
-                            t.figure,
-                            p_text(t.p_value),
-                            p_text(t.adjusted)
-                        )
-                    })
-                    .collect();
-                out += &format!(
-                    "\n  {:<28} {}: {}",
-                    "",
-                    if r.differs {
-                        "differs from the default"
-                    } else {
-                        "no detectable difference"
-                    },
-                    tests.join(", ")
-                );
+            if let (true, Some(d)) = (r.reading.parameter.is_some(), &default) {
+                // Each tested figure beside its verdict, then what they say together.
+                for t in &r.tests {
+                    out += &format!(
+                        "\n  {:<28} {} (p {})",
+                        "",
+                        test_sentence(t, &r.metrics, d),
+                        p_text(t.p_value)
+                    );
+                }
+                for note in confound_note(&r.tests)
+                    .into_iter()
+                    .chain(limit_note(&r.metrics, d))
+                {
+                    out += &format!("\n  {:<28} {note}", "");
+                }
             }
             if !r.reading.attestation.kind.is_empty() {
                 out += &format!(

@@ -42,6 +42,11 @@ pub struct RunArgs {
     /// Keep each agent in its seat instead of swapping every other game.
     #[arg(long)]
     pub fixed_seats: bool,
+    /// Uniformly random plies played before the agents take over (a forced move does not
+    /// count), from a stream of their own: the two games of a seat-swapped pair share theirs,
+    /// and game k of every run of a comparison starts from the same random numbers.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: u32,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

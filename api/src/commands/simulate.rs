@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tsoro_engine::catalogue::{self, Params};
 use tsoro_engine::sim::{MAX_GAMES, SimOptions, simulate_any};
 use tsoro_engine::stats::csv_line;
+use tsoro_engine::stats::distinct::{DistinctGames, replay_warning};
 use tsoro_engine::stats::interval::wilson_score;
 use tsoro_engine::stats::paired::{Paired, PairedGame, PairedSummary, p_text};
 use tsoro_engine::stats::{GameRecord, Stats};
@@ -57,7 +58,40 @@ fn plan_simulation(id: &str, run: &RunArgs) -> Result<RunPlan, RunError> {
         swap_seats: !run.fixed_seats,
         reference: run.reference,
     };
-    plan::plan(&req, MAX_GAMES)
+    let mut p = plan::plan(&req, MAX_GAMES)?;
+    p.opening_plies = checked_openings(run.opening_plies)?;
+    Ok(p)
+}
+
+/// `--opening-plies`, checked.
+fn checked_openings(n: u32) -> Result<u32, RunError> {
+    if n > tsoro_engine::sim::MAX_OPENING_PLIES {
+        return Err(RunError::new(
+            "opening_plies",
+            format!(
+                "{n} given; allowed 0 to {}",
+                tsoro_engine::sim::MAX_OPENING_PLIES
+            ),
+            format!("0..={}", tsoro_engine::sim::MAX_OPENING_PLIES),
+        ));
+    }
+    Ok(n)
+}
+
+/// What a run's games are, in words: how many distinct games it holds (or that random play
+/// was not checked), and the warning for a pairing that would replay one line.
+fn games_note(p: &RunPlan, distinct: &DistinctGames) -> Vec<String> {
+    let mut out = vec![];
+    if distinct.games() > 0 {
+        out.push(format!("{}: {}", p.def.id, distinct.sentence()));
+    } else {
+        out.push(format!(
+            "{}: random play, games not checked for repeats",
+            p.def.id
+        ));
+    }
+    out.extend(replay_warning(&p.agents, p.opening_plies));
+    out
 }
 
 /// How the run is played (the numbers do not depend on it), checked.
@@ -114,12 +148,18 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
         .and_then(|w| writeln!(w, "{}", header(GameRecord::COLUMNS)).err())
         .map(|e| e.to_string());
     let mut line = Vec::with_capacity(256);
-    // Without a CSV nothing reads the records: random games then make none.
+    // Without a CSV nothing reads the records of random play on the fast kernel: it then
+    // makes none (and its games are not checked for repeats); other games are counted.
+    let random_fast = p.agents == [tsoro_engine::agents::AgentSpec::Random; 2]
+        && p.opening_plies == 0
+        && !p.reference;
     let opts = SimOptions {
-        summary_only: writer.is_none(),
+        summary_only: writer.is_none() && random_fast,
         ..opts
     };
+    let mut distinct = DistinctGames::default();
     let stats = execute(&p, &opts, &mut |r| {
+        distinct.add(r);
         if let (Some(w), None) = (writer.as_mut(), &write_err) {
             line.clear();
             csv_line::write_line(r, &mut line);
@@ -151,6 +191,7 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
         eprintln!("error: {}: {e}", path.display());
         return ExitCode::from(1);
     }
+    let notes = games_note(&p, &distinct);
     if args.run.json {
         let doc = serde_json::json!({
             "ruleset": p.def.id,
@@ -158,11 +199,17 @@ pub fn run_simulate(args: &SimulateArgs) -> ExitCode {
             "agents": p.agent_names(),
             "seed": p.seed.to_string(),
             "games": p.games,
+            "opening_plies": p.opening_plies,
+            "distinct_games": (distinct.games() > 0).then(|| distinct.distinct()),
+            "notes": notes,
             "stats": stats,
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
         print!("{}", table(&[(&p, &stats)], &[]));
+        for n in &notes {
+            println!("{n}");
+        }
     }
     ExitCode::SUCCESS
 }
@@ -187,17 +234,27 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
         },
         Err(e) => return usage(e),
     };
-    let prepared = match plan::plan_comparison(&req, MAX_GAMES) {
+    let openings = match checked_openings(args.run.opening_plies) {
+        Ok(n) => n,
+        Err(e) => return usage(e),
+    };
+    let mut prepared = match plan::plan_comparison(&req, MAX_GAMES) {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    for p in &mut prepared {
+        p.opening_plies = openings;
+    }
+    let mut notes = vec![];
     // Game k of each run against game k of the first (the runs share their seeds).
     let mut reference: Vec<Option<PairedGame>> = vec![];
     let mut stats = vec![];
     let mut diffs: Vec<Paired> = vec![];
     for (i, p) in prepared.iter().enumerate() {
         let mut pairs = PairedSummary::default();
+        let mut distinct = DistinctGames::default();
         let result = execute(p, &opts, &mut |r| {
+            distinct.add(r);
             let g = PairedGame::of(r);
             let k = r.game as usize;
             if i == 0 {
@@ -216,6 +273,7 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         }
+        notes.extend(games_note(p, &distinct));
         if i > 0 {
             diffs.push(pairs.stats());
         }
@@ -230,6 +288,8 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
         let doc = serde_json::json!({
             "seed": args.run.seed.to_string(),
             "games": args.run.games,
+            "opening_plies": openings,
+            "notes": notes,
             "runs": prepared.iter().zip(&stats).map(|(p, s)| serde_json::json!({
                 "ruleset": p.def.id, "params": p.params,
                 "agents": p.agent_names(), "stats": s,
@@ -246,6 +306,9 @@ pub fn run_compare(args: &CompareArgs) -> ExitCode {
     } else {
         let rows: Vec<(&RunPlan, &Stats)> = prepared.iter().zip(&stats).collect();
         print!("{}", table(&rows, &diffs));
+        for n in &notes {
+            println!("{n}");
+        }
     }
     ExitCode::SUCCESS
 }
@@ -331,7 +394,7 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
     row("turns mean (sd)", &|_, s| {
         format!("{:.1} ({:.1})", s.turns.mean, s.turns.sd)
     });
-    row("turns median [p10, p90]", &|_, s| {
+    row("turns lower median [p10, p90]", &|_, s| {
         format!("{} [{}, {}]", s.turns.median, s.turns.p10, s.turns.p90)
     });
     row("turns min..max", &|_, s| {
@@ -340,7 +403,7 @@ fn table(runs: &[(&RunPlan, &Stats)], diffs: &[Paired]) -> String {
     row("moves mean (sd)", &|_, s| {
         format!("{:.1} ({:.1})", s.moves.mean, s.moves.sd)
     });
-    row("moves median [p10, p90]", &|_, s| {
+    row("moves lower median [p10, p90]", &|_, s| {
         format!("{} [{}, {}]", s.moves.median, s.moves.p10, s.moves.p90)
     });
     row("captures/game A, B", &|_, s| {

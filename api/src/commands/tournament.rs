@@ -198,8 +198,8 @@ fn tables(r: &TournamentReport, run: &TournamentRun) -> String {
             out,
             "{:<24} {:>7.0} {:>17} {:>7} {:>6.3} {:>12.3}",
             a.agent,
-            a.elo,
-            format!("[{:.0}, {:.0}]", a.ci.low, a.ci.high),
+            nz(a.elo),
+            format!("[{:.0}, {:.0}]", nz(a.ci.low), nz(a.ci.high)),
             a.games,
             a.score,
             t.ms_per_decision
@@ -209,7 +209,9 @@ fn tables(r: &TournamentReport, run: &TournamentRun) -> String {
     let _ = writeln!(
         out,
         "first move: {:+.0} Elo [{:.0}, {:.0}]\n",
-        f.value, f.ci.low, f.ci.high
+        nz(f.value),
+        nz(f.ci.low),
+        nz(f.ci.high)
     );
     let _ = writeln!(
         out,
@@ -332,16 +334,23 @@ pub fn run_ladder(args: &LadderArgs) -> ExitCode {
             rung.skill
                 .as_ref()
                 .map_or("-".to_string(), |s| iv(s.score, s.ci.low, s.ci.high)),
-            rung.elo
+            nz(rung.elo)
         );
     }
     let f = &l.first_move_elo;
     let _ = writeln!(
         out,
         "first move over the ladder: {:+.0} Elo [{:.0}, {:.0}]",
-        f.value, f.ci.low, f.ci.high
+        nz(f.value),
+        nz(f.ci.low),
+        nz(f.ci.high)
     );
     let _ = writeln!(out, "{}", l.verdict);
     print!("{out}");
     ExitCode::SUCCESS
+}
+
+/// An Elo figure printed with no decimals, never as `-0`.
+fn nz(x: f64) -> f64 {
+    tsoro_engine::stats::number::no_minus_zero(x, 0)
 }

@@ -72,6 +72,7 @@ pub fn job_game(job: &JobRow, k: u64) -> Result<JobGame, JobGameError> {
         games: k..k + 1,
         seed: job.seed,
         swap_seats: job.swap_seats,
+        opening_plies: 0,
     };
     let actions = tsoro_engine::sim::game_actions_any(&game, &spec, k);
     Ok(JobGame {

@@ -399,6 +399,7 @@ mod tests {
                 games: 1000..1030,
                 seed: 5,
                 swap_seats: true,
+                opening_plies: 0,
             };
             let recs = simulated(&g, &spec);
             let b = stored(&recs, spec.seed);
@@ -562,6 +563,7 @@ mod tests {
             games: 500..600,
             seed: 9,
             swap_seats: true,
+            opening_plies: 0,
         };
         let recs = simulated(&g, &spec);
         let lean = stored(&recs, 9);

@@ -102,13 +102,16 @@ pub struct TournamentView {
     /// When done: `report` (as `tsoro tournament --json` prints it: `ratings`, each agent's
     /// Elo with its 95% bootstrap interval `ci`, games and score against the others;
     /// `first_move_elo`, the first mover's advantage in Elo with its interval; `pairings`,
-    /// each pairing's score by seat with Wilson intervals, the first player's, draws and
-    /// turns; `method` and `bootstrap`) and `time` (each agent's decisions and CPU time per
-    /// decision: measured, so not reproducible); for a ladder also `ladder` (as `tsoro ladder
-    /// --json` prints it: per level `rungs`, the first player's score in its self-play, draws,
-    /// decisive share and turns with 95% intervals, its score against the level below (the
-    /// skill trace, `skill`) and rating; `flat_from`, the level from which the skill trace
-    /// flattens, if it does; `verdict`, that in a sentence; `first_move_elo`).
+    /// each pairing's score by seat with Wilson intervals, over both seats the first agent's
+    /// and the first player's scores, draws and turns with intervals from a bootstrap over
+    /// pairs, and `distinct_games`; `method` and `bootstrap`) and `time` (each agent's decisions
+    /// and CPU time per decision: measured, so not reproducible); for a ladder also `ladder`
+    /// (as `tsoro ladder --json` prints it: per level `rungs`, the first player's score in its
+    /// self-play, draws, decisive share and turns with 95% intervals, its score against the
+    /// level below (the skill trace, `skill`), that doubling's gain in Elo (`doubling`) and
+    /// rating; `flat_from`, the level from which every doubling is shown to gain under 30 Elo
+    /// (an equivalence test), if one is; `verdict`, what the trace shows in a sentence;
+    /// `first_move_elo`).
     #[schema(value_type = Option<Object>)]
     pub results: Option<Value>,
     /// Its exports.

@@ -385,6 +385,7 @@ fn prepare(c: &Claim) -> Result<(tsoro_engine::AnyGame, SimSpec), String> {
             games: c.first_game..c.end_game,
             seed: c.job.seed,
             swap_seats: c.job.swap_seats,
+            opening_plies: 0,
         },
     ))
 }

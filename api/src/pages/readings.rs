@@ -18,7 +18,8 @@ use actix_web::{HttpRequest, web};
 use askama::Template;
 use serde_json::Value;
 use tsoro_engine::catalogue::{self, Kind, ParamKind};
-use tsoro_engine::stats::paired::p_text;
+use tsoro_engine::stats::number::no_minus_zero;
+use tsoro_engine::stats::study::{confound_note, figure_words, limit_note, test_sentence};
 use uuid::Uuid;
 
 /// Registers the pages (`new` before `{id}`).
@@ -139,31 +140,38 @@ fn reading_name(r: &ReadingResult) -> String {
     }
 }
 
-/// What a reading changes against the default under one pairing, in a sentence: `games 14%
-/// longer (+12% to +16%); first player 51.2% (49.8–52.6%) against 49.9%`. The length's
-/// change is the paired difference in mean turns and its interval, over the default's mean.
+/// What a reading changes against the default under one pairing, in a sentence: `mean length
+/// +14% (+12% to +16%; the ratio of the means, delta-method interval); first player's score
+/// 51.2% (49.8–52.6%) against 49.9%; ...`, then the verdict naming the figures that differ.
 pub fn consequence(r: &ReadingResult, default: &ReadingResult) -> String {
     let m = &r.metrics;
     let d = &default.metrics;
     let mut parts = vec![];
-    let base = d.mean_length.value;
-    if let Some(t) = r.tests.iter().find(|t| t.figure == "length")
-        && base > 0.0
+    if let Some(q) = r
+        .tests
+        .iter()
+        .find(|t| t.figure == "length")
+        .and_then(|t| t.ratio)
     {
-        let (rel, lo, hi) = (t.diff / base, t.ci.low / base, t.ci.high / base);
-        let word = if rel >= 0.0 { "longer" } else { "shorter" };
+        let change = |x: f64| format!("{:+.0}%", no_minus_zero(100.0 * (x - 1.0), 0));
         parts.push(format!(
-            "games {:.0}% {word} ({:+.0}% to {:+.0}%)",
-            100.0 * rel.abs(),
-            100.0 * lo,
-            100.0 * hi
+            "mean length {} ({} to {}; the ratio of the means, delta-method interval)",
+            change(q.ratio),
+            change(q.ci.low),
+            change(q.ci.high)
         ));
     }
     let s = &m.first_player_score;
     parts.push(format!(
-        "first player {} against {}",
+        "first player's score (a draw counting half) {} against {}",
         pct_ci(s.value, s.ci.low, s.ci.high),
         pct(d.first_player_score.value)
+    ));
+    let w = &m.first_player_wins;
+    parts.push(format!(
+        "first player's wins {} against {}",
+        pct_ci(w.rate, w.ci.low, w.ci.high),
+        pct(d.first_player_wins.rate)
     ));
     if m.draws.rate > 0.0 || d.draws.rate > 0.0 {
         parts.push(format!(
@@ -176,10 +184,19 @@ pub fn consequence(r: &ReadingResult, default: &ReadingResult) -> String {
         "captures {:.1} a game against {:.1}",
         m.captures.value, d.captures.value
     ));
-    let verdict = if r.differs {
-        "differs detectably from the default (Holm)"
+    let differing: Vec<&str> = r
+        .tests
+        .iter()
+        .filter(|t| t.detected)
+        .map(|t| figure_words(t.figure))
+        .collect();
+    let verdict = if differing.is_empty() {
+        "no detectable difference from the default in any tested figure".to_string()
     } else {
-        "no detectable difference from the default"
+        format!(
+            "differs detectably from the default (Holm) in {}",
+            differing.join(", ")
+        )
     };
     format!("{}; {verdict}", parts.join("; "))
 }
@@ -260,36 +277,23 @@ fn pairing_table(p: &PairingResult) -> PairingTable {
             }
         })
         .collect();
+    // Every test beside its verdict (the score's too, where only wins or draws moved), then
+    // what they say together and where games end at the limit.
+    let default = p.readings.first().map(|d| &d.metrics);
     let differing = p
         .readings
         .iter()
         .filter(|r| r.differs)
-        .map(|r| {
-            let figures: Vec<String> = r
+        .filter_map(|r| {
+            let d = default?;
+            let mut lines: Vec<String> = r
                 .tests
                 .iter()
-                .filter(|t| t.detected)
-                .map(|t| {
-                    let (diff, lo, hi) = match t.figure {
-                        "first_player_wins" | "draws" => (
-                            format!("{:+.1} points", 100.0 * t.diff),
-                            format!("{:+.1}", 100.0 * t.ci.low),
-                            format!("{:+.1}", 100.0 * t.ci.high),
-                        ),
-                        _ => (
-                            format!("{:+.2}", t.diff),
-                            format!("{:+.2}", t.ci.low),
-                            format!("{:+.2}", t.ci.high),
-                        ),
-                    };
-                    format!(
-                        "{} {diff} ({lo} to {hi}; Holm-adjusted p {})",
-                        t.figure.replace('_', " "),
-                        p_text(t.adjusted)
-                    )
-                })
+                .map(|t| test_sentence(t, &r.metrics, d))
                 .collect();
-            format!("{}: {}", reading_name(r), figures.join("; "))
+            lines.extend(confound_note(&r.tests));
+            lines.extend(limit_note(&r.metrics, d));
+            Some(format!("{}: {}", reading_name(r), lines.join("; ")))
         })
         .collect();
     let consequences = match p.readings.first() {

@@ -300,7 +300,7 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
         (
             "Length in turns".into(),
             format!(
-                "mean {:.1} (sd {:.1}), median {}, 10th–90th percentile {}–{}, from {} to {}",
+                "mean {:.1} (sd {:.1}), lower median {}, 10th–90th percentile {}–{} (nearest rank), from {} to {}",
                 st.turns.mean,
                 st.turns.sd,
                 st.turns.median,
@@ -312,7 +312,10 @@ fn results(job: &JobRow, st: &Stats) -> (Vec<Chart>, Figures, Figures) {
         ),
         (
             "Length in Ludii moves".into(),
-            format!("mean {:.1}, median {}", st.moves.mean, st.moves.median),
+            format!(
+                "mean {:.1}, lower median {}",
+                st.moves.mean, st.moves.median
+            ),
         ),
         (
             "Captures per game".into(),

@@ -163,9 +163,9 @@ fn ladder_section(l: &Value) -> LadderSection {
                 },
                 elo: format!(
                     "{:+.0} ({:.0} to {:.0})",
-                    f(&r["elo"]),
-                    f(&r["elo_ci"]["low"]),
-                    f(&r["elo_ci"]["high"])
+                    elo(&r["elo"]),
+                    elo(&r["elo_ci"]["low"]),
+                    elo(&r["elo_ci"]["high"])
                 ),
                 flat,
             }
@@ -185,11 +185,13 @@ fn ladder_section(l: &Value) -> LadderSection {
         .collect();
     let mut figures = vec![];
     let title = "The first player's score at each level, the level playing itself, weakest \
-                 first (95% Wilson intervals; 50% is no advantage)";
+                 first (95% intervals from a bootstrap over seat-swapped pairs; 50% is no \
+                 advantage)";
     figures.push((title.to_string(), charts::rates(title, &first)));
     if !skill.is_empty() {
         let title = "The skill trace: each level's score against the level below, over both \
-                     seats (95% Wilson intervals; 50% is no gain from the doubling)";
+                     seats (95% intervals from a bootstrap over seat-swapped pairs; 50% is no \
+                     gain from the doubling)";
         figures.push((title.to_string(), charts::rates(title, &skill)));
     }
     LadderSection {
@@ -202,6 +204,11 @@ fn ladder_section(l: &Value) -> LadderSection {
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(0.0)
+}
+
+/// An Elo figure to print with no decimals (never `-0`).
+fn elo(v: &Value) -> f64 {
+    tsoro_engine::stats::number::no_minus_zero(f(v), 0)
 }
 
 /// The charts, tables and figures of a finished tournament's stored report.
@@ -237,8 +244,12 @@ fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
         .enumerate()
         .map(|(i, r)| RatingRow {
             agent: r["agent"].as_str().unwrap_or("").to_string(),
-            elo: format!("{:+.0}", f(&r["elo"])),
-            interval: format!("{:.0} to {:.0}", f(&r["ci"]["low"]), f(&r["ci"]["high"])),
+            elo: format!("{:+.0}", elo(&r["elo"])),
+            interval: format!(
+                "{:.0} to {:.0}",
+                elo(&r["ci"]["low"]),
+                elo(&r["ci"]["high"])
+            ),
             games: r["games"].to_string(),
             score: format!("{:.3}", f(&r["score"])),
             ms: format!("{:.3}", f(&time[i]["ms_per_decision"])),
@@ -247,9 +258,9 @@ fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
     let fm = &report["first_move_elo"];
     let first_move = format!(
         "{:+.0} Elo (95% interval {:.0} to {:.0})",
-        f(&fm["value"]),
-        f(&fm["ci"]["low"]),
-        f(&fm["ci"]["high"])
+        elo(&fm["value"]),
+        elo(&fm["ci"]["low"]),
+        elo(&fm["ci"]["high"])
     );
     // The first player's score in each self-play pairing, weakest agent first.
     let elo_of = |agent: &str| {
@@ -275,7 +286,8 @@ fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
     selfplay.sort_by(|a, b| elo_of(&a.label).total_cmp(&elo_of(&b.label)));
     if !selfplay.is_empty() {
         let title = "The first player's score when an agent plays itself, weakest agent first \
-                     (95% Wilson intervals; 50% is no advantage)";
+                     (95% intervals from a bootstrap over seat-swapped pairs; 50% is no \
+                     advantage)";
         out.push((title.to_string(), charts::rates(title, &selfplay)));
     }
     // The matrix: the row agent's score against the column agent.

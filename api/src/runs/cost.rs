@@ -105,6 +105,7 @@ fn measure_shape(game: &AnyGame) -> Result<Shape, String> {
         games: 0..SAMPLE_GAMES,
         seed: 0,
         swap_seats: true,
+        opening_plies: 0,
     };
     let opts = SimOptions {
         threads: 1,

@@ -7,6 +7,7 @@
 
 pub use tsoro_engine::columns::{Column, header};
 use tsoro_engine::stats::Stats;
+use tsoro_engine::stats::number::csv_float;
 use tsoro_engine::stats::paired::{Paired, PairedMean, PairedProportion};
 
 /// A run's data package's `sources`: the sources of ruleset `ruleset` (title and the
@@ -334,11 +335,11 @@ pub fn compare_csv<W: std::io::Write>(
             s.moves.mean.to_string(),
         ];
         let prop = |x: Option<&PairedProportion>| {
-            x.map(|x| [x.diff, x.ci.low, x.ci.high, x.p_value].map(|v| v.to_string()))
+            x.map(|x| [x.diff, x.ci.low, x.ci.high, x.p_value].map(csv_float))
                 .unwrap_or_default()
         };
         let mean = |x: Option<&PairedMean>| {
-            x.map(|x| [x.diff, x.ci.low, x.ci.high, x.p_value].map(|v| v.to_string()))
+            x.map(|x| [x.diff, x.ci.low, x.ci.high, x.p_value].map(csv_float))
                 .unwrap_or_default()
         };
         row.extend(prop(d.map(|d| &d.first_mover)));

@@ -451,6 +451,9 @@ pub struct RunPlan {
     pub swap_seats: bool,
     /// Play through the reference rules only.
     pub reference: bool,
+    /// Random opening plies before the agents play ([`SimSpec::opening_plies`]; 0 for the
+    /// service's jobs, which do not take them yet).
+    pub opening_plies: u32,
 }
 
 impl RunPlan {
@@ -461,6 +464,7 @@ impl RunPlan {
             games: 0..self.games,
             seed: self.seed,
             swap_seats: self.swap_seats,
+            opening_plies: self.opening_plies,
         }
     }
 
@@ -635,6 +639,7 @@ pub fn plan(req: &RunRequest, max_games: u64) -> Result<RunPlan, RunError> {
         seed: req.seed,
         swap_seats: req.swap_seats,
         reference: req.reference,
+        opening_plies: 0,
     })
 }
 

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use tsoro_corpus::frictionless::{Column, Resource};
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, ParamKind, Params};
+use tsoro_engine::stats::distinct::DistinctGames;
 use tsoro_engine::stats::paired::Paired;
 use tsoro_engine::stats::study::{ReadingMetrics, ReadingSums, ReadingTest, detect};
 use utoipa::ToSchema;
@@ -292,8 +293,17 @@ pub fn play(
     plan: &StudyPlan,
     opts: &tsoro_engine::sim::SimOptions,
 ) -> Result<Vec<PairingResult>, tsoro_engine::sim::SimError> {
+    Ok(play_counting(plan, opts)?.0)
+}
+
+/// [`play`], with how many distinct games each run holds (in the runs' order).
+pub fn play_counting(
+    plan: &StudyPlan,
+    opts: &tsoro_engine::sim::SimOptions,
+) -> Result<(Vec<PairingResult>, Vec<DistinctGames>), tsoro_engine::sim::SimError> {
     use tsoro_engine::stats::paired::{PairedGame, PairedSummary};
     let n = plan.readings.len();
+    let mut distinct = Vec::with_capacity(plan.runs.len());
     let mut sums = Vec::with_capacity(plan.runs.len());
     let mut diffs = Vec::new();
     let mut reference: Vec<PairedGame> = vec![];
@@ -303,8 +313,10 @@ pub fn play(
             reference.clear();
         }
         let (mut s, mut pairs) = (ReadingSums::default(), PairedSummary::default());
+        let mut d = DistinctGames::default();
         tsoro_engine::sim::simulate_any(&run.game, &run.sim_spec(), opts, &mut |r| {
             s.add(r);
+            d.add(r);
             let g = PairedGame::of(r);
             if is_default {
                 reference.push(g);
@@ -313,11 +325,12 @@ pub fn play(
             }
         })?;
         sums.push(s);
+        distinct.push(d);
         if !is_default {
             diffs.push(pairs.stats());
         }
     }
-    Ok(results(plan, &sums, &diffs))
+    Ok((results(plan, &sums, &diffs), distinct))
 }
 
 /// The columns of `readings.csv`: the reading and its pairing, then per metric its value and
@@ -368,14 +381,15 @@ pub const READINGS_COLUMNS: &[Column] = readings_columns!(
         ("draws", "number", "the share of games drawn (Wilson interval)"),
         ("decisive", "number", "the share of games with a winner (Wilson interval)"),
         ("mean_length", "number", "the mean length in turns (t interval)"),
-        ("median_length", "integer", "the lower median length in turns (distribution-free interval: order statistics)"),
+        ("median_length", "integer", "the lower median length in turns: the ⌈n/2⌉-th smallest, not the mean of the two middle values (distribution-free interval: order statistics)"),
         ("captures", "number", "capture events per game, both seats (t interval)"),
         ("branching", "number", "Ludii's branching factor, per game then averaged (t interval)"),
         ("endless_sowings", "number", "the share of games ended by an endless relay sowing (Wilson interval)"),
         ("limit_ends", "number", "the share of games ended by the turn or move limit (Wilson interval)"),
     ],
     tests: [
-        ("first_player_wins", "the first player's win rate, reading minus default on the same seeds (McNemar's exact test, Newcombe's paired interval)"),
+        ("first_player_score", "the first player's score, a draw counting half, reading minus default game by game (paired t test and interval)"),
+        ("first_player_wins", "the first player's win rate (a draw is not a win), reading minus default on the same seeds (McNemar's exact test, Newcombe's paired interval)"),
         ("draws", "the draw rate, reading minus default on the same seeds (McNemar's exact test, Newcombe's paired interval)"),
         ("length", "the length in turns, reading minus default game by game (paired t test and interval)"),
         ("captures", "captures per game, reading minus default game by game (paired t test and interval)"),
@@ -469,13 +483,7 @@ pub fn command(req: &ReadingsRequest) -> String {
 /// their intervals, and its tests against the default (empty for the default).
 pub fn readings_csv(out: impl std::io::Write, pairings: &[PairingResult]) -> csv::Result<()> {
     // Shortest round-trip decimals; exponent form for the tiny p-values of large studies.
-    let f = |x: f64| {
-        if x != 0.0 && x.abs() < 1e-4 {
-            format!("{x:e}")
-        } else {
-            format!("{x}")
-        }
-    };
+    let f = tsoro_engine::stats::number::csv_float;
     let mut w = csv::Writer::from_writer(out);
     w.write_record(READINGS_COLUMNS.iter().map(|c| c.name))?;
     for p in pairings {

@@ -488,7 +488,16 @@ fn search_prints_the_choice_and_the_candidates() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["to_move"], "B");
     assert_eq!(v["iterations"], 2000);
-    assert!(v["iterations_per_second"].as_u64().unwrap() > 0);
+    // Iterations per CPU-second (the process's CPU time), the wall time named as such: no
+    // bare "seconds" that a loaded machine would inflate.
+    let per_cpu = v["iterations_per_cpu_second"].as_u64().unwrap();
+    let (cpu, wall) = (
+        v["cpu_seconds"].as_f64().unwrap(),
+        v["wall_seconds"].as_f64().unwrap(),
+    );
+    assert!(per_cpu > 0 && cpu > 0.0 && wall > 0.0, "{v}");
+    assert!(((2000.0 / cpu) - per_cpu as f64).abs() <= 1.0, "{v}");
+    assert!(v.get("seconds").is_none() && v.get("iterations_per_second").is_none());
     let candidates = v["candidates"].as_array().unwrap();
     assert!(candidates.len() > 1);
     let visits: u64 = candidates

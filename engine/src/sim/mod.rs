@@ -32,7 +32,14 @@ pub struct SimSpec {
     pub seed: u64,
     /// Agents swap seats every other game.
     pub swap_seats: bool,
+    /// Uniformly random plies played before the agents take over ([`open`]): with seats
+    /// swapped, games `2j` and `2j + 1` share theirs, as a tournament's pair does. A forced
+    /// move (the only legal one) is played but is no opening choice: it does not count.
+    pub opening_plies: u32,
 }
+
+/// Most random opening plies of a simulation (as a tournament's).
+pub const MAX_OPENING_PLIES: u32 = crate::tournament::MAX_OPENING_PLIES;
 
 /// How to run it.
 #[derive(Clone, Default)]
@@ -105,6 +112,7 @@ fn play_traced<G: Game + 'static>(
         spec.agents[1 - a_index].build(),
     ];
     let mut p = start(g, spec, k);
+    open(g, spec, &mut p, trace);
     while let Some(mover) = g.to_move(&p.state) {
         if crate::agents::stop::requested() {
             break; // a stopped run discards this game
@@ -117,6 +125,40 @@ fn play_traced<G: Game + 'static>(
     }
     p
 }
+
+/// Plays game `p.tag`'s random opening ([`SimSpec::opening_plies`]) on `p`, each action
+/// counted in its tally and handed to `trace`. Its random numbers come from their own stream
+/// (the game's, which its agents draw from, is untouched: a run without openings plays as
+/// before), shared by the two games of a seat-swapped pair.
+fn open<G: Game>(
+    g: &G,
+    spec: &SimSpec,
+    p: &mut Playout<G::State>,
+    trace: &mut dyn FnMut(G::Action),
+) {
+    if spec.opening_plies == 0 {
+        return;
+    }
+    let line = if spec.swap_seats { p.tag / 2 } else { p.tag };
+    let mut rng = Rng::for_game(crate::rng::mix64(spec.seed ^ OPENING_STREAM), line);
+    let mut plies = 0;
+    while plies < spec.opening_plies {
+        let Some(mover) = g.to_move(&p.state) else {
+            break;
+        };
+        let options = g.legal_count(&p.state);
+        let Some(a) = g.random_action(&p.state, &mut rng) else {
+            break;
+        };
+        let rep = g.apply_unchecked(&mut p.state, a);
+        p.tally.record(mover, options, &rep);
+        trace(a);
+        plies += u32::from(options > 1);
+    }
+}
+
+/// Salt of the openings' random stream.
+const OPENING_STREAM: u64 = 0x0BE2_1265_5EED_0001;
 
 /// Which of the run's agents sits in seat A in game `k`.
 fn seat_a(spec: &SimSpec, k: u64) -> usize {
@@ -343,13 +385,17 @@ pub fn simulate_with<G: Game + 'static, T: Send>(
     sink: &mut dyn FnMut(&GameRecord, T),
 ) -> Result<Summary, SimError> {
     crate::runner::check_games(&spec.games)?;
+    if spec.opening_plies > MAX_OPENING_PLIES {
+        return Err(SimError::OpeningPlies(spec.opening_plies));
+    }
     let names: [Arc<str>; 2] = spec.agents.map(|a| Arc::from(a.to_string()));
     let mut summary = Summary::new(spec.agents.map(|a| a.to_string()));
     let run = opts.run();
     let runner = Runner::new(&run)?;
     // Random agents on both seats play on the fast path (unless the reference is asked for):
     // the same records, game for game.
-    if !opts.reference && spec.agents == [AgentSpec::Random; 2] {
+    // (With openings, the slow path plays them: the same games on any thread count.)
+    if !opts.reference && spec.agents == [AgentSpec::Random; 2] && spec.opening_plies == 0 {
         // Each chunk is played on the kernel (enough games to keep its lanes full, and at
         // least four chunks a thread so the threads finish together) and folds its own
         // summary: the summaries merge exactly, the same on any thread count.

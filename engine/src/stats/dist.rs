@@ -233,9 +233,10 @@ pub fn student_t_two_sided(t: f64, df: f64) -> f64 {
         return 0.0;
     }
     if !df.is_finite() || df > 1e7 {
-        return 2.0 * (1.0 - normal_cdf(t.abs()));
+        return super::number::positive_p(2.0 * normal_cdf(-t.abs()));
     }
-    incomplete_beta(df / (df + t * t), df / 2.0, 0.5).clamp(0.0, 1.0)
+    // Positive for a finite t: an underflow is written as the smallest double, not 0.
+    super::number::positive_p(incomplete_beta(df / (df + t * t), df / 2.0, 0.5).clamp(0.0, 1.0))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Confidence intervals and tests.
 
 use super::dist::{normal_cdf, normal_quantile, t_quantile};
+use super::number::positive_p;
 use serde::Serialize;
 
 /// A 95% interval.
@@ -97,7 +98,8 @@ pub fn proportion_diff(k1: u64, n1: u64, k2: u64, n2: u64) -> ProportionDiff {
     let p_value = if se == 0.0 {
         if d == 0.0 { 1.0 } else { 0.0 }
     } else {
-        2.0 * (1.0 - normal_cdf((d / se).abs()))
+        // The upper tail as Φ(-|z|), accurate where 1 - Φ(|z|) would cancel to 0.
+        positive_p(2.0 * normal_cdf(-(d / se).abs()))
     };
     ProportionDiff {
         diff: d,
@@ -135,7 +137,8 @@ pub fn welch(n1: u64, m1: f64, v1: f64, n2: u64, m2: f64, v2: f64) -> MeanDiff {
     let p_value = if se == 0.0 {
         if d == 0.0 { 1.0 } else { 0.0 }
     } else {
-        2.0 * (1.0 - normal_cdf((d / se).abs()))
+        // The upper tail as Φ(-|z|), accurate where 1 - Φ(|z|) would cancel to 0.
+        positive_p(2.0 * normal_cdf(-(d / se).abs()))
     };
     MeanDiff {
         diff: d,

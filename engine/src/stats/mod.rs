@@ -4,8 +4,10 @@
 
 pub mod csv_line;
 pub mod dist;
+pub mod distinct;
 pub mod exact;
 pub mod interval;
+pub mod number;
 pub mod paired;
 pub mod seed_text;
 pub mod study;
@@ -385,7 +387,8 @@ pub struct Distribution {
     pub mean: f64,
     /// Sample standard deviation.
     pub sd: f64,
-    /// Median (nearest rank, lower).
+    /// The lower median: the ⌈n/2⌉-th smallest value (nearest rank; not the mean of the two
+    /// middle values of an even count, as pandas gives).
     pub median: u32,
     /// 10th percentile (nearest rank).
     pub p10: u32,

@@ -129,6 +129,36 @@ impl DiffSums {
     }
 }
 
+/// Sums of a per-game quantity in each run of the pairs (for the ratio of their means), exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelSums {
+    /// Sum over the first run's games.
+    pub sum_x: u128,
+    /// Sum of their squares.
+    pub sum_x_sq: u128,
+    /// Sum over the second run's games.
+    pub sum_y: u128,
+    /// Sum of their squares.
+    pub sum_y_sq: u128,
+}
+
+impl LevelSums {
+    fn add(&mut self, x: u32, y: u32) {
+        let (x, y) = (x as u128, y as u128);
+        self.sum_x += x;
+        self.sum_x_sq += x * x;
+        self.sum_y += y;
+        self.sum_y_sq += y * y;
+    }
+
+    fn merge(&mut self, o: &LevelSums) {
+        self.sum_x += o.sum_x;
+        self.sum_x_sq += o.sum_x_sq;
+        self.sum_y += o.sum_y;
+        self.sum_y_sq += o.sum_y_sq;
+    }
+}
+
 /// Running aggregates of pairs of games (game k of a run, game k of another on the same
 /// seeds): exact integers, mergeable in any order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -143,10 +173,16 @@ pub struct PairedSummary {
     pub first_agent: PairTable,
     /// Nobody won.
     pub draws: PairTable,
+    /// The first mover's score in half points (2 a win, 1 a draw, 0 a loss).
+    pub first_mover_score: DiffSums,
     /// Turns.
     pub turns: DiffSums,
+    /// Turns in each run.
+    pub turns_levels: LevelSums,
     /// Capture events of both seats.
     pub captures: DiffSums,
+    /// Capture events in each run.
+    pub captures_levels: LevelSums,
 }
 
 impl PairedSummary {
@@ -157,8 +193,12 @@ impl PairedSummary {
         self.first_mover.add(x.first_mover_won, y.first_mover_won);
         self.first_agent.add(x.first_agent_won, y.first_agent_won);
         self.draws.add(x.draw, y.draw);
+        let half_points = |g: &PairedGame| 2 * g.first_mover_won as u32 + g.draw as u32;
+        self.first_mover_score.add(half_points(x), half_points(y));
         self.turns.add(x.turns, y.turns);
+        self.turns_levels.add(x.turns, y.turns);
         self.captures.add(x.captures, y.captures);
+        self.captures_levels.add(x.captures, y.captures);
     }
 
     /// Folds in the pairs of another part of the same two runs.
@@ -168,8 +208,11 @@ impl PairedSummary {
         self.first_mover.merge(&o.first_mover);
         self.first_agent.merge(&o.first_agent);
         self.draws.merge(&o.draws);
+        self.first_mover_score.merge(&o.first_mover_score);
         self.turns.merge(&o.turns);
+        self.turns_levels.merge(&o.turns_levels);
         self.captures.merge(&o.captures);
+        self.captures_levels.merge(&o.captures_levels);
     }
 
     /// The comparison.
@@ -178,10 +221,13 @@ impl PairedSummary {
             pairs: self.pairs,
             identical: self.identical,
             first_mover: paired_proportion(&self.first_mover),
+            first_mover_score: paired_mean(self.pairs, &self.first_mover_score).scaled(0.5),
             first_agent_wins: paired_proportion(&self.first_agent),
             draws: paired_proportion(&self.draws),
             turns: paired_mean(self.pairs, &self.turns),
+            turns_ratio: ratio_of_means(self.pairs, &self.turns_levels, &self.turns),
             captures: paired_mean(self.pairs, &self.captures),
+            captures_ratio: ratio_of_means(self.pairs, &self.captures_levels, &self.captures),
         }
     }
 }
@@ -196,14 +242,61 @@ pub struct Paired {
     pub identical: u64,
     /// Wins of the player who moved first.
     pub first_mover: PairedProportion,
+    /// The first mover's score, a draw counting half (paired t on the per-game differences).
+    pub first_mover_score: PairedMean,
     /// Wins of the run's first agent.
     pub first_agent_wins: PairedProportion,
     /// Draws.
     pub draws: PairedProportion,
     /// Length in turns.
     pub turns: PairedMean,
+    /// The first run's mean length over the second's (none when the second's is 0).
+    pub turns_ratio: Option<Ratio>,
     /// Capture events per game, both seats.
     pub captures: PairedMean,
+    /// The first run's mean captures over the second's (none when the second's is 0).
+    pub captures_ratio: Option<Ratio>,
+}
+
+/// A ratio of two means measured on the same games, with its 95% interval by the delta
+/// method on the log of the ratio: `se² = (s²ₓ/x̄² + s²ᵧ/ȳ² − 2 sₓᵧ/(x̄ȳ)) / n` from the
+/// per-game variances and covariance, the interval `exp(ln r ± t se)` (so it is positive and
+/// takes both means as estimates: neither is treated as exact).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Ratio {
+    /// `mean x / mean y`.
+    pub ratio: f64,
+    /// Its 95% interval.
+    pub ci: Interval,
+}
+
+/// The ratio of the two runs' means of a per-game quantity and its delta-method interval
+/// ([`Ratio`]), from the level sums and the sums of the differences (whose squares give the
+/// covariance); none when either mean is 0 or there are fewer than two pairs.
+pub fn ratio_of_means(n: u64, l: &LevelSums, d: &DiffSums) -> Option<Ratio> {
+    if n < 2 || l.sum_x == 0 || l.sum_y == 0 {
+        return None;
+    }
+    let nf = n as f64;
+    let (sx, sy) = (l.sum_x as f64, l.sum_y as f64);
+    let (mx, my) = (sx / nf, sy / nf);
+    let var = |sum: f64, sq: f64| ((sq - sum * sum / nf) / (nf - 1.0)).max(0.0);
+    let (vx, vy) = (var(sx, l.sum_x_sq as f64), var(sy, l.sum_y_sq as f64));
+    let vd = var(d.sum as f64, d.sum_sq as f64);
+    // var(x − y) = var x + var y − 2 cov.
+    let cov = (vx + vy - vd) / 2.0;
+    let se = ((vx / (mx * mx) + vy / (my * my) - 2.0 * cov / (mx * my)) / nf)
+        .max(0.0)
+        .sqrt();
+    let ratio = mx / my;
+    let t = t_quantile(0.975, nf - 1.0);
+    Some(Ratio {
+        ratio,
+        ci: Interval {
+            low: ratio * (-t * se).exp(),
+            high: ratio * (t * se).exp(),
+        },
+    })
 }
 
 /// A difference of two proportions measured on the same games.
@@ -297,7 +390,24 @@ pub fn binomial_two_sided(k: u64, m: u64) -> f64 {
         term *= i as f64 / (m - i + 1) as f64;
         i -= 1;
     }
-    (2.0 * (log_term + sum.ln()).exp()).min(1.0)
+    // Positive: an underflow is written as the smallest double, not 0.
+    super::number::positive_p((2.0 * (log_term + sum.ln()).exp()).min(1.0))
+}
+
+impl PairedMean {
+    /// The same figures for differences scaled by `k > 0` (the p-value unchanged).
+    pub fn scaled(self, k: f64) -> PairedMean {
+        PairedMean {
+            diff: self.diff * k,
+            sd: self.sd * k,
+            differing: self.differing,
+            ci: Interval {
+                low: self.ci.low * k,
+                high: self.ci.high * k,
+            },
+            p_value: self.p_value,
+        }
+    }
 }
 
 /// The paired t interval and test of `n` per-game differences.
@@ -504,5 +614,86 @@ mod tests {
         }
         b.merge(&a);
         assert_eq!(all, b);
+    }
+
+    /// The delta-method interval of a ratio of paired means agrees with a paired bootstrap
+    /// (percentile, 4,000 replicates resampling the pairs) on fixed data: skewed lengths, the
+    /// second run's correlated with the first's, both means estimated.
+    #[test]
+    fn the_ratio_interval_agrees_with_a_paired_bootstrap() {
+        let mut rng = crate::rng::Rng::from_seed(49);
+        let n = 500usize;
+        let data: Vec<(u32, u32)> = (0..n)
+            .map(|_| {
+                // Default lengths skewed (17 to about 2,000), the reading's about 14 times
+                // longer with its own noise.
+                let y = 17 + (60.0 * (-(1.0 - rng.unit()).ln()).powf(1.5)) as u32;
+                let x = (y as f64 * (8.0 + 12.0 * rng.unit())) as u32 + rng.below(200) as u32;
+                (x, y)
+            })
+            .collect();
+        let mut s = PairedSummary::default();
+        let game = |turns: u32| PairedGame {
+            first_mover_won: false,
+            first_agent_won: false,
+            draw: false,
+            turns,
+            captures: 0,
+            digest: turns as u64,
+        };
+        for &(x, y) in &data {
+            s.add(&game(x), &game(y));
+        }
+        let q = s.stats().turns_ratio.unwrap();
+        let (sx, sy): (f64, f64) = data
+            .iter()
+            .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x as f64, b + y as f64));
+        assert!((q.ratio - sx / sy).abs() < 1e-12);
+        let mut reps: Vec<f64> = (0..4000)
+            .map(|_| {
+                let (mut a, mut b) = (0.0, 0.0);
+                for _ in 0..n {
+                    let (x, y) = data[rng.below(n)];
+                    a += x as f64;
+                    b += y as f64;
+                }
+                a / b
+            })
+            .collect();
+        reps.sort_by(f64::total_cmp);
+        let (lo, hi) = (reps[100], reps[3899]);
+        let width = hi - lo;
+        assert!(
+            width > 0.5,
+            "a wide interval: the default's mean is not exact"
+        );
+        assert!(
+            (q.ci.low - lo).abs() < 0.1 * width && (q.ci.high - hi).abs() < 0.1 * width,
+            "delta [{}, {}] against bootstrap [{lo}, {hi}]",
+            q.ci.low,
+            q.ci.high
+        );
+    }
+
+    /// The first mover's score is tested on its own: a draw is half a point.
+    #[test]
+    fn the_score_is_paired_in_half_points() {
+        let g = |won: bool, draw: bool| PairedGame {
+            first_mover_won: won,
+            first_agent_won: won,
+            draw,
+            turns: 10,
+            captures: 0,
+            digest: 0,
+        };
+        let mut s = PairedSummary::default();
+        // Win -> draw (-1/2), loss -> draw (+1/2), win -> win (0), loss -> win (+1).
+        s.add(&g(false, true), &g(true, false));
+        s.add(&g(false, true), &g(false, false));
+        s.add(&g(true, false), &g(true, false));
+        s.add(&g(true, false), &g(false, false));
+        let p = s.stats().first_mover_score;
+        assert!((p.diff - 0.25).abs() < 1e-12, "{p:?}");
+        assert_eq!(p.differing, 3);
     }
 }

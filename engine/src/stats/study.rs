@@ -4,8 +4,8 @@
 //! [`super::paired`] on the shared seeds, Holm-corrected over every test of the study).
 
 use super::dist::t_quantile;
-use super::interval::{Interval, score, z95};
-use super::paired::Paired;
+use super::interval::{Interval, score, wilson_score, z95};
+use super::paired::{Paired, Ratio, p_text};
 use super::{ExactSum, GameRecord, Histogram, Rate, Winner};
 use crate::outcome::EndReason;
 use crate::player::Player;
@@ -179,9 +179,17 @@ pub struct ReadingMetrics {
 }
 
 /// The figures each reading is tested on against the default, in this order: the first
+/// player's score (a draw counting half: paired t test on the per-game scores), the first
 /// player's wins and the draws (McNemar's exact test), the length in turns and the captures
-/// per game (paired t test).
-pub const TESTED: [&str; 4] = ["first_player_wins", "draws", "length", "captures"];
+/// per game (paired t test). Score, wins and draws are separate figures: fewer wins may come
+/// from more draws while the score does not move.
+pub const TESTED: [&str; 5] = [
+    "first_player_score",
+    "first_player_wins",
+    "draws",
+    "length",
+    "captures",
+];
 
 /// One paired test of a reading against the default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -198,6 +206,9 @@ pub struct ReadingTest {
     pub adjusted: f64,
     /// `adjusted < ALPHA`.
     pub detected: bool,
+    /// For a mean (length, captures): the reading's mean over the default's, with its
+    /// delta-method interval ([`Ratio`]); none for proportions or a default's mean of 0.
+    pub ratio: Option<Ratio>,
 }
 
 /// Holm's step-down adjusted p-values, in the order given: the i-th smallest p times
@@ -226,7 +237,7 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 /// Each reading's tests against the default (`diffs[i]`: reading i minus the default, on the
 /// same seeds), Holm-corrected together over every reading and figure.
 pub fn detect(diffs: &[Paired]) -> Vec<Vec<ReadingTest>> {
-    let raw: Vec<[ReadingTest; 4]> = diffs
+    let raw: Vec<[ReadingTest; 5]> = diffs
         .iter()
         .map(|d| {
             let prop = |figure, p: &super::paired::PairedProportion| ReadingTest {
@@ -236,20 +247,23 @@ pub fn detect(diffs: &[Paired]) -> Vec<Vec<ReadingTest>> {
                 p_value: p.p_value,
                 adjusted: 1.0,
                 detected: false,
+                ratio: None,
             };
-            let mean = |figure, m: &super::paired::PairedMean| ReadingTest {
+            let mean = |figure, m: &super::paired::PairedMean, ratio| ReadingTest {
                 figure,
                 diff: m.diff,
                 ci: m.ci,
                 p_value: m.p_value,
                 adjusted: 1.0,
                 detected: false,
+                ratio,
             };
             [
-                prop(TESTED[0], &d.first_mover),
-                prop(TESTED[1], &d.draws),
-                mean(TESTED[2], &d.turns),
-                mean(TESTED[3], &d.captures),
+                mean(TESTED[0], &d.first_mover_score, None),
+                prop(TESTED[1], &d.first_mover),
+                prop(TESTED[2], &d.draws),
+                mean(TESTED[3], &d.turns, d.turns_ratio),
+                mean(TESTED[4], &d.captures, d.captures_ratio),
             ]
         })
         .collect();
@@ -268,6 +282,132 @@ pub fn detect(diffs: &[Paired]) -> Vec<Vec<ReadingTest>> {
                 .collect()
         })
         .collect()
+}
+
+/// A tested figure's name for a reader.
+pub fn figure_words(figure: &str) -> &'static str {
+    match figure {
+        "first_player_score" => "the first player's score (a draw counting half)",
+        "first_player_wins" => "the first player's wins (a draw is not a win)",
+        "draws" => "draws",
+        "length" => "mean length in turns",
+        "captures" => "captures a game",
+        _ => "a figure",
+    }
+}
+
+/// A tested figure's value in a run's metrics.
+fn figure_value(figure: &str, m: &ReadingMetrics) -> f64 {
+    match figure {
+        "first_player_score" => m.first_player_score.value,
+        "first_player_wins" => m.first_player_wins.rate,
+        "draws" => m.draws.rate,
+        "length" => m.mean_length.value,
+        _ => m.captures.value,
+    }
+}
+
+/// A relative change in percent, `+1420%` (no `-0%`).
+fn percent_change(r: f64) -> String {
+    format!(
+        "{:+.0}%",
+        super::number::no_minus_zero(100.0 * (r - 1.0), 0)
+    )
+}
+
+/// One test in a sentence, the figure tested beside its verdict: `the first player's wins
+/// (a draw is not a win) 26.0% against 49.6% under the default: -23.6 points (-25.1 to
+/// -22.0), Holm-adjusted p < 0.001: differs detectably`. A mean's relative change is the
+/// ratio of the two means with its delta-method interval.
+pub fn test_sentence(
+    t: &ReadingTest,
+    reading: &ReadingMetrics,
+    default: &ReadingMetrics,
+) -> String {
+    let (r, d) = (
+        figure_value(t.figure, reading),
+        figure_value(t.figure, default),
+    );
+    let nz = super::number::no_minus_zero;
+    let (values, change) = match t.figure {
+        "first_player_score" | "first_player_wins" | "draws" => (
+            format!("{:.1}% against {:.1}%", 100.0 * r, 100.0 * d),
+            format!(
+                "{:+.1} points ({:+.1} to {:+.1})",
+                nz(100.0 * t.diff, 1),
+                nz(100.0 * t.ci.low, 1),
+                nz(100.0 * t.ci.high, 1)
+            ),
+        ),
+        _ => (
+            format!("{r:.2} against {d:.2}"),
+            match t.ratio {
+                Some(q) => format!(
+                    "{} ({} to {}; ratio of means, delta method)",
+                    percent_change(q.ratio),
+                    percent_change(q.ci.low),
+                    percent_change(q.ci.high)
+                ),
+                None => format!(
+                    "{:+.2} ({:+.2} to {:+.2})",
+                    nz(t.diff, 2),
+                    nz(t.ci.low, 2),
+                    nz(t.ci.high, 2)
+                ),
+            },
+        ),
+    };
+    format!(
+        "{} {values} under the default: {change}, Holm-adjusted p {}: {}",
+        figure_words(t.figure),
+        p_text(t.adjusted),
+        if t.detected {
+            "differs detectably"
+        } else {
+            "no detectable difference"
+        }
+    )
+}
+
+/// What a reading's tests say together that none says alone: where wins or draws differ
+/// detectably while the score does not, that fewer (or more) wins come with more (or fewer)
+/// draws and the first player's advantage, as the score counts it, has not moved.
+pub fn confound_note(tests: &[ReadingTest]) -> Option<String> {
+    let get = |f: &str| tests.iter().find(|t| t.figure == f);
+    let (score, wins, draws) = (
+        get("first_player_score")?,
+        get("first_player_wins")?,
+        get("draws")?,
+    );
+    if score.detected || !(wins.detected || draws.detected) {
+        return None;
+    }
+    Some(format!(
+        "The first player's wins move ({:+.1} points) with the draws ({:+.1} points) while \
+         the score, which counts a draw as half, shows no detectable change (Holm-adjusted p \
+         {}): the reading changes how often games are decided, not the first player's \
+         advantage.",
+        super::number::no_minus_zero(100.0 * wins.diff, 1),
+        super::number::no_minus_zero(100.0 * draws.diff, 1),
+        p_text(score.adjusted)
+    ))
+}
+
+/// Where games end at the turn or move limit (which the rules score as draws), in a
+/// sentence: none when no game of either run did.
+pub fn limit_note(reading: &ReadingMetrics, default: &ReadingMetrics) -> Option<String> {
+    let (r, d) = (reading.limit_ends, default.limit_ends);
+    if r.count == 0 && d.count == 0 {
+        return None;
+    }
+    Some(format!(
+        "{:.1}% of games end at the turn or move limit ({:.1}–{:.1}%), against {:.1}% under \
+         the default: those games are draws by the limit, not by the rules' play.",
+        100.0 * r.rate,
+        100.0 * r.ci.low,
+        100.0 * r.ci.high,
+        100.0 * d.rate
+    ))
 }
 
 #[cfg(test)]
@@ -418,13 +558,89 @@ mod tests {
         let tests = detect(&[same.stats(), longer.stats()]);
         assert_eq!(tests.len(), 2);
         assert!(tests[0].iter().all(|t| !t.detected && t.adjusted == 1.0));
-        let length = &tests[1][2];
+        let length = &tests[1][3];
         assert_eq!(length.figure, "length");
         assert!(
             length.detected && length.diff > 0.0 && length.ci.low > 0.0,
             "{length:?}"
         );
         assert!(length.adjusted >= length.p_value);
-        assert!(!tests[1][0].detected, "the first player's wins are equal");
+        assert!(!tests[1][1].detected, "the first player's wins are equal");
+        assert!(!tests[1][0].detected, "the first player's score is equal");
+    }
+
+    /// A reading under which the games the first player won or lost become draws: its wins
+    /// fall, its draws rise, its score (a draw counting half) does not move. The verdict on
+    /// the score must say so, and no sentence may give the fall in wins as the score's.
+    #[test]
+    fn fewer_wins_from_more_draws_is_not_a_change_in_score() {
+        let mut default = ReadingSums::default();
+        let mut reading = ReadingSums::default();
+        let mut pairs = PairedSummary::default();
+        for k in 0..600u64 {
+            // Default: the first player wins even games, loses odd ones.
+            let w = if k % 2 == 0 { Winner::A } else { Winner::B };
+            let d = record(k, w, EndReason::NoStones, 40, 2);
+            // Reading: half the games of each kind end drawn at the turn limit.
+            let r = if k % 4 < 2 {
+                record(k, Winner::Draw, EndReason::TurnLimit, 80, 2)
+            } else {
+                record(k, w, EndReason::NoStones, 40, 2)
+            };
+            default.add(&d);
+            reading.add(&r);
+            pairs.add(&PairedGame::of(&r), &PairedGame::of(&d));
+        }
+        let (dm, rm) = (default.metrics(), reading.metrics());
+        assert!((dm.first_player_score.value - rm.first_player_score.value).abs() < 1e-12);
+        let tests = detect(&[pairs.stats()]).remove(0);
+        assert_eq!(
+            tests.iter().map(|t| t.figure).collect::<Vec<_>>(),
+            TESTED.to_vec()
+        );
+        let by = |f: &str| tests.iter().find(|t| t.figure == f).unwrap();
+        let (score, wins, draws) = (
+            by("first_player_score"),
+            by("first_player_wins"),
+            by("draws"),
+        );
+        assert!(wins.detected && wins.diff < -0.2, "{wins:?}");
+        assert!(draws.detected && draws.diff > 0.4, "{draws:?}");
+        assert!(!score.detected && score.diff.abs() < 1e-12, "{score:?}");
+        let sentences: Vec<String> = tests.iter().map(|t| test_sentence(t, &rm, &dm)).collect();
+        let on_score = &sentences[0];
+        assert!(
+            on_score
+                .starts_with("the first player's score (a draw counting half) 50.0% against 50.0%")
+                && on_score.ends_with("no detectable difference"),
+            "{on_score}"
+        );
+        assert!(
+            sentences[1].starts_with("the first player's wins (a draw is not a win)")
+                && sentences[1].ends_with("differs detectably"),
+            "{}",
+            sentences[1]
+        );
+        for s in &sentences {
+            assert!(!s.contains("first player wins"), "{s}");
+            assert!(!s.contains("-0.0") && !s.contains("-0%"), "{s}");
+        }
+        let note = confound_note(&tests).expect("the confound is named");
+        assert!(note.contains("not the first player's advantage"), "{note}");
+        let limit = limit_note(&rm, &dm).expect("games end at the limit");
+        assert!(
+            limit.starts_with("50.0% of games end at the turn or move limit"),
+            "{limit}"
+        );
+        assert!(limit.contains("against 0.0% under the default"), "{limit}");
+        // The length doubled in the drawn half: +50% as a ratio of means.
+        let length = by("length");
+        let q = length.ratio.unwrap();
+        assert!((q.ratio - 1.5).abs() < 1e-12 && q.ci.low < 1.5 && q.ci.high > 1.5);
+        assert!(
+            test_sentence(length, &rm, &dm).contains("+50% ("),
+            "{}",
+            test_sentence(length, &rm, &dm)
+        );
     }
 }

@@ -25,7 +25,7 @@ pub struct AgentRating {
     pub score: f64,
 }
 
-/// One agent's results in one seat of a pairing.
+/// One agent's results in one seat of a pairing, or over both seats.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeatScore {
     /// Games.
@@ -38,7 +38,9 @@ pub struct SeatScore {
     pub losses: u64,
     /// Mean score (draws as half wins).
     pub score: f64,
-    /// Its 95% Wilson interval.
+    /// Its 95% interval: Wilson's in one seat (one game a pair, the pairs independent);
+    /// over both seats, the percentile interval of a bootstrap over pairs ([`PairMean`]: the
+    /// two games of a pair share an opening, so they are not independent).
     pub ci: Interval,
 }
 
@@ -83,13 +85,96 @@ impl SeatScore {
     }
 }
 
-/// A mean with its 95% t interval.
+/// A mean with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Mean {
     /// The mean.
     pub mean: f64,
+    /// Its 95% interval (in a tournament's report, the percentile interval of a bootstrap
+    /// over pairs, inside the range of the values).
+    pub ci: Interval,
+}
+
+/// A mean over the seat-swapped pairs of a pairing, each pair's value the mean of its two
+/// games (which share an opening), with percentile intervals of a seeded bootstrap over the
+/// pairs: inside the range of the values, whatever the sample.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PairMean {
+    /// Pairs.
+    pub pairs: u64,
+    /// The mean.
+    pub mean: f64,
     /// Its 95% interval.
     pub ci: Interval,
+    /// Its 90% interval (the two one-sided tests of an equivalence at 5%).
+    pub ci90: Interval,
+    /// The bootstrap's standard error.
+    pub se: f64,
+}
+
+/// Percentile intervals of a bootstrap over pairs: for each of `values`' series (one value
+/// a pair, every series the same length), its mean with 95% and 90% intervals, resampling the
+/// same pairs for every series in each of `replicates` replicates drawn from `seed`.
+pub fn pair_bootstrap<const K: usize>(
+    values: &[[f64; K]],
+    replicates: u32,
+    seed: u64,
+) -> [PairMean; K] {
+    let n = values.len();
+    let mean_of = |k: usize| {
+        if n == 0 {
+            0.0
+        } else {
+            values.iter().map(|v| v[k]).sum::<f64>() / n as f64
+        }
+    };
+    let means: [f64; K] = std::array::from_fn(mean_of);
+    let mut reps: [Vec<f64>; K] = std::array::from_fn(|_| Vec::with_capacity(replicates as usize));
+    if n > 0 {
+        let mut rng = crate::rng::Rng::from_seed(seed);
+        for _ in 0..replicates {
+            let mut sums = [0.0; K];
+            for _ in 0..n {
+                for (s, x) in sums.iter_mut().zip(&values[rng.below(n)]) {
+                    *s += x;
+                }
+            }
+            for (r, s) in reps.iter_mut().zip(sums) {
+                r.push(s / n as f64);
+            }
+        }
+    }
+    std::array::from_fn(|k| {
+        let r = &mut reps[k];
+        r.sort_by(f64::total_cmp);
+        let m = means[k];
+        let at = |q: f64| {
+            if r.is_empty() {
+                m
+            } else {
+                r[((q * (r.len() - 1) as f64).round() as usize).min(r.len() - 1)]
+            }
+        };
+        let se = if r.len() < 2 {
+            0.0
+        } else {
+            let rm = r.iter().sum::<f64>() / r.len() as f64;
+            (r.iter().map(|x| (x - rm).powi(2)).sum::<f64>() / (r.len() - 1) as f64).sqrt()
+        };
+        PairMean {
+            pairs: n as u64,
+            mean: m,
+            ci: Interval {
+                low: at(0.025),
+                high: at(0.975),
+            },
+            ci90: Interval {
+                low: at(0.05),
+                high: at(0.95),
+            },
+            se,
+        }
+    })
 }
 
 impl Mean {
@@ -133,14 +218,23 @@ pub struct PairingReport {
     pub first_agent_first: SeatScore,
     /// The first agent when it moved second.
     pub first_agent_second: SeatScore,
-    /// The first agent over both seats.
+    /// The first agent over both seats (its interval over pairs: [`Self::first_agent_pairs`]).
     pub first_agent: SeatScore,
-    /// The first player's results over the pairing's games.
+    /// The first agent's score over pairs, with its bootstrap intervals.
+    pub first_agent_pairs: PairMean,
+    /// The first player's results over the pairing's games (its interval over pairs:
+    /// [`Self::first_player_pairs`]).
     pub first_player: SeatScore,
-    /// Share of games drawn, with its Wilson interval.
+    /// The first player's score over pairs, with its bootstrap intervals.
+    pub first_player_pairs: PairMean,
+    /// Share of games drawn, with the 95% interval of a bootstrap over pairs.
     pub draws: Estimate,
-    /// Turns per game.
+    /// Turns per game, with the 95% interval of a bootstrap over pairs.
     pub turns: Mean,
+    /// Distinct games among the pairing's, told apart by their records (who moved first, the
+    /// result, why it ended, turns, moves and decisions): a lower bound. Few distinct games
+    /// mean the pairing replays a few lines (deterministic agents without openings).
+    pub distinct_games: u64,
 }
 
 /// A tournament's report.
@@ -176,7 +270,9 @@ pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -
         })
         .collect();
     let mut seats: Vec<[SeatScore; 2]> = vec![[SeatScore::new(), SeatScore::new()]; pairs.len()];
-    let mut turns: Vec<Vec<f64>> = vec![vec![]; pairs.len()];
+    let mut turns: Vec<Vec<[f64; 2]>> = vec![vec![[0.0; 2]; spec.pairs as usize]; pairs.len()];
+    let mut distinct: Vec<std::collections::HashSet<(usize, u8, u8, u32, u32, u32)>> =
+        vec![Default::default(); pairs.len()];
     let mut vs_others = vec![(0u64, 0.0f64); n];
     for g in games {
         let s = g.result.first_score();
@@ -184,7 +280,15 @@ pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -
         // The pairing's first agent's score in this game.
         let own = if g.game == 0 { s } else { 1.0 - s };
         seats[g.pairing][g.game as usize].add(own);
-        turns[g.pairing].push(g.turns as f64);
+        turns[g.pairing][g.pair as usize][g.game as usize] = g.turns as f64;
+        distinct[g.pairing].insert((
+            g.first,
+            g.result as u8,
+            g.reason as u8,
+            g.turns,
+            g.moves,
+            g.decisions,
+        ));
         if g.first != g.second {
             vs_others[g.first].0 += 1;
             vs_others[g.first].1 += s;
@@ -210,20 +314,49 @@ pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -
             };
             fp.finish();
             all_first += fp.score * fp.games as f64;
-            let both = first.merged(second);
+            let mut both = first.merged(second);
+            // Per pair: the first agent's score, the first player's, and the turns, each the
+            // mean of the pair's two games.
+            let per_pair: Vec<[f64; 4]> = pairs[p]
+                .pairs
+                .iter()
+                .zip(&turns[p])
+                .map(|(&[s0, s1], &[t0, t1])| {
+                    let drawn = |s: f64| f64::from(u8::from(s == 0.5));
+                    [
+                        (s0 + 1.0 - s1) / 2.0,
+                        (s0 + s1) / 2.0,
+                        (t0 + t1) / 2.0,
+                        (drawn(s0) + drawn(s1)) / 2.0,
+                    ]
+                })
+                .collect();
+            let [agent_pairs, player_pairs, turn_pairs, draw_pairs] = pair_bootstrap(
+                &per_pair,
+                bootstrap,
+                mix64(spec.seed ^ 0x9A1E_5EED ^ (p as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            );
+            both.ci = agent_pairs.ci;
+            fp.ci = player_pairs.ci;
             let [a, b] = spec.pairings[p];
             PairingReport {
                 pairing: p,
                 agents: [spec.agents[a].to_string(), spec.agents[b].to_string()],
                 draws: Estimate {
                     value: both.draws as f64 / both.games.max(1) as f64,
-                    ci: wilson(both.draws, both.games),
+                    ci: draw_pairs.ci,
                 },
                 first_agent_first: first.clone(),
                 first_agent_second: second.clone(),
                 first_agent: both,
+                first_agent_pairs: agent_pairs,
                 first_player: fp,
-                turns: Mean::of(&turns[p]),
+                first_player_pairs: player_pairs,
+                turns: Mean {
+                    mean: turn_pairs.mean,
+                    ci: turn_pairs.ci,
+                },
+                distinct_games: distinct[p].len() as u64,
             }
         })
         .collect();

@@ -40,6 +40,7 @@ pub(crate) fn engine_run(
         games: 0..games,
         seed,
         swap_seats: true,
+        opening_plies: 0,
     };
     let mut records = vec![];
     let s = simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {

@@ -179,6 +179,7 @@ async fn a_lazily_cut_job_resumes_after_a_dead_worker_with_the_engine_s_records(
         games: 0..1000,
         seed: 11,
         swap_seats: true,
+        opening_plies: 0,
     };
     let mut expected = (tsoro_engine::columns::header(GameRecord::COLUMNS) + "\n").into_bytes();
     simulate_any(&g, &spec, &SimOptions::default(), &mut |r| {
