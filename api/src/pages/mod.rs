@@ -19,6 +19,7 @@ pub mod order;
 pub mod play;
 pub mod problems;
 pub mod readings;
+pub mod runs;
 pub mod simulations;
 pub mod tournaments;
 pub mod words;
@@ -38,6 +39,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     play::configure(cfg);
     problems::configure(cfg);
     readings::configure(cfg);
+    runs::configure(cfg);
     simulations::configure(cfg);
     nhodo::configure(cfg);
     tournaments::configure(cfg);
