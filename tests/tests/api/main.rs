@@ -28,6 +28,7 @@ mod pages;
 mod quotas;
 mod readings;
 mod robustness;
+mod runs;
 mod schemathesis;
 mod strict_input;
 mod tournaments;
