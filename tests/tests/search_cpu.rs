@@ -74,8 +74,9 @@ async fn an_agent_move_stopped_at_its_budget_leaves_no_cpu_busy() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    // And no thread searches on: the process is idle (the machine may be shared: only a
-    // share of one core is allowed for the service's own idling).
+    // And no thread searches on: the process is idle. A search going on would take about
+    // 3 CPU-seconds of these 1.5 s on two cores; 0.3 leaves room for the service's own work
+    // on a loaded machine (0.15 failed once in three runs at a load of 10).
     tokio::time::sleep(Duration::from_millis(500)).await;
     let start = cpu_seconds();
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -85,7 +86,7 @@ async fn an_agent_move_stopped_at_its_budget_leaves_no_cpu_busy() {
         "the search ran ({searched:.2} CPU-seconds in its one-second budget)"
     );
     assert!(
-        idle < 0.15,
+        idle < 0.3,
         "{idle:.2} CPU-seconds in the 1.5 s after the stopped search (it used {searched:.2})"
     );
 }
