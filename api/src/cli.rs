@@ -81,11 +81,39 @@ pub enum Command {
         #[command(flatten)]
         db: DbArgs,
     },
+    /// The PostgreSQL clusters kept for data directories the server user cannot reach (under
+    /// /var/lib/tsoro/clusters): list them, and remove those whose data directory is gone.
+    Clusters(ClustersArgs),
     /// List the compiled-in rulesets and their parameters.
     Rulesets {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// Arguments of `tsoro clusters`.
+#[derive(Debug, Args)]
+pub struct ClustersArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: ClustersAction,
+    /// Where the clusters are kept.
+    #[arg(long, env = "TSORO_CLUSTERS_ROOT", default_value = tsoro_pg::clusters::CLUSTERS_ROOT)]
+    pub root: PathBuf,
+}
+
+/// What `tsoro clusters` does.
+#[derive(Debug, Subcommand)]
+pub enum ClustersAction {
+    /// List every kept cluster, its data directory and whether it is in use.
+    List,
+    /// Remove the clusters whose data directory is gone (or was replaced by another), listing
+    /// each; clusters in use, running, or with no data directory recorded are kept.
+    Prune {
+        /// Only list what would be removed.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 
@@ -128,6 +156,16 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// A name the service answers to besides localhost, 127.0.0.1 and [::1] (its name behind a
+    /// reverse proxy, say). Repeat it, or separate names with commas. On loopback, requests
+    /// naming another host (`Host` header) are refused with 421, against DNS rebinding;
+    /// beyond loopback, they are once any name is given.
+    #[arg(
+        long = "allowed-host",
+        env = "TSORO_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]
@@ -142,6 +180,10 @@ pub struct RequestArgs {
     /// CPU-bound requests running at once (0: one per core); more get 503 with Retry-After.
     #[arg(long, env = "TSORO_MAX_CPU_REQUESTS", default_value_t = settings::DEFAULT_CPU_REQUESTS)]
     pub max_cpu_requests: usize,
+    /// CPU-bound requests one client (its address; behind --trusted-proxy, the one forwarded)
+    /// runs at once (0: half of --max-cpu-requests, rounded up); more get 429 with Retry-After.
+    #[arg(long, env = "TSORO_MAX_CLIENT_CPU_REQUESTS", default_value_t = settings::DEFAULT_CLIENT_CPU_REQUESTS)]
+    pub max_client_cpu_requests: usize,
     /// Seconds a CPU-bound request may compute; a search still running then is stopped and
     /// the request refused (422).
     #[arg(long, env = "TSORO_REQUEST_SECONDS", default_value_t = settings::DEFAULT_REQUEST_SECONDS)]
@@ -158,6 +200,7 @@ impl RequestArgs {
         };
         settings::RequestSettings {
             max_cpu_requests: self.max_cpu_requests,
+            max_client_cpu_requests: self.max_client_cpu_requests,
             budget: std::time::Duration::from_secs_f64(seconds),
         }
     }

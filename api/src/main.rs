@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Ladder(args) => commands::tournament::run_ladder(&args),
         Command::Rulesets { json } => commands::rulesets::run(json),
         Command::Export { archive } => commands::export::run(&archive),
+        Command::Clusters(args) => commands::clusters::run(&args),
         Command::Openapi { out } => {
             let text = tsoro_api::http::openapi::json();
             let written = if out.as_os_str() == "-" {

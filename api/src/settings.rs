@@ -16,8 +16,11 @@ pub const SHUTDOWN_GRACE_SECS: u64 = 4;
 
 /// Most games in one simulation job, by default (`--max-games`).
 pub const DEFAULT_MAX_GAMES: u64 = 10_000_000;
-/// Most jobs queued or running at once, by default (`--max-jobs`).
-pub const DEFAULT_MAX_JOBS: i64 = 16;
+/// Most jobs queued or running at once, by default (`--max-jobs`): eight owners' worth of
+/// [`DEFAULT_MAX_OWNER_JOBS`], so that a few owners at their quota never lock everyone else
+/// out (at 16, two did). Queued jobs cost only their rows; the workers play one chunk at a
+/// time whatever the queue holds.
+pub const DEFAULT_MAX_JOBS: i64 = 8 * DEFAULT_MAX_OWNER_JOBS;
 /// Largest estimated cost of one job, in core-seconds, by default (`--max-job-cost`): a
 /// core-day (the model is in [`crate::runs::cost`]).
 pub const DEFAULT_MAX_JOB_COST: f64 = 86_400.0;
@@ -60,6 +63,10 @@ pub const DEFAULT_WORKER_THREADS: usize = 0;
 /// CPU-bound requests (agent moves, replays, a job's game played again) running at once, by
 /// default (`--max-cpu-requests`; 0: one per core). More get 503 with `Retry-After`.
 pub const DEFAULT_CPU_REQUESTS: usize = 0;
+/// CPU-bound requests one client runs at once, by default (`--max-client-cpu-requests`; 0:
+/// half of `--max-cpu-requests`, rounded up), so that one client cannot take every slot. More
+/// get 429 with `Retry-After`.
+pub const DEFAULT_CLIENT_CPU_REQUESTS: usize = 0;
 /// Seconds a CPU-bound request may compute, by default (`--request-seconds`): an agent's move
 /// still searching then is stopped and refused.
 pub const DEFAULT_REQUEST_SECONDS: f64 = 10.0;
@@ -90,6 +97,9 @@ pub struct AppSettings {
     /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`; none by default:
     /// the client is the peer).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Names the service answers to besides the loopback ones (`--allowed-host`; see
+    /// [`crate::http::host`]).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// Bounds of the CPU-bound requests ([`crate::compute`]).
@@ -97,6 +107,8 @@ pub struct AppSettings {
 pub struct RequestSettings {
     /// Most running at once (0: one per core).
     pub max_cpu_requests: usize,
+    /// Most one client runs at once (0: half of `max_cpu_requests`, rounded up).
+    pub max_client_cpu_requests: usize,
     /// Longest one may compute.
     pub budget: Duration,
 }
@@ -105,6 +117,7 @@ impl Default for RequestSettings {
     fn default() -> Self {
         RequestSettings {
             max_cpu_requests: DEFAULT_CPU_REQUESTS,
+            max_client_cpu_requests: DEFAULT_CLIENT_CPU_REQUESTS,
             budget: Duration::from_secs_f64(DEFAULT_REQUEST_SECONDS),
         }
     }
@@ -178,4 +191,19 @@ impl Default for JobSettings {
 /// How long ended jobs are kept, from a number of days (0 or less: kept for good).
 pub fn retention(days: f64) -> Option<Duration> {
     (days > 0.0).then(|| Duration::from_secs_f64(days.min(36_500.0) * 86_400.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Owners at their quota of jobs leave room for others: at least eight of them fit in
+    /// `--max-jobs`, and one client's share of the CPU slots leaves one to another.
+    #[test]
+    fn the_defaults_leave_room_for_others() {
+        const { assert!(DEFAULT_MAX_JOBS >= 8 * DEFAULT_MAX_OWNER_JOBS) };
+        let slots = crate::compute::Slots::new(2, std::time::Duration::from_secs(1))
+            .per_client(DEFAULT_CLIENT_CPU_REQUESTS);
+        assert_eq!(slots.client_share(), 1);
+    }
 }

@@ -185,6 +185,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             allow_anonymous_writes: args.allow_anonymous_writes,
             requests: args.requests.settings(),
             trusted_proxies: args.trusted_proxies.clone(),
+            allowed_hosts: args.allowed_hosts.clone(),
         };
         crate::http::access::check_exposure(&settings, &pool).await?;
         let app = Application::build(&settings, pool.clone())

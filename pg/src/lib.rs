@@ -16,6 +16,7 @@ use supervisor::{Launch, Supervisor};
 use thiserror::Error;
 
 pub mod access;
+pub mod clusters;
 pub mod supervisor;
 
 pub use supervisor::{ServerState, ServerWatch};
@@ -213,6 +214,10 @@ impl EmbeddedPg {
                     detail: e.to_string(),
                 })?;
                 tie_to_identity(&dir, &fallback)?;
+                // For `tsoro clusters prune`, once the data directory is gone.
+                if let Err(e) = clusters::record_data_dir(&fallback, &dir) {
+                    tracing::warn!(error = %e, cluster = %fallback.display(), "recording the data directory of a kept cluster");
+                }
                 let _ = std::fs::write(
                     dir.join(WHERE_NOTE),
                     format!(
@@ -479,10 +484,10 @@ pub fn service_url_of(cluster: &Path) -> Result<String, PgError> {
     }
 }
 
-/// The file, in a data directory (and as `<cluster>.id` beside the cluster kept for it
-/// elsewhere), holding the data directory's identity (a random id made when the cluster was
-/// first placed).
-const IDENTITY_FILE: &str = "tsoro-data-dir-id";
+// The file, in a data directory (and as `<cluster>.id` beside the cluster kept for it
+// elsewhere), holding the data directory's identity (a random id made when the cluster was
+// first placed).
+use clusters::IDENTITY_FILE;
 
 /// Ties a cluster kept elsewhere to the data directory it was made for: both hold the same id.
 /// A new directory made at the path of an old one (whose cluster is still there) has no id,
@@ -539,7 +544,7 @@ fn unreachable_ancestor(dir: &Path) -> Option<PathBuf> {
 }
 
 /// A persistent home for the cluster of a data directory the server user cannot reach:
-/// `/var/lib/tsoro/clusters/<hash of the data directory's path>`.
+/// `/var/lib/tsoro/clusters/<hash of the data directory's path>` ([`clusters::CLUSTERS_ROOT`]).
 fn fallback_dir(requested: &Path) -> PathBuf {
     // FNV-1a: stable across runs and versions.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -547,7 +552,7 @@ fn fallback_dir(requested: &Path) -> PathBuf {
         h ^= *b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    PathBuf::from(format!("/var/lib/tsoro/clusters/{h:016x}"))
+    Path::new(clusters::CLUSTERS_ROOT).join(format!("{h:016x}"))
 }
 
 fn chown_tree(dir: &Path, u: RunAs) -> Result<(), PgError> {

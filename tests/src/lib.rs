@@ -259,6 +259,7 @@ pub async fn spawn_app_with_settings(
             allow_anonymous_writes: false,
             requests: Default::default(),
             trusted_proxies: vec![],
+            allowed_hosts: vec![],
         },
     )
     .await

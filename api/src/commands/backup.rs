@@ -2,6 +2,8 @@
 //! with PostgreSQL's own `pg_dump` and `pg_restore` (custom format) run as the service's role,
 //! from the binaries beside the embedded server's (the same major version), else on `PATH`.
 //!
+//! The backup file is its owner's alone (0600), as the database's files are.
+//!
 //! A backup is consistent (one snapshot) and may be taken while the service runs and plays:
 //! a job caught in the middle resumes where the backup left it once restored (its chunks in
 //! play then are claimed again when their leases run out). A restore replaces what the
@@ -21,6 +23,7 @@ pub async fn backup(file: PathBuf, args: DbArgs) -> anyhow::Result<()> {
         // release is migrated first, as `tsoro serve` would).
         crate::startup::open_pool(&db.url).await?.close().await;
         let partial = file.with_extension("partial");
+        owner_only(&partial)?;
         let mut cmd = pg_command("pg_dump", &db.url);
         cmd.args(["--format=custom", "--no-owner", "--no-privileges", "--file"])
             .arg(&partial);
@@ -63,6 +66,24 @@ pub async fn restore(file: PathBuf, args: DbArgs) -> anyhow::Result<()> {
     .await;
     db.close().await;
     result
+}
+
+/// Makes `path` an empty file only its owner may read (0600, as the database's own files),
+/// before `pg_dump` writes into it: a backup holds every token's hash and every job, and
+/// would otherwise be made as the umask says (0644, readable by every user).
+fn owner_only(path: &std::path::Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    // A file left there before keeps its mode on opening: set it.
+    f.set_permissions(std::fs::Permissions::from_mode(0o600))
+        .with_context(|| format!("restricting {} to its owner", path.display()))?;
+    Ok(())
 }
 
 /// A PostgreSQL client program reaching `url`'s database, its password (if any) in the

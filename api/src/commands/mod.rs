@@ -1,8 +1,9 @@
 //! The command-line subcommands: those that need no database (replay, simulate, compare,
-//! search, rulesets, export, tournament, ladder, readings), and `token`, `backup` and `restore`, over the
-//! service's database.
+//! search, rulesets, export, tournament, ladder, readings, clusters), and `token`, `backup` and
+//! `restore`, over the service's database.
 
 pub mod backup;
+pub mod clusters;
 pub mod export;
 pub mod nhodo;
 pub mod readings;

@@ -65,10 +65,23 @@ pub async fn create_database_if_missing(url: &str) -> Result<(), sqlx::Error> {
         tracing::info!(database = %name, "creating the database");
         let quoted = format!("\"{}\"", name.replace('"', "\"\""));
         let stmt = format!("CREATE DATABASE {quoted}");
-        conn.execute(sqlx::raw_sql(sqlx::AssertSqlSafe(stmt)))
-            .await?;
+        match conn.execute(sqlx::raw_sql(sqlx::AssertSqlSafe(stmt))).await {
+            Ok(_) => {}
+            // Another replica made it meanwhile: what was wanted exists.
+            Err(e) if made_meanwhile(&e) => {
+                tracing::info!(database = %name, "the database was made meanwhile by another");
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(())
+}
+
+/// Whether `CREATE DATABASE` failed because another session made the same database at the
+/// same time: `duplicate_database` (42P04) once the other has committed, or a unique
+/// violation (23505) on `pg_database`'s name index while both were under way.
+fn made_meanwhile(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("42P04" | "23505")))
 }
 
 /// Connects a pool to the URL's database.

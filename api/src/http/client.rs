@@ -92,6 +92,17 @@ impl Client {
     }
 }
 
+/// The middleware naming each request's client to the CPU slots ([`crate::compute::as_client`]),
+/// for their share per client.
+pub async fn cpu_client(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let client = Client::of(req.request()).0;
+    let res = crate::compute::as_client(client, next.call(req)).await?;
+    Ok(res.map_into_boxed_body())
+}
+
 /// The socket of a connection (its descriptor's number), kept by [`remember_socket`] so that
 /// an export whose client stalls can close its connection ([`crate::jobs::export`]).
 #[derive(Clone, Copy, Debug)]

@@ -251,6 +251,14 @@ pub fn compute(e: crate::compute::ComputeError, field: &str) -> Problem {
         ComputeError::Busy { max } => Problem::of(&super::problem::CPU_BUSY, e.to_string())
             .with_error("max_cpu_requests", format!("at most {max} at once"))
             .retry_after(CPU_RETRY_SECS),
+        ComputeError::ClientBusy { max } => {
+            Problem::of(&super::problem::CPU_CLIENT_SHARE, e.to_string())
+                .with_error(
+                    "max_client_cpu_requests",
+                    format!("at most {max} at once for one client"),
+                )
+                .retry_after(CPU_RETRY_SECS)
+        }
         ComputeError::OverTime { seconds } => {
             Problem::of(&super::problem::OVER_TIME, e.to_string()).with_error(
                 field,

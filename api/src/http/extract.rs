@@ -6,7 +6,7 @@
 //! request. [`JsonObject`] reads the body as [`web::Json`] does (size limit, media type and
 //! their problem+json errors from [`json_config`]), refuses anything but an object with 400,
 //! and what [`super::strict_json`] finds in its text (a key given twice, a number rounded to a
-//! whole one it is not), then reads the object into the request's type.
+//! whole one it is not, nesting too deep), then reads the object into the request's type.
 
 use super::problem::Problem;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, error, web};
@@ -40,11 +40,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
         let path = req.path().to_string();
         Box::pin(async move {
             let web::Json(raw) = body.await?;
-            if let Err(unfit) = super::strict_json::check(raw.get()) {
-                return Err(strict_problem(unfit).at(path.as_str()).into());
-            }
-            let v: serde_json::Value =
-                serde_json::from_str(raw.get()).map_err(|e| unfit_body(&e).at(path.as_str()))?;
+            // The checks and the parse take time linear in the body (some milliseconds a
+            // MiB): on a blocking thread, not the worker's, so that other requests (`/health`
+            // among them) are answered meanwhile.
+            let read = web::block(move || -> Result<serde_json::Value, Problem> {
+                super::strict_json::check(raw.get()).map_err(strict_problem)?;
+                serde_json::from_str(raw.get()).map_err(|e| unfit_body(&e))
+            })
+            .await
+            .map_err(|e| Problem::internal(e).at(path.as_str()))?;
+            let v = read.map_err(|p| p.at(path.as_str()))?;
             let kind = match &v {
                 serde_json::Value::Object(_) => None,
                 serde_json::Value::Array(_) => Some("an array"),
@@ -98,7 +103,8 @@ pub fn unfit_body(e: &serde_json::Error) -> Problem {
         .with_error("body", e.to_string())
 }
 
-/// 400: a key given twice, or a number that is not the whole number it would be read as;
+/// 400: a key given twice, a number that is not the whole number it would be read as, or
+/// nesting too deep;
 /// 422: a whole number that double precision cannot read exactly.
 fn strict_problem(unfit: super::strict_json::Unfit) -> Problem {
     use super::strict_json::Unfit;
@@ -136,14 +142,27 @@ fn strict_problem(unfit: super::strict_json::Unfit) -> Problem {
             "{at} = {literal} is a whole number past 2^53 written with a fraction or an exponent, which a double-precision number reads as {read_as}: write it in digits"
         ))
         .with_error(at, format!("{literal}: not exactly readable")),
+        Unfit::TooDeep { at } => {
+            let max = super::strict_json::MAX_DEPTH;
+            let field = if at.is_empty() { "body".to_string() } else { at };
+            Problem::bad_request(format!(
+                "the JSON body nests objects and arrays deeper than {max} levels (at `{field}`): \
+                 no request needs more"
+            ))
+            .with_error(field, format!("nested deeper than {max} levels"))
+        }
     }
 }
 
 /// Query strings: problem+json errors.
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err, req| {
-        Problem::bad_request(format!("bad query string: {err}"))
-            .with_error("query", err.to_string())
+        let text = match &err {
+            error::QueryPayloadError::Deserialize(e) => plain(&e.to_string()),
+            other => plain(&other.to_string()),
+        };
+        Problem::bad_request(format!("bad query string: {text}"))
+            .with_error("query", text)
             .at(req.path())
             .into()
     })
@@ -152,9 +171,28 @@ pub fn query_config() -> web::QueryConfig {
 /// Path parameters: problem+json errors.
 pub fn path_config() -> web::PathConfig {
     web::PathConfig::default().error_handler(|err, req| {
-        Problem::bad_request(format!("bad path: {err}"))
-            .with_error("path", err.to_string())
+        let text = match &err {
+            error::PathError::Deserialize(e) => plain(&e.to_string()),
+            other => plain(&other.to_string()),
+        };
+        Problem::bad_request(format!("bad path: {text}"))
+            .with_error("path", text)
             .at(req.path())
             .into()
     })
+}
+
+/// A deserializer's message without the Rust type names it holds (`can not parse "x" to a
+/// u64`: a whole number, to the client).
+fn plain(text: &str) -> String {
+    let mut out = text.to_string();
+    for t in [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+    ] {
+        out = out.replace(&format!("to a {t}"), "as a whole number");
+    }
+    for t in ["f32", "f64"] {
+        out = out.replace(&format!("to a {t}"), "as a number");
+    }
+    out
 }

@@ -1,6 +1,6 @@
 //! The HTTP layer: the only code that knows actix-web. The route table ([`routes`]), the
 //! server ([`server`]), the extractors and their problems ([`extract`]), the middleware
-//! ([`guard`], [`unmatched`], [`cors`]), the problems themselves ([`problem`]) and the OpenAPI
+//! ([`guard`], [`unmatched`], [`cors`], [`host`]), the problems themselves ([`problem`]) and the OpenAPI
 //! document ([`openapi`]).
 
 // Handlers return `Problem` (the RFC 7807 body) by value: errors are rare and small next to a
@@ -15,6 +15,7 @@ pub mod errors;
 pub mod extract;
 pub mod guard;
 pub mod health;
+pub mod host;
 pub mod ids;
 pub mod job_kind;
 pub mod jobs;
@@ -74,28 +75,33 @@ pub fn server(
     let job_reads = web::Data::new(job_kind::JobReads::default());
     let comparison_reads = web::Data::new(jobs::ComparisonReads::default());
     let state = web::Data::new(state);
-    let slots = web::Data::new(crate::compute::Slots::new(
-        settings.requests.max_cpu_requests,
-        settings.requests.budget,
-    ));
+    let slots = web::Data::new(
+        crate::compute::Slots::new(settings.requests.max_cpu_requests, settings.requests.budget)
+            .per_client(settings.requests.max_client_cpu_requests),
+    );
     let games = web::Data::new(crate::jobs::game::GameCache::default());
     let limit = settings.body_limit;
     let jobs = web::Data::new(settings.jobs.clone());
     let local = listener.local_addr()?;
+    let loopback = crate::access::is_loopback(local.ip());
     let policy = web::Data::new(crate::access::Policy {
-        anonymous_writes: settings.allow_anonymous_writes || crate::access::is_loopback(local.ip()),
+        anonymous_writes: settings.allow_anonymous_writes || loopback,
     });
+    let hosts = web::Data::new(host::AllowedHosts::new(loopback, &settings.allowed_hosts));
     let server = HttpServer::new(move || {
         App::new()
             .wrap(actix_web::middleware::from_fn(security_headers::html_pages))
             .wrap(actix_web::middleware::from_fn(unmatched::problem_bodies))
             .wrap(actix_web::middleware::from_fn(guard::guard))
+            .wrap(actix_web::middleware::from_fn(client::cpu_client))
             .wrap(actix_web::middleware::from_fn(access::same_origin_writes))
+            .wrap(actix_web::middleware::from_fn(host::allowed_hosts))
             .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("tsoro::http"))
             .wrap(cors::policy())
             .app_data(state.clone())
             .app_data(jobs.clone())
             .app_data(policy.clone())
+            .app_data(hosts.clone())
             .app_data(events.clone())
             .app_data(paired.clone())
             .app_data(job_reads.clone())

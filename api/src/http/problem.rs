@@ -93,6 +93,12 @@ kinds! {
          of the API needs more than a few hundred bytes.");
     UNSUPPORTED_MEDIA_TYPE = ("unsupported-media-type", 415, "Unsupported Media Type",
         "The body is not `application/json`: send JSON with `Content-Type: application/json`.");
+    MISDIRECTED = ("misdirected-request", 421, "Misdirected Request",
+        "The request names a host (its `Host` header) this service does not answer to. A \
+         service listening on loopback answers only to `localhost`, `127.0.0.1` and `[::1]` \
+         (with any port) and to the names it was started with (`--allowed-host`), so that a \
+         page of another site whose name is made to resolve to this machine (DNS rebinding) \
+         cannot use it. Address it by one of those names.");
     UNPROCESSABLE = ("unprocessable", 422, "Unprocessable Entity",
         "The request is well-formed but cannot be done: an unknown ruleset, a parameter the \
          ruleset does not have or out of its range, an agent the service does not know, an \
@@ -150,6 +156,12 @@ kinds! {
         "As many CPU-bound requests (agent moves, replays, games of simulations played again) \
          are running as the service allows at once (`--max-cpu-requests`), so that cheap reads \
          keep their speed; try again after the `Retry-After` header's seconds.");
+    CPU_CLIENT_SHARE = ("cpu-client-share", 429, "Too Many Requests",
+        "This client (its address; behind a trusted proxy, the one the proxy forwards) has as \
+         many CPU-bound requests (agent moves, replays, games of simulations played again) \
+         running as one client may (`--max-client-cpu-requests`), so that one client cannot \
+         take every slot of `--max-cpu-requests`; try again after the `Retry-After` header's \
+         seconds, once one of them has answered.");
     DATABASE_DOWN = ("database-down", 503, "Service Unavailable",
         "`/health`: the database has not answered for longer than the service allows \
          (`--health-db-down-secs`); the `database` member says since when and why. The embedded \

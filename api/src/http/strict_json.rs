@@ -3,6 +3,14 @@
 //! with a fraction or an exponent that double precision rounds to a whole number it is not
 //! (`16.9999999999999999` would be read as 17), or to a whole number other than the one written
 //! (`2.5430106792664871e16`, past 2^53). Numbers such as `8.0` or `1e3` are whole and pass.
+//! And nesting deeper than [`MAX_DEPTH`], which no request needs.
+//!
+//! One pass over the text, in time linear in its length: the path of a value (such as
+//! `params.holes`) is built only to report what is wrong there.
+
+/// Deepest nesting of objects and arrays a request body may have (the deepest request needs
+/// a handful; serde_json alone would take 128).
+pub const MAX_DEPTH: usize = 64;
 
 /// What is wrong, and where (a path such as `params.holes` or `agents[1]`).
 #[derive(Debug, PartialEq)]
@@ -32,6 +40,11 @@ pub enum Unfit {
         literal: String,
         /// What it would have been read as.
         read_as: f64,
+    },
+    /// Objects and arrays nested deeper than [`MAX_DEPTH`].
+    TooDeep {
+        /// The path of the value that opens one level too many.
+        at: String,
     },
 }
 
@@ -80,6 +93,9 @@ pub fn check(text: &str) -> Result<(), Unfit> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            b'{' | b'[' if stack.len() >= MAX_DEPTH => {
+                return Err(Unfit::TooDeep { at: path(&stack) });
+            }
             b'{' => {
                 stack.push(Frame::Object {
                     keys: Default::default(),
@@ -117,7 +133,6 @@ pub fn check(text: &str) -> Result<(), Unfit> {
                 }
                 let end = (i + 1).min(b.len());
                 i = end;
-                let at = path(&stack);
                 if let Some(Frame::Object {
                     keys,
                     key,
@@ -131,9 +146,15 @@ pub fn check(text: &str) -> Result<(), Unfit> {
                     let Ok(name) = serde_json::from_str::<String>(raw) else {
                         return Ok(());
                     };
-                    if !keys.insert(name.clone()) {
-                        return Err(Unfit::DuplicateKey { at, key: name });
+                    if keys.contains(&name) {
+                        // The object's own path: its key is the one before this one.
+                        *key = None;
+                        return Err(Unfit::DuplicateKey {
+                            at: path(&stack),
+                            key: name,
+                        });
                     }
+                    keys.insert(name.clone());
                     *key = Some(name);
                     *expecting_key = false;
                 }
@@ -279,5 +300,36 @@ mod tests {
                 read_as: 17.0
             })
         );
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_refused_with_its_path() {
+        let nested = |levels: usize| {
+            let mut t = String::new();
+            for _ in 0..levels {
+                t.push_str(r#"{"a":["#);
+            }
+            for _ in 0..levels {
+                t.push_str("]}");
+            }
+            t
+        };
+        // Each level is an object and an array: MAX_DEPTH / 2 of them fit.
+        assert_eq!(check(&nested(MAX_DEPTH / 2)), Ok(()));
+        let Err(Unfit::TooDeep { at }) = check(&nested(MAX_DEPTH / 2 + 1)) else {
+            panic!("one level too many passes");
+        };
+        assert!(at.starts_with("a[0].a[0]."), "{at}");
+        // A long path and many strings under it: the path is not built for each string.
+        let deep_keys = "k".repeat(10_000);
+        let mut t = String::new();
+        for _ in 0..30 {
+            t.push_str(&format!(r#"{{"{deep_keys}":"#));
+        }
+        t.push('[');
+        t.push_str(&vec![r#""s""#; 100_000].join(","));
+        t.push(']');
+        t.push_str(&"}".repeat(30));
+        assert_eq!(check(&t), Ok(()));
     }
 }

@@ -377,22 +377,47 @@ struct GameQuery {
     game: u64,
 }
 
-/// Game k of a simulation on the play board, played again from the job's inputs and seed.
-async fn game(state: St, id: web::Path<String>, q: web::Query<GameQuery>) -> Page {
+/// Game k of a simulation on the play board, played again from the job's inputs and seed as
+/// `GET /api/v1/simulations/{id}/games/{k}` plays it: in a CPU slot, under the request's time
+/// budget and stopped if its client leaves ([`crate::compute::Slots`]), and kept in the same
+/// cache of games played again.
+async fn game(
+    req: HttpRequest,
+    state: St,
+    slots: web::Data<crate::compute::Slots>,
+    cache: web::Data<crate::jobs::game::GameCache>,
+    id: web::Path<String>,
+    q: web::Query<GameQuery>,
+) -> Page {
     let uid = parse(&id, "simulation")?;
     let job = store::get_job(&state.pool, uid)
         .await
         .map_err(Problem::from)?
         .ok_or_else(|| missing("simulation", &id))?;
     let k = q.game;
-    let found = web::block(move || crate::jobs::game::job_game(&job, k))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(Problem::from)?;
+    let body = match cache.get(job.id, k) {
+        Some(body) => body,
+        None => {
+            let found = slots
+                .run(move || crate::jobs::game::job_game(&job, k))
+                .await
+                .map_err(|e| crate::http::errors::compute(e, "game").at(req.path()))?
+                .map_err(Problem::from)?;
+            let body = std::sync::Arc::new(serde_json::to_vec(&found).map_err(Problem::internal)?);
+            cache.put(uid, k, body.clone());
+            body
+        }
+    };
+    /// What the board needs of a game played again (the API's `JobGame`, as cached).
+    #[derive(serde::Deserialize)]
+    struct Played {
+        ruleset: String,
+        params: tsoro_engine::catalogue::Params,
+        actions: Vec<Value>,
+    }
+    let found: Played = serde_json::from_slice(&body).map_err(Problem::internal)?;
     let def = tsoro_engine::catalogue::get(&found.ruleset).map_err(|_| missing("ruleset", &id))?;
-    let params: tsoro_engine::catalogue::Params =
-        serde_json::from_value(found.params).map_err(Problem::internal)?;
-    super::play::render(def, params, found.actions)
+    super::play::render(def, found.params, found.actions)
 }
 
 /// A duration in words: seconds under 90, else minutes under 90, else hours.

@@ -20,13 +20,38 @@ pub const MAX_COMPARED: usize = 8;
 /// `random`, `greedy`, `alphabeta:D` or `alphabeta:D:mobility` (search depth D, 1 to 8;
 /// `material` or `mobility` evaluation), or `mcts:N` or `mcts:N:C` (N iterations, 1 to
 /// 1000000; exploration constant C).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum Agents {
     /// Comma-separated.
     Text(String),
     /// A list.
     List(Vec<String>),
+}
+
+/// Read by hand rather than derived: a derived untagged enum answers anything else with
+/// serde's "data did not match any variant of untagged enum Agents", naming a Rust type.
+impl<'de> Deserialize<'de> for Agents {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let wrong = || {
+            serde::de::Error::custom(
+                "agents: agent names separated by commas (\"random,greedy\"), or a list of \
+                 them ([\"random\", \"greedy\"])",
+            )
+        };
+        match Value::deserialize(d)? {
+            Value::String(s) => Ok(Agents::Text(s)),
+            Value::Array(items) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s),
+                    _ => Err(wrong()),
+                })
+                .collect::<Result<_, _>>()
+                .map(Agents::List),
+            _ => Err(wrong()),
+        }
+    }
 }
 
 impl Default for Agents {
@@ -206,13 +231,40 @@ fn yes() -> bool {
 
 /// A seed: an unsigned 64-bit integer, as a JSON number or a decimal string (JavaScript's
 /// `JSON.parse` rounds numbers above 2^53, so the service writes seeds as strings).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug)]
 pub enum Seed {
     /// Decimal digits, `"18446744073709551615"` at most.
     Text(String),
     /// A number.
     Number(serde_json::Number),
+}
+
+/// Read by hand rather than derived as an untagged enum, whose error names the Rust type
+/// ("data did not match any variant of untagged enum Seed").
+impl<'de> Deserialize<'de> for Seed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) => Ok(Seed::Text(s)),
+            Value::Number(n) => Ok(Seed::Number(n)),
+            other => Err(serde::de::Error::custom(format!(
+                "seed: an unsigned 64-bit integer, as a number or a string of decimal digits, \
+                 not {}",
+                json_kind(&other)
+            ))),
+        }
+    }
+}
+
+/// What a JSON value is, in words ("an object", "a boolean").
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 impl Seed {

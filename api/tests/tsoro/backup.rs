@@ -131,6 +131,10 @@ async fn a_backup_taken_mid_job_restores_into_a_fresh_data_directory() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Its owner's alone, as the data is (issue 46, item 8; it was 0644).
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&file).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     let backed: Value = client
         .get(format!("http://127.0.0.1:{}{url}", service.port))
         .send()

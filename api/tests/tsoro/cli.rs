@@ -761,3 +761,59 @@ fn search_and_agent_move_play_the_same_move_for_a_seed() {
     }
     assert!(seen.len() > 1, "the seed chooses the random move: {seen:?}");
 }
+
+/// `tsoro clusters prune` (issue 46, item 8): under a root of its own, clusters whose data
+/// directory is gone or taken by another are removed and listed; the one in use and the one
+/// with no data directory recorded are kept.
+#[test]
+fn clusters_prune_removes_those_left_behind_and_keeps_the_rest() {
+    let root = tempfile::tempdir().unwrap();
+    let dirs = tempfile::tempdir().unwrap();
+    let make = |name: &str, id: &str, data: Option<&std::path::Path>| {
+        let c = root.path().join(name);
+        std::fs::create_dir_all(c.join("base")).unwrap();
+        std::fs::write(c.with_extension("id"), format!("{id}\n")).unwrap();
+        if let Some(d) = data {
+            std::fs::write(c.with_extension("path"), format!("{}\n", d.display())).unwrap();
+        }
+        c
+    };
+    let live = dirs.path().join("live");
+    std::fs::create_dir_all(&live).unwrap();
+    std::fs::write(live.join("tsoro-data-dir-id"), "aaa\n").unwrap();
+    let kept = make("00000000000000aa", "aaa", Some(&live));
+    let gone = make("00000000000000bb", "bbb", Some(&dirs.path().join("gone")));
+    let unknown = make("00000000000000cc", "ccc", None);
+    let run = |args: &[&str]| {
+        let out = crate::helpers::tsoro()
+            .args(["clusters"])
+            .args(args)
+            .env("TSORO_CLUSTERS_ROOT", root.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let dry = run(&["prune", "--dry-run"]);
+    assert!(
+        dry.contains(&format!("would remove {}", gone.display())),
+        "{dry}"
+    );
+    assert!(gone.exists());
+    let pruned = run(&["prune"]);
+    assert_eq!(pruned.lines().count(), 1, "{pruned}");
+    assert!(
+        pruned.starts_with(&format!("removed {}", gone.display())),
+        "{pruned}"
+    );
+    assert!(pruned.contains("its data directory is gone"), "{pruned}");
+    assert!(!gone.exists() && !gone.with_extension("id").exists());
+    assert!(kept.exists() && unknown.exists());
+    let listed = run(&["list"]);
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+    assert!(listed.contains("in use"), "{listed}");
+}

@@ -166,7 +166,22 @@ async fn serve_from_a_private_directory_as_root() {
     assert!(err.contains("belongs to another data directory"), "{err}");
     assert!(err.contains(&cluster), "{err}");
     assert!(postgres_processes(Path::new(&cluster)).is_empty());
+    // `tsoro clusters` lists it as left behind (listing only: other clusters under the real
+    // root may be other tests'; `cli::clusters_prune_*` removes them from a root of its own).
+    let out = tsoro().args(["clusters", "list"]).output().unwrap();
+    assert!(out.status.success());
+    let listed = String::from_utf8_lossy(&out.stdout).to_string();
+    let ours = listed
+        .lines()
+        .find(|l| l.starts_with(&format!("{cluster}\t")))
+        .unwrap_or_else(|| panic!("{cluster} not listed: {listed}"));
+    assert!(
+        ours.contains(&format!("\t{}\t", dir.display()))
+            && ours.ends_with("another data directory took its path"),
+        "{ours}"
+    );
     let _ = std::fs::remove_dir_all(&cluster);
+    let _ = std::fs::remove_file(Path::new(&cluster).with_extension("path"));
     let _ = std::fs::remove_file(Path::new(&cluster).with_extension("id"));
     let _ = std::fs::remove_dir_all(&private);
 }

@@ -351,13 +351,16 @@ impl AlphaBetaAgent {
     /// the current rayon pool's threads, each within [`DEPTH_NODES`] positions: a value that
     /// would take more is left out) and the positions searched; the action is the one
     /// [`choose`](Agent::choose) chooses for the same generator. A decision played by the
-    /// deepening agent (past [`DEPTH_NODES`]) has no candidates.
+    /// deepening agent (past [`DEPTH_NODES`]) has no candidates. The pool's threads search under the
+    /// caller's stop request.
     pub fn analyse<G: Game>(&self, g: &G, s: &G::State, rng: &mut Rng) -> Analysis<G::Action> {
         let me = g.to_move(s).expect("a live game");
         let actions = self.ordered(g, s, me);
         if actions.len() == 1 {
             return Analysis::forced(actions[0]);
         }
+        // The pool's threads see this thread's stop request (super::stop) as their own.
+        let stop = super::stop::current();
         let d = self.decide_capped(g, s, rng, DEPTH_NODES, true);
         let Some(action) = d.action else {
             let (action, _, more) = self.fallback().decide(g, s, rng);
@@ -370,12 +373,14 @@ impl AlphaBetaAgent {
         let scored: Vec<(Option<i32>, u64)> = actions
             .par_iter()
             .map(|&a| {
-                let mut plain = Plain::new(self, g, DEPTH_NODES);
-                plain.nodes = 1;
-                let mut t = s.clone();
-                g.apply_unchecked(&mut t, a);
-                let v = plain.child_value(&t, me, self.depth, 0, i32::MIN + 1, i32::MAX);
-                ((!plain.stopped).then_some(v), plain.nodes.min(DEPTH_NODES))
+                super::stop::scoped(stop.as_ref(), || {
+                    let mut plain = Plain::new(self, g, DEPTH_NODES);
+                    plain.nodes = 1;
+                    let mut t = s.clone();
+                    g.apply_unchecked(&mut t, a);
+                    let v = plain.child_value(&t, me, self.depth, 0, i32::MIN + 1, i32::MAX);
+                    ((!plain.stopped).then_some(v), plain.nodes.min(DEPTH_NODES))
+                })
             })
             .collect();
         Analysis {
@@ -511,5 +516,51 @@ mod tests {
             }
         }
         assert!(merged >= 1, "no take decision needed the table");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyGame;
+    use crate::catalogue::{self, Params};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    /// A stop request reaches every thread of the analysis: asked from a thread outside the
+    /// rayon pool (as the service asks it, from a blocking thread), a search that would take
+    /// years ends within a moment of the request.
+    #[test]
+    fn a_stopped_analysis_ends_on_every_thread_it_uses() {
+        let Ok(AnyGame::Sowing(g)) = catalogue::get("tsoro-ludii").unwrap().build(&Params::new())
+        else {
+            panic!("tsoro-ludii is a sowing game")
+        };
+        let s = g.initial_state();
+        let flag = Arc::new(AtomicBool::new(false));
+        let search = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                super::super::stop::scoped(Some(&flag), || {
+                    let ab = AlphaBetaAgent {
+                        depth: 16,
+                        eval: Eval::Mobility,
+                    };
+                    ab.analyse(&g, &s, &mut Rng::from_seed(1)).iterations
+                })
+            })
+        };
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        flag.store(true, Ordering::Relaxed);
+        let nodes = search.join().unwrap();
+        assert!(nodes > 0);
+        // Generous (the machine may be loaded): a search that went on would take years.
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "stopped after {:?}",
+            asked.elapsed()
+        );
     }
 }

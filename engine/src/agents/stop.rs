@@ -3,6 +3,11 @@
 //! batch of MCTS rollouts and at alpha-beta's interior nodes, then return what they have.
 //! A game whose search was cut short is not a real game: whoever stops a run discards the
 //! games in play (as [`crate::sim`] does).
+//!
+//! The flag is one `Arc<AtomicBool>` shared by every thread of a run: a search that hands
+//! work to other threads (alpha-beta's analysis spreads its root over a rayon pool) passes
+//! the flag along with it ([`current`], then [`scoped`] on each thread), so that the work
+//! stops wherever it runs.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -24,6 +29,11 @@ pub fn scoped<R>(flag: Option<&Arc<AtomicBool>>, f: impl FnOnce() -> R) -> R {
     let previous = STOP.with(|s| s.replace(flag.cloned()));
     let _restore = Restore(previous);
     f()
+}
+
+/// This thread's stop request, to hand to the threads that do part of its work.
+pub fn current() -> Option<Arc<AtomicBool>> {
+    STOP.with(|s| s.borrow().clone())
 }
 
 /// Whether this thread's run has been asked to stop.

@@ -353,6 +353,7 @@ async fn exposed_app(allow_anonymous_writes: bool) -> (TestApp, AppSettings) {
         allow_anonymous_writes,
         requests: Default::default(),
         trusted_proxies: vec![],
+        allowed_hosts: vec![],
     };
     let app = Application::build(&settings, pool.clone()).unwrap();
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -440,4 +441,78 @@ async fn the_loopback_service_without_tokens_is_open_and_lists_its_jobs() {
     problem(r, StatusCode::UNAUTHORIZED, "unauthorized").await;
     store::revoke(&app.pool, "tmp").await.unwrap();
     create(&app, None).await;
+}
+
+/// A request to `path` naming `host` in its `Host` header.
+async fn with_host(app: &TestApp, method: Method, path: &str, host: &str) -> reqwest::Response {
+    app.client
+        .request(method, format!("{}{path}", app.address))
+        .header("host", host)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Issue 46, item 6: DNS rebinding. A page of another site whose name is made to resolve to
+/// 127.0.0.1 is of the same origin to the browser, so it passed the check of cross-site writes
+/// and purged jobs. On loopback only loopback names (and those given with `--allowed-host`)
+/// are answered; any other `Host` gets 421 problem+json, reads and writes alike.
+#[tokio::test]
+async fn a_page_rebinding_its_name_to_loopback_gets_421() {
+    let app = spawn_app().await;
+    let r = send(&app, Method::POST, SIM, None, Some(&small_job())).await;
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let url = r.headers()["location"].to_str().unwrap().to_string();
+    let port = app.address.rsplit(':').next().unwrap().to_string();
+    for (method, path) in [
+        (Method::DELETE, format!("{url}?purge=true")),
+        (Method::GET, SIM.to_string()),
+        (Method::GET, url.clone()),
+        (Method::POST, SIM.to_string()),
+    ] {
+        let r = with_host(&app, method.clone(), &path, &format!("evil.example:{port}")).await;
+        let p = helpers::problem(r, 421).await;
+        assert_eq!(
+            p["type"], "/problems/misdirected-request",
+            "{method} {path}: {p}"
+        );
+        assert_eq!(p["errors"][0]["field"], "host", "{p}");
+    }
+    // The job is still there, and the loopback names are answered.
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        "localhost".to_string(),
+    ] {
+        let r = with_host(&app, Method::GET, &url, &host).await;
+        assert_eq!(r.status(), StatusCode::OK, "{host}");
+    }
+
+    // A name given with --allowed-host is answered too, and only it.
+    let pool = tsoro_api::database::connect(&fresh_database().await)
+        .await
+        .unwrap();
+    let named = tsoro_tests::spawn_app_from(
+        pool,
+        AppSettings {
+            bind: String::new(),
+            body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
+            jobs: tsoro_api::settings::JobSettings {
+                workers: 0,
+                ..Default::default()
+            },
+            db_down_threshold: tsoro_api::settings::DEFAULT_DOWN_THRESHOLD,
+            embedded: None,
+            allow_anonymous_writes: false,
+            requests: Default::default(),
+            trusted_proxies: vec![],
+            allowed_hosts: vec!["tsoro.example.org".into()],
+        },
+    )
+    .await;
+    let r = with_host(&named, Method::GET, SIM, "tsoro.example.org").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let r = with_host(&named, Method::GET, SIM, "evil.example").await;
+    helpers::problem(r, 421).await;
 }

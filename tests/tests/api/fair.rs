@@ -73,9 +73,11 @@ async fn app_with_requests(slots: usize, seconds: f64) -> tsoro_tests::TestApp {
         allow_anonymous_writes: false,
         requests: tsoro_api::settings::RequestSettings {
             max_cpu_requests: slots,
+            max_client_cpu_requests: 0,
             budget: Duration::from_secs_f64(seconds),
         },
         trusted_proxies: vec![],
+        allowed_hosts: vec![],
     };
     tsoro_tests::spawn_app_from(pool, settings).await
 }
@@ -289,4 +291,81 @@ async fn a_small_job_finishes_while_a_long_one_still_runs() {
     assert_eq!(long_now["status"], "running", "{long_now}");
     assert!(long_now["progress"]["games_done"].as_u64().unwrap() < 4000);
     assert_eq!(app.delete(&long).await.status(), StatusCode::OK);
+}
+
+/// Issue 46, item 4: one client cannot hold every CPU slot. Of two slots, one client (here
+/// forwarded by a trusted proxy) holds one at most: its second request at once is refused
+/// with 429 naming its share, while another client still gets the other slot.
+#[tokio::test]
+async fn one_client_holds_its_share_of_the_cpu_slots_and_another_still_gets_one() {
+    let url = tsoro_tests::fresh_database().await;
+    let pool = tsoro_api::database::connect(&url).await.unwrap();
+    let app = tsoro_tests::spawn_app_from(
+        pool,
+        tsoro_api::settings::AppSettings {
+            bind: String::new(),
+            body_limit: tsoro_api::settings::DEFAULT_BODY_LIMIT,
+            jobs: settings(0),
+            db_down_threshold: tsoro_api::settings::DEFAULT_DOWN_THRESHOLD,
+            embedded: None,
+            allow_anonymous_writes: false,
+            requests: tsoro_api::settings::RequestSettings {
+                max_cpu_requests: 2,
+                max_client_cpu_requests: 0,
+                budget: Duration::from_secs(600),
+            },
+            trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+            allowed_hosts: vec![],
+        },
+    )
+    .await;
+    let long = queue(
+        &app,
+        json!({"ruleset": "tsoro-russ", "agents": LONG_GAME, "games": 2}),
+    )
+    .await;
+    let move_as = |client: &'static str| {
+        app.client
+            .post(format!(
+                "{}/api/v1/rulesets/tsoro-ludii/agent-move",
+                app.address
+            ))
+            .header("x-forwarded-for", client)
+            .json(&json!({"agent": "random"}))
+            .send()
+    };
+    // Client A plays the long game in one slot.
+    let (client, address) = (app.client.clone(), app.address.clone());
+    let playing = tokio::spawn(async move {
+        client
+            .get(format!("{address}{long}/games/0"))
+            .header("x-forwarded-for", "203.0.113.1")
+            .send()
+            .await
+    });
+    let mut refused = None;
+    for _ in 0..600 {
+        let r = move_as("203.0.113.1").await.unwrap();
+        if r.status() == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(r);
+            break;
+        }
+        assert_eq!(r.status(), StatusCode::OK);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let r = refused.expect("the long game never took its slot");
+    assert!(r.headers().contains_key("retry-after"));
+    let p = problem(r, 429).await;
+    assert_eq!(p["type"], "/problems/cpu-client-share");
+    assert_eq!(p["errors"][0]["field"], "max_client_cpu_requests");
+    // Another client gets the other slot, every time.
+    for _ in 0..5 {
+        let r = move_as("203.0.113.2").await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+    }
+    assert!(
+        !playing.is_finished(),
+        "the long game ended too soon to test"
+    );
+    playing.abort();
 }

@@ -88,6 +88,7 @@ async fn the_database_comes_back_and_health_reports_a_long_outage() {
         allow_anonymous_writes: false,
         requests: Default::default(),
         trusted_proxies: vec![],
+        allowed_hosts: vec![],
     };
     let app = tsoro_tests::spawn_app_from(pool, settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;
@@ -179,6 +180,7 @@ async fn a_busy_pool_is_not_a_dead_database() {
         allow_anonymous_writes: false,
         requests: Default::default(),
         trusted_proxies: vec![],
+        allowed_hosts: vec![],
     };
     let app = tsoro_tests::spawn_app_from(pool.clone(), settings).await;
     wait_status(&app, "/ready", 200, Duration::from_secs(10)).await;

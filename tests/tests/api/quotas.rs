@@ -42,6 +42,7 @@ async fn app(jobs: JobSettings, proxied: bool) -> TestApp {
         } else {
             vec![]
         },
+        allowed_hosts: vec![],
     };
     tsoro_tests::spawn_app_from(pool, settings).await
 }

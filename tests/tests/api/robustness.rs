@@ -435,3 +435,41 @@ async fn long_polls_are_woken_by_one_listener_not_by_polling() {
         );
     }
 }
+
+/// Issue 46, item 7: replicas starting at once against a server without their database each
+/// try to make it; making one that another has just made is success, not a duplicate-key
+/// error that stops the replica.
+#[tokio::test]
+async fn replicas_creating_a_missing_database_at_once_all_start() {
+    let c = tsoro_tests::cluster();
+    for round in 0..4 {
+        let name = format!("replicas_{}_{round}", std::process::id());
+        let url = tsoro_tests::with_database(&c.admin_url, &name);
+        let makers: Vec<_> = (0..8)
+            .map(|_| {
+                let url = url.clone();
+                tokio::spawn(
+                    async move { tsoro_api::database::create_database_if_missing(&url).await },
+                )
+            })
+            .collect();
+        for m in makers {
+            m.await
+                .unwrap()
+                .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        }
+        let admin = sqlx::PgPool::connect(&c.admin_url).await.unwrap();
+        let made: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                .bind(&name)
+                .fetch_one(&admin)
+                .await
+                .unwrap();
+        assert!(made);
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("DROP DATABASE {name}")))
+            .execute(&admin)
+            .await
+            .unwrap();
+        admin.close().await;
+    }
+}

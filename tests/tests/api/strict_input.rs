@@ -98,10 +98,16 @@ async fn answers_hold_no_rust_debug_text_and_never_echo_a_large_input() {
         r#"{"ruleset": "tsoro-ludii", "games": 2, "seed": 5.5}"#,
         r#"{"ruleset": "tsoro-ludii", "games": 2, "seed": "abc"}"#,
         r#"{"ruleset": "tsoro-ludii", "games": 2, "seed": -1}"#,
+        // Serde's text for an untagged enum named the Rust type (issue 46, item 8).
+        r#"{"ruleset": "tsoro-ludii", "games": 2, "seed": {"a": 1}}"#,
+        r#"{"ruleset": "tsoro-ludii", "games": 2, "agents": [1, 2]}"#,
+        r#"{"ruleset": "tsoro-ludii", "games": 2, "agents": {"a": "random"}}"#,
     ] {
         let (status, body) = post_raw(&app, "/api/v1/simulations", raw.into()).await;
         assert_eq!(status, 400, "{raw}: {body}");
-        for debug in ["Number(", "Text(", "Some(", "None", "Err("] {
+        for debug in [
+            "Number(", "Text(", "Some(", "None", "Err(", "untagged", "enum ",
+        ] {
             assert!(!body.contains(debug), "{raw}: {body}");
         }
     }
@@ -162,4 +168,71 @@ async fn html_pages_forbid_framing_and_foreign_scripts() {
     // The API's JSON has no need of them.
     let r = app.get("/api/v1/rulesets").await;
     assert!(r.headers().get("content-security-policy").is_none());
+}
+
+/// A body of `levels` objects nested under keys of `key_len` characters, holding an array of
+/// `strings` short strings: the shape that took 119 CPU-seconds a MiB when the path of every
+/// string was built (issue 46, item 1).
+fn nested_body(levels: usize, key_len: usize, strings: usize) -> String {
+    let key = "k".repeat(key_len);
+    let mut t = String::new();
+    for _ in 0..levels {
+        t.push_str(&format!(r#"{{"{key}":"#));
+    }
+    t.push('[');
+    t.push_str(&vec![r#""s""#; strings].join(","));
+    t.push(']');
+    t.push_str(&"}".repeat(levels));
+    t
+}
+
+#[tokio::test]
+async fn deeply_nested_bodies_are_refused_at_once_and_health_answers_meanwhile() {
+    let app = spawn_app().await;
+    // Nearly 1 MiB: 60 levels of 1,000-character keys over 230,000 strings (within the
+    // nesting limit, so the whole text is checked), and 100 levels (past it).
+    let within = nested_body(60, 1_000, 230_000);
+    let past = nested_body(100, 1_000, 220_000);
+    assert!(within.len() < 1 << 20 && past.len() < 1 << 20);
+    let started = std::time::Instant::now();
+    let posts: Vec<_> = [within.clone(), within, past.clone(), past]
+        .into_iter()
+        .map(|body| {
+            let client = app.client.clone();
+            let url = format!("{}/api/v1/simulations", app.address);
+            tokio::spawn(async move {
+                let r = client
+                    .post(url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .expect("request");
+                (r.status().as_u16(), r.text().await.expect("a body"))
+            })
+        })
+        .collect();
+    // The liveness probe is answered while they are read.
+    for _ in 0..5 {
+        let r = app.get("/health").await;
+        assert_eq!(r.status().as_u16(), 200);
+    }
+    let mut deep = 0;
+    for post in posts {
+        let (status, body) = post.await.unwrap();
+        assert_eq!(status, 400, "{}", &body[..body.len().min(500)]);
+        let p: Value = serde_json::from_str(&body).unwrap();
+        let detail = p["detail"].as_str().unwrap();
+        if detail.contains("deeper than 64 levels") {
+            deep += 1;
+        }
+        assert!(body.len() < 8_192, "{} bytes of answer", body.len());
+    }
+    assert_eq!(deep, 2, "the bodies past the nesting limit say so");
+    // Before, one such body took 119 CPU-seconds; a generous bound that would catch it.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
 }
