@@ -51,6 +51,12 @@ pub(super) struct Finished {
 struct Slot(AtomicU64);
 
 impl Finished {
+    /// How many counters it keeps (one a pool thread, one for the others).
+    #[cfg(test)]
+    pub(super) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Slots for a pool of `threads` threads (0: rayon's default, as the engine's pool has).
     pub(super) fn new(threads: usize) -> Self {
         let threads = if threads == 0 {

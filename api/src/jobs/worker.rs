@@ -375,7 +375,7 @@ mod tests {
     #[test]
     fn finished_games_add_up_across_threads() {
         assert!(
-            Finished::new(0).slots.len() > 1,
+            Finished::new(0).slot_count() > 1,
             "one per core, and one for the others"
         );
         let f = Finished::new(2);

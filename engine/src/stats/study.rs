@@ -4,7 +4,7 @@
 //! [`super::paired`] on the shared seeds, Holm-corrected over every test of the study).
 
 use super::dist::t_quantile;
-use super::interval::{Interval, score, wilson_score, z95};
+use super::interval::{Interval, score, z95};
 use super::paired::{Paired, Ratio, p_text};
 use super::{ExactSum, GameRecord, Histogram, Rate, Winner};
 use crate::outcome::EndReason;

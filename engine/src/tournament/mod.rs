@@ -160,6 +160,7 @@ impl From<RunError> for TournamentError {
             RunError::Cancelled { done } => TournamentError::Cancelled { done },
             RunError::Threads(e) => TournamentError::Threads(e),
             RunError::Games { start, end } => TournamentError::Games { start, end },
+            RunError::OpeningPlies(n) => TournamentError::OpeningPlies(n),
         }
     }
 }
