@@ -67,16 +67,22 @@ mod tests {
         );
     }
 
+    /// The process clock counts this thread's work (it is the sum over the process's threads,
+    /// so other tests running beside this one may add to it: only a lower bound is tested).
     #[test]
-    fn the_process_clock_counts_work_and_not_sleep() {
-        let a = process_cpu();
+    fn the_process_clock_counts_this_threads_work() {
+        let (a, t) = (process_cpu(), thread_cpu());
         let mut x = 0u64;
         for i in 0..20_000_000u64 {
             x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
         }
-        let b = process_cpu();
-        assert!(b > a, "{a:?} {b:?} {x}");
-        std::thread::sleep(Duration::from_millis(200));
-        assert!(process_cpu() - b < Duration::from_millis(150));
+        let (b, u) = (process_cpu(), thread_cpu());
+        assert!(u > t, "{t:?} {u:?} {x}");
+        assert!(
+            b - a >= (u - t) / 2,
+            "process {:?}, thread {:?}",
+            b - a,
+            u - t
+        );
     }
 }

@@ -609,7 +609,7 @@ mod tests {
             }],
         );
         assert!(svg.contains("First mover: 60.0% (95% interval 50.0% to 70.0%)"));
-        assert!(svg.starts_with("<svg") && svg.ends_with("</table>"));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</table></div>"));
         assert!(svg.contains(
             "<th scope=\"row\">First mover</th><td>60.0%</td><td>50.0%</td><td>70.0%</td>"
         ));

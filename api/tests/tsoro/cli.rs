@@ -313,10 +313,13 @@ fn rulesets_lists_parameters() {
         .iter()
         .find(|r| r["id"] == "tsoro-matthews-v7")
         .unwrap();
+    // Variant 7's compulsory opening is a reconstruction (one kind per value), resting on
+    // Matthews' Variant 7 passage.
     assert_eq!(
         v7["citations"]["opening"]["evidence"],
-        "matthews-1964-tsoro-v7"
+        serde_json::json!(["matthews-1964-tsoro-v7"])
     );
+    assert!(v7["citations"]["opening"]["reconstructed"].is_string());
     assert!(
         v7["citations"]["layout"]["reconstructed"]
             .as_str()
@@ -693,7 +696,9 @@ fn ladder_reports_its_rungs_and_refuses_a_range_that_does_not_double() {
     for level in ["mcts:2", "mcts:4", "mcts:8"] {
         assert!(out.contains(level), "{out}");
     }
-    assert!(out.contains("skill trace"), "{out}");
+    // Three pairs can never show flatness (an equivalence test needs 30 or more).
+    assert!(out.contains("flat"), "{out}");
+    assert!(!out.contains("flattens from"), "{out}");
     let (code, out, _) = tsoro(
         &[
             "ladder",

@@ -98,7 +98,7 @@ async fn a_ladder_over_http_gives_the_numbers_and_files_of_tsoro_ladder() {
         local["ladder"]["verdict"]
             .as_str()
             .unwrap()
-            .contains("skill trace")
+            .contains("flat")
     );
     for (name, served) in files {
         let text = std::fs::read_to_string(csv_dir.join(name)).unwrap();

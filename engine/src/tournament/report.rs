@@ -258,6 +258,10 @@ maximum likelihood (Hunter's MM); 95% percentile intervals from a bootstrap over
 pairs within each pairing";
 
 /// The report of a tournament's games (from [`super::play`]), with `bootstrap` replicates
+/// What tells two games of a pairing apart in its count of distinct games: who moved first,
+/// the result, why it ended, turns, moves and decisions.
+type GameShape = (usize, u8, u8, u32, u32, u32);
+
 /// drawn from a seed derived from the tournament's.
 pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -> TournamentReport {
     let n = spec.agents.len();
@@ -271,7 +275,7 @@ pub fn report(spec: &TournamentSpec, games: &[TournamentGame], bootstrap: u32) -
         .collect();
     let mut seats: Vec<[SeatScore; 2]> = vec![[SeatScore::new(), SeatScore::new()]; pairs.len()];
     let mut turns: Vec<Vec<[f64; 2]>> = vec![vec![[0.0; 2]; spec.pairs as usize]; pairs.len()];
-    let mut distinct: Vec<std::collections::HashSet<(usize, u8, u8, u32, u32, u32)>> =
+    let mut distinct: Vec<std::collections::HashSet<GameShape>> =
         vec![Default::default(); pairs.len()];
     let mut vs_others = vec![(0u64, 0.0f64); n];
     for g in games {
