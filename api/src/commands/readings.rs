@@ -97,7 +97,7 @@ pub fn run(args: &ReadingsArgs) -> ExitCode {
         }
     }
     // How many distinct games each pairing's runs hold, and the warning for a pairing that
-    // would replay one line.
+    // would follow few lines.
     let n = plan.readings.len().max(1);
     let mut notes = vec![];
     for (i, agents) in plan.pairings.iter().enumerate() {

@@ -79,7 +79,7 @@ fn checked_openings(n: u32) -> Result<u32, RunError> {
 }
 
 /// What a run's games are, in words: how many distinct games it holds (or that random play
-/// was not checked), and the warning for a pairing that would replay one line.
+/// was not checked), and the warning for a pairing whose games would follow few lines.
 fn games_note(p: &RunPlan, distinct: &DistinctGames) -> Vec<String> {
     let mut out = vec![];
     if distinct.games() > 0 {

@@ -99,9 +99,9 @@ pub fn replay_warning(agents: &[AgentSpec; 2], opening_plies: u32) -> Option<Str
     }
     Some(format!(
         "warning: {} and {} search deterministically (only ties are broken at random): from \
-         the start position without random openings their games replay one line, and the \
-         figures describe that line, not the game; play from shared random openings \
-         (--opening-plies, e.g. 4)",
+         the start position without random openings their games follow the few lines those \
+         ties allow (often the same first moves), and the figures describe those lines, not \
+         the game; play from shared random openings (--opening-plies, e.g. 4)",
         agents[0], agents[1]
     ))
 }
