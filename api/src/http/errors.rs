@@ -287,22 +287,3 @@ impl From<NhodoRequestError> for Problem {
         }
     }
 }
-
-impl From<crate::jobs::paired::PairedError> for Problem {
-    fn from(e: crate::jobs::paired::PairedError) -> Problem {
-        match e {
-            crate::jobs::paired::PairedError::Database(e) => Problem::from(e),
-            e => Problem::internal(e),
-        }
-    }
-}
-
-impl From<crate::jobs::study::StudyError> for Problem {
-    fn from(e: crate::jobs::study::StudyError) -> Problem {
-        match e {
-            crate::jobs::study::StudyError::Database(e) => Problem::from(e),
-            crate::jobs::study::StudyError::Paired(e) => Problem::from(e),
-            e => Problem::internal(e),
-        }
-    }
-}

@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
-use utoipa::openapi::{Object, ObjectBuilder, Ref, RefOr, Required, Schema, schema::Type};
+use utoipa::openapi::{Object, ObjectBuilder, Required, schema::Type};
 
 /// A string schema allowing only `ids`.
 fn enum_of<'a>(ids: impl IntoIterator<Item = &'a str>) -> Object {
@@ -47,22 +47,8 @@ pub fn ruleset_id_schema() -> Object {
     enum_of(tsoro_engine::catalogue::ids())
 }
 
-/// The name of the component holding [`ruleset_id_schema`]: the document lists the ids once
-/// and every parameter naming a ruleset refers to it.
-pub const RULESET_ID: &str = "RulesetId";
-
-/// A reference to [`RULESET_ID`].
-fn ruleset_id_ref() -> Ref {
-    Ref::from_schema_name(RULESET_ID)
-}
-
 /// A required path parameter `name` holding one of the ids `schema` lists.
-fn path_param(
-    name: &str,
-    description: &str,
-    example: &str,
-    schema: impl Into<RefOr<Schema>>,
-) -> Parameter {
+fn path_param(name: &str, description: &str, example: &str, schema: Object) -> Parameter {
     ParameterBuilder::new()
         .name(name)
         .parameter_in(ParameterIn::Path)
@@ -105,7 +91,7 @@ id_path!(
 );
 id_path!(
     /// `{id}` of `/api/v1/rulesets/{id}` and of its play endpoints.
-    RulesetPath, "Ruleset id", "tsoro-ludii", ruleset_id_ref
+    RulesetPath, "Ruleset id", "tsoro-ludii", ruleset_id_schema
 );
 
 /// `{a}` and `{b}` of `/api/v1/rulesets/{a}/diff/{b}`.
@@ -120,12 +106,12 @@ pub struct RulesetPair {
 impl IntoParams for RulesetPair {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         vec![
-            path_param("a", "First ruleset", "tsoro-ludii", ruleset_id_ref()),
+            path_param("a", "First ruleset", "tsoro-ludii", ruleset_id_schema()),
             path_param(
                 "b",
                 "Second ruleset",
                 "tsoro-ludii-additional-capture",
-                ruleset_id_ref(),
+                ruleset_id_schema(),
             ),
         ]
     }

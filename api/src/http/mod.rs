@@ -19,7 +19,6 @@ pub mod host;
 pub mod ids;
 pub mod job_kind;
 pub mod jobs;
-pub mod listing;
 pub mod nhodo;
 pub mod openapi;
 pub mod package;
@@ -72,7 +71,7 @@ pub fn server(
     ));
     let proxies = web::Data::new(client::TrustedProxies(settings.trusted_proxies.clone()));
     let paired = web::Data::new(crate::jobs::paired::PairedCache::default());
-    let job_reads = web::Data::new(job_kind::JobReads::default());
+    let job_reads = web::Data::new(jobs::JobReads::default());
     let comparison_reads = web::Data::new(jobs::ComparisonReads::default());
     let state = web::Data::new(state);
     let slots = web::Data::new(

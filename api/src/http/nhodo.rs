@@ -2,18 +2,15 @@
 //! durable machinery as simulations ([`crate::jobs`]); a nhodo run has no agents, so it is
 //! a resource of its own (`/api/v1/nhodo`), not a simulation.
 
-use super::job_kind::{
-    DeleteQuery, JobReads, Kind, WaitQuery, accepted, account, admitted, csv, priced, streamed,
-};
-use super::listing::ListQuery;
+use super::job_kind::{Kind, admitted, csv, priced};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, streamed};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::export;
-use crate::jobs::listing::Listed;
 use crate::jobs::nhodo::{self, NhodoView, nhodo_url};
-use crate::jobs::store;
+use crate::jobs::store::{self, JobRow};
 use crate::jobs::view::Queued;
 use crate::runs::nhodo::{NhodoRequest, check};
 use crate::settings::JobSettings;
@@ -22,8 +19,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 /// The nhodo runs among the jobs.
 const NHODO: Kind<NhodoView> = Kind {
     what: "nhodo run",
-    kind: crate::jobs::kind::Kind::Nhodo,
-    ladder: false,
+    is: JobRow::is_nhodo,
     view: NhodoView::of,
 };
 
@@ -31,7 +27,13 @@ const NHODO: Kind<NhodoView> = Kind {
     request_body = NhodoRequest,
     responses(
         (status = 202, description = "Queued; the run (its `url` also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`)", body = Queued<NhodoView>),
+        (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown or non-nhodo ruleset, a parameter out of range, too many games, or an estimated cost over the budget (`--max-job-cost`; `estimated_cost`, `per_game_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached; `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Starting a run needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))),
+        (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = [])))]
 /// Queues a nhodo run (202 with its URL; owned by the token's holder): `games` games of the
@@ -58,20 +60,6 @@ pub async fn create(
     ))
 }
 
-#[utoipa::path(get, path = "/api/v1/nhodo", tag = "nhodo", operation_id = "list_nhodo",
-    params(ListQuery),
-    responses((status = 200, description = "Nhodo runs, newest first, with the filters and cursor of every list: everyone's for an admin token (or anyone, on a service without tokens that takes anonymous writes), the holder's own for another token; `next` is the cursor of the next page", body = Listed<NhodoView>), (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json")),
-    security((), ("bearer" = [])))]
-/// Lists nhodo runs, newest first, by status and ruleset.
-pub async fn list(
-    req: HttpRequest,
-    access: Access,
-    state: web::Data<AppState>,
-    q: web::Query<ListQuery>,
-) -> Result<HttpResponse, Problem> {
-    NHODO.list(&req, &access, &state, &q).await
-}
-
 #[utoipa::path(get, path = "/api/v1/nhodo/{id}", tag = "nhodo", operation_id = "show_nhodo",
     params(("id" = String, Path, description = "Nhodo run id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the run to end", maximum = 60)),
     responses((status = 200, description = "Status and progress and, when done, the statistics: each seat's win rate and the draws with Wilson 95% intervals, turns and clean throws per game", body = NhodoView), (status = 400, description = "A bad `wait`", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such nhodo run", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
@@ -88,7 +76,7 @@ pub async fn show(
 }
 
 #[utoipa::path(delete, path = "/api/v1/nhodo/{id}", tag = "nhodo", operation_id = "cancel_nhodo", params(("id" = String, Path, description = "Nhodo run id"), ("purge" = Option<bool>, Query, description = "Delete the run and everything it stored (whatever its status; a running one stops), answering its id and `freed_bytes`")),
-    responses((status = 200, description = "Cancelled: the run (a `NhodoView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such nhodo run", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 200, description = "Cancelled: the run (a `NhodoView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes`", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such nhodo run", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a run needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's run (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Cancels a nhodo run; with `?purge=true`, deletes it and everything it stored (its owner
 /// or an admin).
@@ -114,7 +102,7 @@ pub async fn games_csv(
 ) -> Result<HttpResponse, Problem> {
     let job = NHODO.load_done(&state, &path, req.path()).await?;
     let body = nhodo::games_csv(state.pool.clone(), job.id);
-    Ok(csv(export::GAMES_FILE).streaming(streamed(body)))
+    Ok(csv(Some(export::GAMES_FILE)).streaming(streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/nhodo/{id}/summary.csv", tag = "nhodo", operation_id = "nhodo_summary_csv", params(("id" = String, Path, description = "Nhodo run id")),
@@ -129,7 +117,7 @@ pub async fn summary_csv(
     let stats =
         nhodo::stats_of(&job).ok_or_else(|| Problem::internal("a done run without a summary"))?;
     let body = crate::runs::nhodo::summary_csv(&stats).map_err(Problem::internal)?;
-    Ok(csv(export::SUMMARY_FILE).body(body))
+    Ok(csv(Some(export::SUMMARY_FILE)).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/nhodo/{id}/datapackage.json", tag = "nhodo", operation_id = "nhodo_datapackage", params(("id" = String, Path, description = "Nhodo run id")),

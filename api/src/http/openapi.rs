@@ -42,7 +42,7 @@ use utoipa::{Modify, OpenApi};
         crate::runs::plan::ComparisonRequest,
         crate::runs::plan::Variant,
         crate::runs::readings::ReadingsRequest,
-        crate::jobs::study::StudyView,
+        crate::http::readings::StudyView,
         crate::runs::plan::Agents,
         crate::runs::plan::Seed,
         crate::http::play::GameBody,
@@ -50,6 +50,7 @@ use utoipa::{Modify, OpenApi};
         crate::jobs::view::Paused,
         crate::jobs::view::Estimate,
         crate::jobs::status::JobStatus,
+        crate::jobs::view::JobList,
         crate::jobs::view::ComparisonView,
         crate::jobs::view::SummaryView,
         crate::jobs::view::JobGame,
@@ -83,7 +84,6 @@ struct CommonResponses;
 
 /// Shared problem responses: (status, component name, problem kind).
 const COMMON: &[(&str, &str, &ProblemKind)] = &[
-    ("401", "Unauthorized", &problem::UNAUTHORIZED),
     ("400", "BadRequest", &problem::BAD_REQUEST),
     ("404", "NotFound", &problem::NOT_FOUND),
     ("405", "MethodNotAllowed", &problem::METHOD_NOT_ALLOWED),
@@ -100,18 +100,6 @@ const COMMON: &[(&str, &str, &ProblemKind)] = &[
     ("503", "Unavailable", &problem::UNAVAILABLE),
 ];
 
-/// The refusals of a request that would queue a job (every `POST` that starts a run), shared:
-/// (status, component name, the problem kinds it may be). Written once here, not restated by
-/// each kind's operations.
-const JOB_WRITES: &[(&str, &str, &[&ProblemKind])] = &[
-    (
-        "429",
-        "JobsRefused",
-        &[&problem::TOO_MANY_JOBS, &problem::OVER_QUOTA],
-    ),
-    ("507", "StorageQuota", &[&problem::STORAGE_QUOTA]),
-];
-
 /// The headers the service sends, as shared components: (name, schema type, description).
 const HEADERS: &[(&str, Type, &str)] = &[
     (
@@ -125,11 +113,6 @@ const HEADERS: &[(&str, Type, &str)] = &[
         "Seconds to wait before trying again",
     ),
     ("Location", Type::String, "The address of what was created"),
-    (
-        "WWW-Authenticate",
-        Type::String,
-        "`Bearer realm=\"tsoro\"`: the token the request needs",
-    ),
     (
         "ETag",
         Type::String,
@@ -155,19 +138,6 @@ fn header(name: &str) -> RefOr<Header> {
 impl Modify for CommonResponses {
     fn modify(&self, doc: &mut Document) {
         let components = doc.components.get_or_insert_with(Default::default);
-        // The ruleset ids, listed once and referred to wherever a ruleset is named.
-        for (name, schema) in [
-            (super::ids::RULESET_ID, super::ids::ruleset_id_schema()),
-            (
-                crate::runs::plan::PLAYABLE_RULESET_ID,
-                crate::runs::plan::playable_ruleset_schema(),
-            ),
-        ] {
-            components.schemas.insert(
-                name.to_string(),
-                RefOr::T(utoipa::openapi::Schema::Object(schema)),
-            );
-        }
         for (name, kind, description) in HEADERS {
             let h = HeaderBuilder::new()
                 .schema(Some(ObjectBuilder::new().schema_type(kind.clone())))
@@ -184,11 +154,6 @@ impl Modify for CommonResponses {
                 )
                 .build();
             match *status {
-                "401" => {
-                    response
-                        .headers
-                        .insert("WWW-Authenticate".into(), header("WWW-Authenticate"));
-                }
                 "405" => {
                     response.headers.insert("Allow".into(), header("Allow"));
                 }
@@ -198,27 +163,6 @@ impl Modify for CommonResponses {
                         .insert("Retry-After".into(), header("Retry-After"));
                 }
                 _ => {}
-            }
-            components
-                .responses
-                .insert(name.to_string(), RefOr::T(response));
-        }
-        for (_, name, kinds) in JOB_WRITES {
-            let about: Vec<String> = kinds
-                .iter()
-                .map(|k| format!("{} Its `type`: `{}`.", k.about, k.uri()))
-                .collect();
-            let mut response = ResponseBuilder::new()
-                .description(about.join(" Or: "))
-                .content(
-                    crate::http::problem::PROBLEM_JSON,
-                    Content::new(Some(Ref::from_schema_name("Problem"))),
-                )
-                .build();
-            if kinds.iter().any(|k| k.status == 429) {
-                response
-                    .headers
-                    .insert("Retry-After".into(), header("Retry-After"));
             }
             components
                 .responses
@@ -250,25 +194,8 @@ impl Modify for CommonResponses {
                 if database {
                     add.push("503");
                 }
-                // An operation that takes a token (its `security` names `bearer`).
-                let bearer = op.security.as_ref().is_some_and(|s| {
-                    serde_json::to_value(s).is_ok_and(|v| v.to_string().contains("bearer"))
-                });
-                if bearer {
-                    add.push("401");
-                }
-                let mut named: Vec<(&str, &str)> = add
-                    .into_iter()
-                    .map(|status| {
-                        let name = COMMON.iter().find(|c| c.0 == status).map_or("", |c| c.1);
-                        (status, name)
-                    })
-                    .collect();
-                // A POST that queues a run (every POST but the play endpoints').
-                if has_body && database {
-                    named.extend(JOB_WRITES.iter().map(|(status, name, _)| (*status, *name)));
-                }
-                for (status, name) in named {
+                for status in add {
+                    let name = COMMON.iter().find(|c| c.0 == status).map_or("", |c| c.1);
                     op.responses
                         .responses
                         .entry(status.to_string())

@@ -1,16 +1,13 @@
 //! Tournaments as jobs: queued, awaited, cancelled or deleted, and exported, on the same
 //! durable machinery as simulations ([`crate::jobs`]).
 
-use super::job_kind::{
-    DeleteQuery, JobReads, Kind, WaitQuery, accepted, account, admitted, csv, priced, streamed,
-};
-use super::listing::ListQuery;
+use super::job_kind::{Kind, admitted, csv, priced};
+use super::jobs::{DeleteQuery, JobReads, WaitQuery, accepted, account, streamed};
 use crate::http::access::Access;
 use crate::http::client::Client;
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::export;
-use crate::jobs::listing::Listed;
 use crate::jobs::store::{self, JobRow};
 use crate::jobs::tournament::{self, Stored};
 use crate::jobs::tournament_view::{TournamentView, tournament_url};
@@ -24,18 +21,21 @@ use actix_web::{HttpRequest, HttpResponse, web};
 /// The tournaments among the jobs.
 const TOURNAMENT: Kind<TournamentView> = Kind {
     what: "tournament",
-    kind: crate::jobs::kind::Kind::Tournament,
-    ladder: false,
+    is: JobRow::is_tournament,
     view: TournamentView::of,
 };
 
 /// The ladders among the tournaments.
 const LADDER: Kind<TournamentView> = Kind {
     what: "ladder",
-    kind: crate::jobs::kind::Kind::Tournament,
-    ladder: true,
+    is: is_ladder,
     view: TournamentView::of,
 };
+
+/// Whether a stored job is a ladder: a tournament whose spec keeps the ladder that defined it.
+fn is_ladder(job: &JobRow) -> bool {
+    job.is_tournament() && Stored::of_job(job).is_some_and(|s| s.ladder.is_some())
+}
 
 /// The text a finished tournament's summary keeps under `key` (a CSV file), or 500 saying
 /// it is `missing`.
@@ -51,7 +51,13 @@ fn kept_csv(job: &JobRow, key: &str, missing: &str) -> Result<String, Problem> {
     request_body = TournamentRequest,
     responses(
         (status = 202, description = "Queued; the tournament (its `url` also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`)", body = Queued<TournamentView>),
+        (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown ruleset or agent, an agent with a time budget (not reproducible), a parameter out of range, too many pairs or agents, or an estimated cost over the budget (`--max-job-cost`; the problem names `pairs` and gives `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`--max-owner-jobs`, `--max-owner-cost`: `/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`; `stored_bytes`, `max_owner_bytes`): delete some first", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Starting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))),
+        (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = [])))]
 /// Queues a tournament (202 with its URL; owned by the token's holder): every pair of agents
@@ -97,7 +103,13 @@ async fn queue(
     request_body = LadderRequest,
     responses(
         (status = 202, description = "Queued; the ladder, a tournament whose agents and pairings the ladder defines (its `url`, under `/api/v1/tournaments`, also in `Location`), its estimated cost (`estimate`) and how many jobs were queued or running before it (`queue_position`); when done, its `results.ladder` holds the rungs", body = Queued<TournamentView>),
+        (status = 400, description = "A malformed body", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "A body over the size limit", body = crate::http::problem::Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown ruleset or family, a range the family's syntax does not allow (`from`, `to`: MCTS iterations must double from `from` to `to`; alpha-beta depths go up to 8), a parameter out of range, too many pairs, or an estimated cost over the budget (`--max-job-cost`; the problem names `pairs` and gives `estimated_cost` and `max_job_cost`, in core-seconds)", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many jobs queued or running (`--max-jobs`), or the owner's quota of jobs or outstanding work is reached (`--max-owner-jobs`, `--max-owner-cost`: `/problems/over-quota`, with `limit` and the figures); `Retry-After` says when to try again", headers(("Retry-After" = u64, description = "Seconds to wait")), body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The owner's jobs store as many bytes as one owner may (`--max-owner-bytes`; `stored_bytes`, `max_owner_bytes`): delete some first", body = crate::http::problem::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Starting a ladder needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))),
+        (status = 403, description = "The token is a reader's (starting jobs needs runner or admin), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = [])))]
 /// Queues a ladder (202 with its URL; owned by the token's holder): one family of agents at
@@ -118,34 +130,6 @@ pub async fn create_ladder(
     queue(&req, &state, &limits, account, checked).await
 }
 
-#[utoipa::path(get, path = "/api/v1/tournaments", tag = "tournaments", operation_id = "list_tournaments",
-    params(ListQuery),
-    responses((status = 200, description = "Tournaments (ladders among them), newest first, with the filters and cursor of every list: everyone's for an admin token (or anyone, on a service without tokens that takes anonymous writes), the holder's own for another token; `next` is the cursor of the next page", body = Listed<TournamentView>), (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json")),
-    security((), ("bearer" = [])))]
-/// Lists tournaments (ladders among them), newest first, by status and ruleset.
-pub async fn list(
-    req: HttpRequest,
-    access: Access,
-    state: web::Data<AppState>,
-    q: web::Query<ListQuery>,
-) -> Result<HttpResponse, Problem> {
-    TOURNAMENT.list(&req, &access, &state, &q).await
-}
-
-#[utoipa::path(get, path = "/api/v1/ladders", tag = "tournaments", operation_id = "list_ladders",
-    params(ListQuery),
-    responses((status = 200, description = "Ladders (tournaments a ladder defines, served under `/api/v1/tournaments`), newest first, with the filters and cursor of every list: everyone's for an admin token (or anyone, on a service without tokens that takes anonymous writes), the holder's own for another token; `next` is the cursor of the next page", body = Listed<TournamentView>), (status = 400, description = "A bad filter", body = crate::http::problem::Problem, content_type = "application/problem+json")),
-    security((), ("bearer" = [])))]
-/// Lists ladders, newest first, by status and ruleset.
-pub async fn list_ladders(
-    req: HttpRequest,
-    access: Access,
-    state: web::Data<AppState>,
-    q: web::Query<ListQuery>,
-) -> Result<HttpResponse, Problem> {
-    LADDER.list(&req, &access, &state, &q).await
-}
-
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "show_tournament",
     params(("id" = String, Path, description = "Tournament id"), ("wait" = Option<u64>, Query, description = "Seconds (at most 60) to wait for the tournament to end", maximum = 60)),
     responses((status = 200, description = "Status and progress and, when done, the results: ratings with 95% intervals, the first-move advantage in Elo with its interval, each pairing's score by seat with Wilson intervals", body = TournamentView), (status = 400, description = "A bad `wait`", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
@@ -164,7 +148,7 @@ pub async fn show(
 }
 
 #[utoipa::path(delete, path = "/api/v1/tournaments/{id}", tag = "tournaments", operation_id = "cancel_tournament", params(("id" = String, Path, description = "Tournament id"), ("purge" = Option<bool>, Query, description = "Delete the tournament and everything it stored (whatever its status; a running one stops), answering its id and `freed_bytes`")),
-    responses((status = 200, description = "Cancelled: the tournament (a `TournamentView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes` (the bytes its records and aggregates took as stored, which PostgreSQL reuses for new records; its files shrink only when compacted, `VACUUM FULL`)", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")),
+    responses((status = 200, description = "Cancelled: the tournament (a `TournamentView`); with `purge=true`, deleted: its `id`, `deleted`, `status_before` and `freed_bytes` (the bytes its records and aggregates took as stored, which PostgreSQL reuses for new records; its files shrink only when compacted, `VACUUM FULL`)", body = Object), (status = 409, description = "Already ended (without `purge`)", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 401, description = "Stopping or deleting a tournament needs a token (`Authorization: Bearer`) on this service, or the one sent is unknown or revoked", body = crate::http::problem::Problem, content_type = "application/problem+json", headers(("WWW-Authenticate" = String, description = "`Bearer realm=\"tsoro\"`"))), (status = 403, description = "Another's tournament (stopping or deleting it needs an admin token), or the request came from a page of another site", body = crate::http::problem::Problem, content_type = "application/problem+json")),
     security((), ("bearer" = [])))]
 /// Cancels a tournament; with `?purge=true`, deletes it and everything it stored (its owner
 /// or an admin).
@@ -195,11 +179,11 @@ pub async fn games_csv(
     let body = export::tournament_games_csv(&exports, &job, &client.0, conn)
         .await
         .map_err(|e| Problem::from(e).at(req.path()))?;
-    Ok(csv(export::GAMES_FILE).streaming(streamed(body)))
+    Ok(csv(Some(export::GAMES_FILE)).streaming(streamed(body)))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/ratings.csv", tag = "tournaments", operation_id = "tournament_ratings_csv", params(("id" = String, Path, description = "Tournament id")),
-    responses((status = 200, description = "The ratings with their 95% intervals, and the first-move term: `tsoro tournament --csv`'s ratings.csv", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"ratings.csv\"`: the path the data package gives"))), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The tournament is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The ratings with their 95% intervals, and the first-move term: `tsoro tournament --csv`'s ratings.csv", body = String, content_type = "text/csv"), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The tournament is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A finished tournament's ratings, as CSV.
 pub async fn ratings_csv(
     req: HttpRequest,
@@ -208,11 +192,11 @@ pub async fn ratings_csv(
 ) -> Result<HttpResponse, Problem> {
     let job = TOURNAMENT.load_done(&state, &path, req.path()).await?;
     let body = kept_csv(&job, "ratings_csv", "a done tournament without its ratings")?;
-    Ok(csv(tournament::RATINGS_FILE).body(body))
+    Ok(csv(None).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/ladder.csv", tag = "tournaments", operation_id = "tournament_ladder_csv", params(("id" = String, Path, description = "Tournament id (a ladder's)")),
-    responses((status = 200, description = "The ladder's rungs, weakest first: per level the first player's score in its self-play, draws, decisive share and mean turns, its score against the level below (the skill trace) and its rating, each with its 95% interval, and whether the trace has flattened there: `tsoro ladder --csv`'s ladder.csv", body = String, content_type = "text/csv", headers(("Content-Disposition" = String, description = "`attachment; filename=\"ladder.csv\"`: the path the data package gives"))), (status = 404, description = "No such tournament, or it is not a ladder", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The ladder is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The ladder's rungs, weakest first: per level the first player's score in its self-play, draws, decisive share and mean turns, its score against the level below (the skill trace) and its rating, each with its 95% interval, and whether the trace has flattened there: `tsoro ladder --csv`'s ladder.csv", body = String, content_type = "text/csv"), (status = 404, description = "No such tournament, or it is not a ladder", body = crate::http::problem::Problem, content_type = "application/problem+json"), (status = 409, description = "The ladder is not done", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// A finished ladder's rungs, as CSV.
 pub async fn ladder_csv(
     req: HttpRequest,
@@ -221,11 +205,11 @@ pub async fn ladder_csv(
 ) -> Result<HttpResponse, Problem> {
     let job = LADDER.load_done(&state, &path, req.path()).await?;
     let body = kept_csv(&job, "ladder_csv", "a done ladder without its rungs")?;
-    Ok(csv(tournament::LADDER_FILE).body(body))
+    Ok(csv(None).body(body))
 }
 
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/datapackage.json", tag = "tournaments", operation_id = "tournament_datapackage", params(("id" = String, Path, description = "Tournament id")),
-    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and ratings.csv, and for a ladder ladder.csv", body = Object, headers(("Content-Disposition" = String, description = "`attachment; filename=\"datapackage.json\"`: saved beside the CSV files, they form the package"))), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "A Frictionless Tabular Data Package describing games.csv and ratings.csv, and for a ladder ladder.csv", body = Object), (status = 404, description = "No such tournament", body = crate::http::problem::Problem, content_type = "application/problem+json")))]
 /// The Frictionless data package describing a tournament's exports.
 pub async fn datapackage(
     req: HttpRequest,
@@ -233,7 +217,5 @@ pub async fn datapackage(
     path: web::Path<String>,
 ) -> Result<HttpResponse, Problem> {
     let job = TOURNAMENT.load(&state, &path, req.path()).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(export::attachment(export::PACKAGE_FILE))
-        .json(tournament::datapackage(&job)))
+    Ok(HttpResponse::Ok().json(tournament::datapackage(&job)))
 }

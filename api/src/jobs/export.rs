@@ -475,9 +475,21 @@ pub fn label(job: &JobRow) -> RunLabel {
     }
 }
 
-pub use super::package::{
-    GAMES_FILE, GAMES_JSON_FILE, PACKAGE_FILE, SUMMARY_FILE, TABLE_FILE, attachment,
-};
+/// The names a job's files are saved under: the paths its `datapackage.json` gives, so that
+/// the files downloaded into one folder form the package (`frictionless validate` passes).
+pub const GAMES_FILE: &str = "games.csv";
+/// The summary's file name (see [`GAMES_FILE`]).
+pub const SUMMARY_FILE: &str = "summary.csv";
+/// The package descriptor's file name (see [`GAMES_FILE`]).
+pub const PACKAGE_FILE: &str = "datapackage.json";
+
+/// `Content-Disposition` for a download saved as `name`.
+pub fn attachment(name: &str) -> (&'static str, String) {
+    (
+        "Content-Disposition",
+        format!("attachment; filename=\"{name}\""),
+    )
+}
 
 /// `summary.csv`: the tidy summary, one metric per row.
 pub fn summary_csv_bytes(job: &JobRow, stats: &Stats) -> Result<Vec<u8>, csv::Error> {

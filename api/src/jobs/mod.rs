@@ -9,15 +9,10 @@
 //! (seed, k), so a job's records and statistics are the same whichever workers ran it.
 
 pub mod admission;
-pub mod chunk;
 pub mod events;
 pub mod export;
-pub mod finish;
 pub mod fresh;
 pub mod game;
-pub mod groups;
-pub mod kind;
-pub mod listing;
 pub mod nhodo;
 pub mod package;
 pub mod packed;
@@ -27,7 +22,6 @@ pub mod records;
 pub mod request;
 pub mod status;
 pub mod store;
-pub mod study;
 pub mod tournament;
 pub mod tournament_view;
 pub mod view;

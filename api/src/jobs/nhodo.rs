@@ -1,14 +1,15 @@
-//! Nhodo runs as jobs: how a worker plays a chunk of a nhodo run ([`playing`]), its view
-//! and its exports (its chunks' aggregates are folded by [`super::finish`]). A chunk
+//! Nhodo runs as jobs: how a worker plays a chunk of a nhodo run ([`playing`]), how a
+//! finished run's statistics are folded ([`finish`]), its view and its exports. A chunk
 //! stores its games as rows of the nhodo games CSV ([`crate::runs::nhodo`], the rows `tsoro
 //! simulate --csv` writes) and their exact aggregates; game k depends only on the run's seed
 //! and k, so the exports are the same whichever workers played, on any number of threads.
 
-use super::chunk::{Finished, Outcome, Work};
 use super::status::JobStatus;
 use super::store::{self, Claim, JobRow, JobUsage};
-use super::view::JobCommon;
+use super::view::{Estimate, Progress};
+use super::worker::{Finished, Outcome, Work};
 use crate::runs::nhodo::{self as run, GAME_COLUMNS, SUMMARY_COLUMNS};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -61,6 +62,37 @@ pub(super) fn playing(
     }))
 }
 
+/// Folds a finished run's chunks' aggregates, in order, into the job's summary and marks it
+/// done (or failed, when a chunk's aggregates do not read).
+pub async fn finish(pool: &PgPool, job: &JobRow) -> Result<(), sqlx::Error> {
+    let parts: Vec<(i32, Option<Value>)> =
+        sqlx::query_as("SELECT idx, summary FROM simulation_chunks WHERE job_id = $1 ORDER BY idx")
+            .bind(job.id)
+            .fetch_all(pool)
+            .await?;
+    let mut summary = NhodoSummary::default();
+    for (idx, part) in parts {
+        let part = part.ok_or_else(|| format!("chunk {idx} was stored without its aggregates"));
+        match part
+            .and_then(|v| serde_json::from_value::<NhodoSummary>(v).map_err(|e| e.to_string()))
+        {
+            Ok(p) => summary.merge(&p),
+            Err(e) => {
+                return store::fail(pool, job.id, &format!("the run's statistics: {e}")).await;
+            }
+        }
+    }
+    sqlx::query(
+        "UPDATE simulation_jobs SET status = 'done', summary = $2, finished_at = now() \
+         WHERE id = $1 AND status = 'running'",
+    )
+    .bind(job.id)
+    .bind(serde_json::to_value(&summary).unwrap_or_default())
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
 /// The statistics of a finished run.
 pub fn stats_of(job: &JobRow) -> Option<NhodoStats> {
     let s: NhodoSummary = serde_json::from_value(job.summary.clone()?).ok()?;
@@ -69,7 +101,7 @@ pub fn stats_of(job: &JobRow) -> Option<NhodoStats> {
 
 /// A nhodo run's URL.
 pub fn nhodo_url(id: Uuid) -> String {
-    super::kind::Kind::Nhodo.url(id)
+    format!("/api/v1/nhodo/{id}")
 }
 
 /// Where a nhodo run's exports are (each answers 409 until it is done) and its page.
@@ -88,12 +120,46 @@ pub struct NhodoLinks {
 /// A nhodo run: what it plays, its progress and, when done, its statistics.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct NhodoView {
-    /// What every job shows.
-    #[serde(flatten)]
-    pub job: JobCommon,
+    /// The run's id.
+    pub id: Uuid,
+    /// Its URL.
+    pub url: String,
+    /// Where it is in its life.
+    pub status: JobStatus,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The version run: sha256 of the resolved configuration.
+    pub ruleset_version: String,
+    /// Every parameter in force.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Value,
+    /// Games.
+    pub games: i64,
+    /// The run's seed, an unsigned 64-bit integer as a decimal string.
+    #[schema(example = "7")]
+    pub seed: String,
     /// The command line that plays the same games (its `--csv` and `--summary` files are the
     /// exports, byte for byte).
     pub command: String,
+    /// How far it has got.
+    pub progress: Progress,
+    /// Its estimated cost when it was queued.
+    pub estimate: Option<Estimate>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The engine version that made it. Only workers of that version play it.
+    #[schema(example = "3f2a9c0d41b7e865")]
+    pub engine_version: Option<String>,
+    /// Why it waits: made by another engine version than this service's workers'.
+    pub held: Option<String>,
+    /// The name of the token that created it.
+    pub owner: Option<String>,
+    /// When it was queued.
+    pub created_at: DateTime<Utc>,
+    /// When its first chunk was claimed.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it ended.
+    pub finished_at: Option<DateTime<Utc>>,
     /// When done, as `tsoro simulate --json` prints them: `games`; `wins`, each seat's win
     /// rate (seat 1 first) with its Wilson 95% interval `ci`; `draws` at the turn limit,
     /// likewise; `turns` and `throws` per game (mean, sd, median, p10, p90, min, max).
@@ -110,7 +176,23 @@ impl NhodoView {
         let params: tsoro_engine::catalogue::Params =
             serde_json::from_value(job.params.clone()).unwrap_or_default();
         NhodoView {
+            id: job.id,
+            status: job.status,
+            ruleset: job.ruleset.clone(),
+            ruleset_version: job.ruleset_hash.clone(),
+            params: job.params.clone(),
+            games: job.games,
+            seed: job.seed.to_string(),
             command: run::command(&job.ruleset, &params, job.games, job.seed),
+            progress: Progress::of(job, usage, Utc::now()),
+            estimate: Estimate::of([job.estimated_cost]),
+            error: job.error.clone(),
+            engine_version: job.engine_version.clone(),
+            held: job.held_back(),
+            owner: job.owner.clone(),
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
             stats: (job.status == JobStatus::Done)
                 .then(|| stats_of(job))
                 .flatten(),
@@ -118,9 +200,9 @@ impl NhodoView {
                 games_csv: format!("{url}/games.csv"),
                 summary_csv: format!("{url}/summary.csv"),
                 datapackage: format!("{url}/datapackage.json"),
-                page: super::kind::Kind::Nhodo.page(job.id),
+                page: format!("/nhodo/{}", job.id),
             },
-            job: JobCommon::of(job, usage),
+            url,
         }
     }
 }

@@ -3,29 +3,10 @@
 //! with what defines the run under `tsoro`, and the resources of a run that exports its
 //! games and a summary.
 
+use super::export::{GAMES_FILE, SUMMARY_FILE};
 use super::store::JobRow;
 use serde_json::{Value, json};
 use tsoro_corpus::frictionless::{Column, Resource};
-
-/// The names a job's files are saved under: the paths its `datapackage.json` gives, so that
-/// the files downloaded into one folder form the package (`frictionless validate` passes).
-pub const GAMES_FILE: &str = "games.csv";
-/// The summary's file name (see [`GAMES_FILE`]).
-pub const SUMMARY_FILE: &str = "summary.csv";
-/// Every game's record as JSON, saved beside the package (see [`GAMES_FILE`]).
-pub const GAMES_JSON_FILE: &str = "games.json";
-/// A comparison's table (it has no data package of its own).
-pub const TABLE_FILE: &str = "table.csv";
-/// The package descriptor's file name (see [`GAMES_FILE`]).
-pub const PACKAGE_FILE: &str = "datapackage.json";
-
-/// `Content-Disposition` for a download saved as `name`.
-pub fn attachment(name: &str) -> (&'static str, String) {
-    (
-        "Content-Disposition",
-        format!("attachment; filename=\"{name}\""),
-    )
-}
 
 /// The data package of `job`'s exports: named `tsoro-{kind}-{id}`, with its `title` and
 /// `description`, made when the job ended (or was queued), and under `tsoro` what defines

@@ -5,8 +5,7 @@
 //! client that made it ([`Account`]). Per owner, at most `--max-owner-jobs` jobs are queued
 //! or running, at most `--max-owner-cost` core-seconds of estimated work are outstanding (each
 //! active job's price by the cost model, [`crate::runs::cost`], times the share of its games
-//! not yet played; a tournament counts as any job, and a comparison or readings study as one
-//! job whatever its runs, its estimate theirs together), and once its jobs store more than
+//! not yet played; tournaments count as any job), and once its jobs store more than
 //! `--max-owner-bytes`, its new jobs are refused until it deletes some. The figures are
 //! counted and the job inserted under the admission lock ([`super::store::lock_admission`]),
 //! so concurrent requests cannot overshoot them.
@@ -91,7 +90,7 @@ pub enum OverQuota {
     /// it is (422, not 429).
     #[error(
         "this request makes {} jobs, over the {} one owner may have queued or running \
-         (--max-owner-jobs)",
+         (--max-owner-jobs): compare fewer rulesets",
         .0.requested_jobs, .0.max_jobs
     )]
     JobsAlone(Figures),

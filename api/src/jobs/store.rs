@@ -2,8 +2,6 @@
 //! a job keeps the next game to hand out), storing a chunk's records, folding a finished
 //! job's records into its statistics.
 
-use super::kind::Kind;
-use super::listing::Filter;
 use super::quota::{Account, Outstanding};
 use super::request::JobSpec;
 use super::status::JobStatus;
@@ -12,6 +10,7 @@ use serde_json::Value;
 use sqlx::{PgPool, Postgres, Row, Transaction};
 use std::collections::HashMap;
 use std::time::Duration;
+use tsoro_engine::stats::Summary;
 use uuid::Uuid;
 
 /// A job as stored.
@@ -72,11 +71,26 @@ pub struct JobRow {
     pub paused: Option<String>,
     /// Since when.
     pub paused_at: Option<DateTime<Utc>>,
-    /// What it plays, parsed once from the stored column.
-    pub kind: Kind,
+    /// What it plays: `simulation` (of a comparison or not), `tournament` or `nhodo`.
+    pub kind: String,
 }
 
 impl JobRow {
+    /// Whether it is a tournament.
+    pub fn is_tournament(&self) -> bool {
+        self.tournament.is_some()
+    }
+
+    /// Whether it is a nhodo run ([`super::nhodo`]).
+    pub fn is_nhodo(&self) -> bool {
+        self.kind == "nhodo"
+    }
+
+    /// Whether it is a simulation of a game with players (of a comparison or not).
+    pub fn is_simulation(&self) -> bool {
+        self.kind == "simulation"
+    }
+
     /// Why this process's workers leave it alone, while it waits for play: it was made by
     /// another engine version than theirs.
     pub fn held_back(&self) -> Option<String> {
@@ -132,10 +146,7 @@ fn job_from(r: &sqlx::postgres::PgRow) -> Result<JobRow, sqlx::Error> {
         paused: r.try_get("paused")?,
         paused_at: r.try_get("paused_at")?,
         estimated_cost: r.try_get("estimated_cost")?,
-        kind: r
-            .try_get::<String, _>("kind")?
-            .parse()
-            .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        kind: r.try_get("kind")?,
     })
 }
 
@@ -146,7 +157,6 @@ macro_rules! chunk_bytes {
         "coalesce(pg_column_size(c.records), 0) + coalesce(pg_column_size(c.summary), 0)"
     };
 }
-pub(super) use chunk_bytes;
 
 /// What a job's chunks add up to, for the views that show it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -187,33 +197,20 @@ pub async fn usage(pool: &PgPool, ids: &[Uuid]) -> Result<HashMap<Uuid, JobUsage
         .collect())
 }
 
-/// What counts as one job against the limits: a job, or the comparison or readings study
-/// it is a run of (one id, one cancel, one entry, however many runs it holds).
-macro_rules! entry {
-    () => {
-        "coalesce(j.comparison_id, j.id)"
-    };
-}
-
 /// Takes the admission lock for the rest of the transaction and counts the jobs queued or
-/// running (a comparison or readings study once, [`entry`]). Every admission takes it before counting and inserting, so the count and the
+/// running. Every admission takes it before counting and inserting, so the count and the
 /// insert are one step: concurrent requests cannot all see room for one more.
 pub async fn lock_admission(tx: &mut Transaction<'_, Postgres>) -> Result<i64, sqlx::Error> {
     sqlx::query("SELECT pg_advisory_xact_lock(hashtext('tsoro.jobs.admission'))")
         .execute(&mut **tx)
         .await?;
-    sqlx::query_scalar(concat!(
-        "SELECT count(DISTINCT ",
-        entry!(),
-        ") FROM simulation_jobs j WHERE j.status IN ('queued', 'running')"
-    ))
-    .fetch_one(&mut **tx)
-    .await
+    sqlx::query_scalar("SELECT count(*) FROM simulation_jobs WHERE status IN ('queued', 'running')")
+        .fetch_one(&mut **tx)
+        .await
 }
 
 /// What an account has queued, running and stored ([`super::quota`]), read inside the
-/// admission's transaction (after [`lock_admission`]): its active jobs (a comparison or
-/// readings study once), their estimated
+/// admission's transaction (after [`lock_admission`]): its active jobs, their estimated
 /// core-seconds not yet played, and the bytes all its jobs' records take.
 pub async fn outstanding(
     tx: &mut Transaction<'_, Postgres>,
@@ -225,14 +222,13 @@ pub async fn outstanding(
         None => "j.owner IS NULL AND j.client = $2",
     };
     let sql = format!(
-        "SELECT count(DISTINCT {entry}) FILTER (WHERE j.status IN ('queued', 'running')), \
+        "SELECT count(*) FILTER (WHERE j.status IN ('queued', 'running')), \
            coalesce(sum(j.estimated_cost * (j.games - j.games_done)::float8 / greatest(j.games, 1)) \
              FILTER (WHERE j.status IN ('queued', 'running')), 0)::float8, \
            coalesce((SELECT sum({chunk_bytes}) \
                      FROM simulation_chunks c JOIN simulation_jobs j ON j.id = c.job_id WHERE {whose}), 0)::bigint \
          FROM simulation_jobs j WHERE {whose}",
-        chunk_bytes = chunk_bytes!(),
-        entry = entry!()
+        chunk_bytes = chunk_bytes!()
     );
     let (jobs, cost, stored_bytes): (i64, f64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(account.owner.as_deref())
@@ -368,36 +364,28 @@ pub async fn get_job(pool: &PgPool, id: Uuid) -> Result<Option<JobRow>, sqlx::Er
     row.as_ref().map(job_from).transpose()
 }
 
-/// Jobs of these kinds ([`JobRow::kind`]) as `filter` asks, newest first; with `ladder`,
-/// only the tournaments that are (or are not) ladders; with `alone`, only the jobs that
-/// belong to no comparison or readings study.
+/// Jobs of these kinds (`simulation`, `tournament`, `nhodo`: [`JobRow::kind`]), newest
+/// first, filtered by owner (None: everyone's), status and ruleset.
 pub async fn list_jobs(
     pool: &PgPool,
-    filter: &Filter,
-    kinds: &[Kind],
-    ladder: Option<bool>,
-    alone: bool,
+    owner: Option<&str>,
+    status: Option<JobStatus>,
+    ruleset: Option<&str>,
+    limit: i64,
+    kinds: &[&str],
 ) -> Result<Vec<JobRow>, sqlx::Error> {
     let sql = format!(
         "SELECT {JOB_COLUMNS} FROM simulation_jobs \
          WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR ruleset = $2) \
          AND ($4::text IS NULL OR owner = $4) AND kind = ANY($5) \
-         AND ($6::bool IS NULL OR coalesce(tournament ? 'ladder', false) = $6) \
-         AND (NOT $7 OR comparison_id IS NULL) \
-         AND ($8::timestamptz IS NULL OR created_at < $8 OR (created_at = $8 AND id > $9)) \
          ORDER BY created_at DESC, id LIMIT $3"
     );
-    let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(filter.status.map(JobStatus::as_str))
-        .bind(filter.ruleset.as_deref())
-        .bind(filter.limit)
-        .bind(filter.owner.as_deref())
-        .bind(&kinds)
-        .bind(ladder)
-        .bind(alone)
-        .bind(filter.after.map(|c| c.created_at))
-        .bind(filter.after.map(|c| c.id))
+        .bind(status.map(JobStatus::as_str))
+        .bind(ruleset)
+        .bind(limit)
+        .bind(owner)
+        .bind(kinds)
         .fetch_all(pool)
         .await?;
     rows.iter().map(job_from).collect()
@@ -671,6 +659,14 @@ pub async fn release(pool: &PgPool, c: &Claim, owner: &str) -> Result<(), sqlx::
     Ok(())
 }
 
+/// The aggregates of a job's two agents, empty.
+fn empty_summary(job: &JobRow) -> Summary {
+    Summary::new([
+        job.agents.first().cloned().unwrap_or_default(),
+        job.agents.get(1).cloned().unwrap_or_default(),
+    ])
+}
+
 /// A played chunk, ready to store: its records as CSV lines and their aggregates.
 pub struct Played {
     /// The claim it was played under.
@@ -684,8 +680,7 @@ pub struct Played {
 }
 
 /// Stores a chunk's records and their aggregates and marks it done, if it is still ours and
-/// its job still runs; returns whether it was stored (the caller then finishes the job after
-/// its last chunk, [`super::finish::if_complete`]).
+/// its job still runs; returns whether it was stored. Finishes the job after its last chunk.
 pub async fn complete(pool: &PgPool, owner: &str, played: Played) -> Result<bool, sqlx::Error> {
     let Played {
         claim: c,
@@ -723,6 +718,7 @@ pub async fn complete(pool: &PgPool, owner: &str, played: Played) -> Result<bool
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
+    finish_if_complete(pool, c.job.id).await?;
     Ok(true)
 }
 
@@ -750,6 +746,71 @@ pub async fn fail(pool: &PgPool, id: Uuid, error: &str) -> Result<(), sqlx::Erro
     .bind(error)
     .execute(pool)
     .await?;
+    Ok(())
+}
+
+/// When every game of a running job is handed out and every chunk is done, merges the
+/// chunks' aggregates and marks it done. Idempotent: two workers finishing at once compute the same thing, and every
+/// aggregate is exact, so the result is the fold of all the records in game order.
+pub async fn finish_if_complete(pool: &PgPool, id: Uuid) -> Result<(), sqlx::Error> {
+    let Some(job) = get_job(pool, id).await? else {
+        return Ok(());
+    };
+    if job.status != JobStatus::Running || job.next_game < job.games {
+        return Ok(());
+    }
+    let open: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM simulation_chunks WHERE job_id = $1 AND status <> 'done'",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await?;
+    if open > 0 {
+        return Ok(());
+    }
+    if job.is_tournament() {
+        return super::tournament::finish(pool, &job).await;
+    }
+    if job.is_nhodo() {
+        return super::nhodo::finish(pool, &job).await;
+    }
+    let mut summary = empty_summary(&job);
+    let parts: Vec<(i32, Option<Value>)> =
+        sqlx::query_as("SELECT idx, summary FROM simulation_chunks WHERE job_id = $1 ORDER BY idx")
+            .bind(id)
+            .fetch_all(pool)
+            .await?;
+    for (idx, part) in parts {
+        let part = part.ok_or_else(|| format!("chunk {idx} was stored without its aggregates"));
+        match part.and_then(|v| serde_json::from_value::<Summary>(v).map_err(|e| e.to_string())) {
+            Ok(p) => summary.merge(&p),
+            Err(e) => return fail(pool, id, &format!("the job's statistics: {e}")).await,
+        }
+    }
+    sqlx::query(
+        "UPDATE simulation_jobs SET status = 'done', summary = $2, finished_at = now() \
+         WHERE id = $1 AND status = 'running'",
+    )
+    .bind(id)
+    .bind(serde_json::to_value(&summary).unwrap_or_default())
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Finishes every running job whose chunks are all done (after a crash between storing the
+/// last chunk and folding the statistics).
+pub async fn finish_stragglers(pool: &PgPool) -> Result<(), sqlx::Error> {
+    let ids: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT j.id FROM simulation_jobs j \
+         WHERE j.status = 'running' AND j.next_game >= j.games AND NOT EXISTS \
+         (SELECT 1 FROM simulation_chunks c WHERE c.job_id = j.id AND c.status <> 'done')",
+    )
+    .fetch_all(pool)
+    .await?;
+    for id in ids {
+        finish_if_complete(pool, id).await?;
+    }
     Ok(())
 }
 

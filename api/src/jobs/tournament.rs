@@ -4,8 +4,8 @@
 //! [`TournamentGame`] each, in game order) and its agents' CPU time; game `t` depends only on
 //! the tournament and `t`, so the games and ratings are the same whichever workers played.
 
-use super::chunk::{Finished, Outcome, Work};
 use super::store::{self, Claim, JobRow};
+use super::worker::{Finished, Outcome, Work};
 use crate::runs::tournament::Ladder;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -36,12 +36,6 @@ pub struct Stored {
     /// The ladder that defined the agents and pairings, if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ladder: Option<Ladder>,
-}
-
-/// Whether a stored job is a ladder: a tournament whose spec keeps the ladder that defined it.
-pub fn is_ladder(job: &JobRow) -> bool {
-    job.kind == super::kind::Kind::Tournament
-        && Stored::of_job(job).is_some_and(|s| s.ladder.is_some())
 }
 
 impl Stored {
@@ -146,19 +140,19 @@ pub async fn games(pool: &PgPool, job: &JobRow) -> Result<Vec<TournamentGame>, s
     Ok(out)
 }
 
-/// What a finished tournament says (the job's `summary`), from its stored games and its
-/// chunks' aggregates `parts`: the report, the agents' time per decision over all chunks,
-/// and the ratings as CSV; or why it cannot be made.
-pub async fn result(
-    pool: &PgPool,
-    job: &JobRow,
-    parts: Vec<(i32, Option<Value>)>,
-) -> Result<Result<Value, String>, sqlx::Error> {
+/// What a finished tournament says (the job's `summary`): the report, the agents' time per
+/// decision over all chunks, and the ratings as CSV.
+pub async fn finish(pool: &PgPool, job: &JobRow) -> Result<(), sqlx::Error> {
     let spec = match spec_of(job) {
         Ok(s) => s,
-        Err(e) => return Ok(Err(e)),
+        Err(e) => return store::fail(pool, job.id, &e).await,
     };
     let games = games(pool, job).await?;
+    let parts: Vec<Option<Value>> =
+        sqlx::query_scalar("SELECT summary FROM simulation_chunks WHERE job_id = $1 ORDER BY idx")
+            .bind(job.id)
+            .fetch_all(pool)
+            .await?;
     let mut time: Vec<AgentTime> = spec
         .agents
         .iter()
@@ -167,8 +161,7 @@ pub async fn result(
             ..AgentTime::default()
         })
         .collect();
-    for (_, part) in parts {
-        let Some(part) = part else { continue };
+    for part in parts.into_iter().flatten() {
         let chunk: Vec<AgentTime> =
             serde_json::from_value(part["time"].clone()).unwrap_or_default();
         for (t, c) in time.iter_mut().zip(chunk) {
@@ -184,13 +177,10 @@ pub async fn result(
         };
     }
     if games.len() as u64 != spec.games() {
-        return Ok(Err(format!(
-            "{} games stored of {}",
-            games.len(),
-            spec.games()
-        )));
+        let e = format!("{} games stored of {}", games.len(), spec.games());
+        return store::fail(pool, job.id, &e).await;
     }
-    let is_ladder = is_ladder(job);
+    let is_ladder = Stored::of_job(job).is_some_and(|s| s.ladder.is_some());
     // The bootstrap takes a moment: off the async executor.
     let summary = tokio::task::spawn_blocking(move || {
         let r = report(&spec, &games, DEFAULT_BOOTSTRAP);
@@ -204,7 +194,15 @@ pub async fn result(
     })
     .await
     .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-    Ok(Ok(summary))
+    sqlx::query(
+        "UPDATE simulation_jobs SET status = 'done', summary = $2, finished_at = now() \
+         WHERE id = $1 AND status = 'running'",
+    )
+    .bind(job.id)
+    .bind(summary)
+    .execute(pool)
+    .await?;
+    Ok(())
 }
 
 /// One stored chunk's games as lines of `games.csv` (the columns of `tsoro tournament --csv`,
@@ -222,11 +220,6 @@ pub fn csv_lines(spec: &TournamentSpec, stored: &[u8]) -> Result<Vec<u8>, String
     }
     Ok(out.into_bytes())
 }
-
-/// The file a tournament's ratings are saved under, as its data package names it.
-pub const RATINGS_FILE: &str = "ratings.csv";
-/// The file a ladder's rungs are saved under, as its data package names it.
-pub const LADDER_FILE: &str = "ladder.csv";
 
 /// The Frictionless data package describing a tournament's `games.csv` and `ratings.csv`, and
 /// a ladder's `ladder.csv`.
@@ -247,7 +240,7 @@ pub fn datapackage(job: &JobRow) -> Value {
     let mut resources = vec![
         Resource {
             name: "games",
-            path: super::package::GAMES_FILE,
+            path: "games.csv",
             description: None,
             columns: GAME_COLUMNS,
             primary_key: &["pairing", "pair", "game"],
@@ -256,7 +249,7 @@ pub fn datapackage(job: &JobRow) -> Value {
         .descriptor(),
         Resource {
             name: "ratings",
-            path: RATINGS_FILE,
+            path: "ratings.csv",
             description: None,
             columns: RATING_COLUMNS,
             primary_key: &[],
@@ -268,7 +261,7 @@ pub fn datapackage(job: &JobRow) -> Value {
         resources.push(
             Resource {
                 name: "ladder",
-                path: LADDER_FILE,
+                path: "ladder.csv",
                 description: None,
                 columns: LADDER_COLUMNS,
                 primary_key: &["level"],

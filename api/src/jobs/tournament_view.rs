@@ -4,8 +4,9 @@
 use super::status::JobStatus;
 use super::store::{JobRow, JobUsage};
 use super::tournament::Stored;
-use super::view::JobCommon;
+use super::view::{Estimate, Paused, Progress};
 use crate::runs::tournament::{Ladder, command};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -13,7 +14,7 @@ use uuid::Uuid;
 
 /// The URL of a tournament.
 pub fn tournament_url(id: Uuid) -> String {
-    super::kind::Kind::Tournament.url(id)
+    format!("/api/v1/tournaments/{id}")
 }
 
 /// The page of a tournament.
@@ -40,9 +41,19 @@ pub struct TournamentLinks {
 /// A tournament job: what it plays, its progress and, when done, its results.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TournamentView {
-    /// What every job shows.
-    #[serde(flatten)]
-    pub job: JobCommon,
+    /// The tournament's id.
+    pub id: Uuid,
+    /// Its URL.
+    pub url: String,
+    /// Where it is in its life.
+    pub status: JobStatus,
+    /// The ruleset id.
+    pub ruleset: String,
+    /// The version played: sha256 of the resolved configuration.
+    pub ruleset_version: String,
+    /// Every parameter in force.
+    #[schema(value_type = HashMap<String, Value>)]
+    pub params: Value,
     /// The agents, by index.
     pub agents: Vec<String>,
     /// The ladder that defines the agents and pairings (`POST /api/v1/ladders`), if it is
@@ -53,11 +64,41 @@ pub struct TournamentView {
     pub pairings: Vec<[usize; 2]>,
     /// Seat-swapped pairs of games per pairing.
     pub pairs: u64,
+    /// The seed, an unsigned 64-bit integer as a decimal string.
+    #[schema(example = "7")]
+    pub seed: String,
     /// Random opening plies.
     pub opening_plies: u32,
+    /// Games in all.
+    pub games: i64,
     /// The command line that plays the same tournament (`tsoro tournament`, or for a ladder
     /// `tsoro ladder`).
     pub command: String,
+    /// How far it has got.
+    pub progress: Progress,
+    /// Its estimated cost when it was queued (none for tournaments queued before estimates
+    /// were kept).
+    pub estimate: Option<Estimate>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// The engine version that made it (a digest of the engine's sources; none for jobs made
+    /// before jobs recorded it). Only workers of that version play it.
+    #[schema(example = "3f2a9c0d41b7e865")]
+    pub engine_version: Option<String>,
+    /// Why it waits: made by another engine version than this service's workers', which leave
+    /// it to workers of its own version.
+    pub held: Option<String>,
+    /// Why it cannot progress now, while it has not ended (the database's disk is full: it
+    /// resumes by itself once space is freed); absent when it can.
+    pub paused: Option<Paused>,
+    /// The name of the token that created it.
+    pub owner: Option<String>,
+    /// When it was queued.
+    pub created_at: DateTime<Utc>,
+    /// When its first chunk was claimed.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it ended.
+    pub finished_at: Option<DateTime<Utc>>,
     /// When done: `report` (as `tsoro tournament --json` prints it: `ratings`, each agent's
     /// Elo with its 95% bootstrap interval `ci`, games and score against the others;
     /// `first_move_elo`, the first mover's advantage in Elo with its interval; `pairings`,
@@ -97,6 +138,10 @@ impl TournamentView {
                 r
             });
         TournamentView {
+            id: job.id,
+            status: job.status,
+            ruleset: job.ruleset.clone(),
+            ruleset_version: job.ruleset_hash.clone(),
             command: command(
                 &job.ruleset,
                 &job.params,
@@ -106,11 +151,24 @@ impl TournamentView {
                 job.seed,
                 opening_plies,
             ),
+            params: job.params.clone(),
             agents: job.agents.clone(),
             ladder,
             pairings,
             pairs,
+            seed: job.seed.to_string(),
             opening_plies,
+            games: job.games,
+            progress: Progress::of(job, usage, Utc::now()),
+            estimate: Estimate::of([job.estimated_cost]),
+            error: job.error.clone(),
+            engine_version: job.engine_version.clone(),
+            held: job.held_back(),
+            paused: Paused::of(job),
+            owner: job.owner.clone(),
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
             results,
             links: TournamentLinks {
                 games_csv: format!("{url}/games.csv"),
@@ -119,7 +177,14 @@ impl TournamentView {
                 datapackage: format!("{url}/datapackage.json"),
                 page: tournament_page(job.id),
             },
-            job: JobCommon::of(job, usage),
+            url,
         }
     }
+}
+
+/// Tournaments, newest first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentList {
+    /// The tournaments.
+    pub items: Vec<TournamentView>,
 }

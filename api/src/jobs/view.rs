@@ -3,7 +3,6 @@
 //! decimal strings: JSON numbers above 2^53 lose digits in JavaScript.
 
 use super::export;
-use super::kind::Kind;
 use super::paired::PairedDifference;
 use super::status::JobStatus;
 use super::store::{JobRow, JobUsage};
@@ -15,9 +14,9 @@ use tsoro_engine::stats::Stats;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// The URL of a simulation.
+/// The URL of a job.
 pub fn job_url(id: Uuid) -> String {
-    Kind::Simulation.url(id)
+    format!("/api/v1/simulations/{id}")
 }
 
 /// The URL of a comparison.
@@ -123,14 +122,11 @@ pub struct JobLinks {
     pub datapackage: String,
 }
 
-/// What every job shows alike, whatever its kind (a simulation, a tournament or ladder, a
-/// nhodo run): each kind's view holds it, flattened, beside what only that kind has.
+/// A simulation job: what it runs, its progress and, when done, its statistics.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct JobCommon {
+pub struct JobView {
     /// The job's id.
     pub id: Uuid,
-    /// What it plays.
-    pub kind: Kind,
     /// Its URL.
     pub url: String,
     /// Where it is in its life.
@@ -142,11 +138,19 @@ pub struct JobCommon {
     /// Every parameter in force.
     #[schema(value_type = HashMap<String, Value>)]
     pub params: Value,
-    /// Games in all.
+    /// The two agents.
+    pub agents: Vec<String>,
+    /// Games.
     pub games: i64,
     /// The run's seed, an unsigned 64-bit integer as a decimal string.
     #[schema(example = "7")]
     pub seed: String,
+    /// Agents swap seats every other game.
+    pub swap_seats: bool,
+    /// Played through the reference rules only.
+    pub reference: bool,
+    /// The comparison the job belongs to, if any (its URL).
+    pub comparison: Option<String>,
     /// How far it has got.
     pub progress: Progress,
     /// Its estimated cost when it was queued (none for jobs queued before estimates were
@@ -164,8 +168,6 @@ pub struct JobCommon {
     /// Why it cannot progress now, while it has not ended (the database's disk is full: it
     /// resumes by itself once space is freed); absent when it can.
     pub paused: Option<Paused>,
-    /// The name of the token that created it (none: created anonymously).
-    pub owner: Option<String>,
     /// Bytes its stored records and aggregates take in the database.
     pub stored_bytes: i64,
     /// When it was queued.
@@ -174,50 +176,6 @@ pub struct JobCommon {
     pub started_at: Option<DateTime<Utc>>,
     /// When it ended.
     pub finished_at: Option<DateTime<Utc>>,
-}
-
-impl JobCommon {
-    /// What a stored job with what its chunks add up to shows, whatever its kind.
-    pub fn of(job: &JobRow, usage: &JobUsage) -> JobCommon {
-        JobCommon {
-            id: job.id,
-            kind: job.kind,
-            url: job.kind.url(job.id),
-            status: job.status,
-            ruleset: job.ruleset.clone(),
-            ruleset_version: job.ruleset_hash.clone(),
-            params: job.params.clone(),
-            games: job.games,
-            seed: job.seed.to_string(),
-            progress: Progress::of(job, usage, Utc::now()),
-            estimate: Estimate::of([job.estimated_cost]),
-            error: job.error.clone(),
-            engine_version: job.engine_version.clone(),
-            held: job.held_back(),
-            paused: Paused::of(job),
-            owner: job.owner.clone(),
-            stored_bytes: usage.stored_bytes,
-            created_at: job.created_at,
-            started_at: job.started_at,
-            finished_at: job.finished_at,
-        }
-    }
-}
-
-/// A simulation job: what it runs, its progress and, when done, its statistics.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct JobView {
-    /// What every job shows.
-    #[serde(flatten)]
-    pub job: JobCommon,
-    /// The two agents.
-    pub agents: Vec<String>,
-    /// Agents swap seats every other game.
-    pub swap_seats: bool,
-    /// Played through the reference rules only.
-    pub reference: bool,
-    /// The comparison the job belongs to, if any (its URL).
-    pub comparison: Option<String>,
     /// The statistics (win rates with 95% intervals, lengths, Ludii's metrics), when done.
     #[schema(value_type = Option<Object>)]
     pub stats: Option<Stats>,
@@ -228,13 +186,29 @@ pub struct JobView {
 impl JobView {
     /// The view of a stored job with what its chunks add up to.
     pub fn of(job: &JobRow, usage: &JobUsage) -> JobView {
-        let common = JobCommon::of(job, usage);
-        let url = &common.url;
+        let url = job_url(job.id);
         JobView {
+            id: job.id,
+            status: job.status,
+            ruleset: job.ruleset.clone(),
+            ruleset_version: job.ruleset_hash.clone(),
+            params: job.params.clone(),
             agents: job.agents.clone(),
+            games: job.games,
+            seed: job.seed.to_string(),
             swap_seats: job.swap_seats,
             reference: job.reference,
             comparison: job.comparison_id.map(comparison_url),
+            progress: Progress::of(job, usage, Utc::now()),
+            estimate: Estimate::of([job.estimated_cost]),
+            error: job.error.clone(),
+            engine_version: job.engine_version.clone(),
+            held: job.held_back(),
+            paused: Paused::of(job),
+            stored_bytes: usage.stored_bytes,
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
             stats: export::stats_of(job),
             links: JobLinks {
                 games_csv: format!("{url}/games.csv"),
@@ -243,7 +217,7 @@ impl JobView {
                 summary_json: format!("{url}/summary.json"),
                 datapackage: format!("{url}/datapackage.json"),
             },
-            job: common,
+            url,
         }
     }
 }
@@ -268,6 +242,13 @@ impl Paused {
             _ => None,
         }
     }
+}
+
+/// Jobs, newest first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct JobList {
+    /// The jobs.
+    pub items: Vec<JobView>,
 }
 
 /// Where a comparison's table is.
@@ -402,52 +383,4 @@ pub struct JobGame {
     /// The actions in order.
     #[schema(value_type = Vec<Object>)]
     pub actions: Vec<Value>,
-}
-
-/// A comparison or readings study as a list shows it: what its runs add up to (its own
-/// `GET` adds the runs and, when done, the figures).
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct GroupItem {
-    /// Its id.
-    pub id: Uuid,
-    /// Its URL.
-    pub url: String,
-    /// `done` when every run is; else `failed`, `cancelled`, `running` or `queued`, the first
-    /// that any run is.
-    pub status: JobStatus,
-    /// The rulesets its runs play, in their order, each once.
-    pub rulesets: Vec<String>,
-    /// How many runs it holds.
-    pub runs: i64,
-    /// How far its runs have got together (games stored of games).
-    pub games_done: i64,
-    /// Games in all its runs.
-    pub games: i64,
-    /// Its runs' estimated cost together, from when they were queued.
-    pub estimate: Option<Estimate>,
-    /// The name of the token that created it.
-    pub owner: Option<String>,
-    /// When it was queued.
-    pub created_at: DateTime<Utc>,
-    /// When its last run ended, once all have.
-    pub finished_at: Option<DateTime<Utc>>,
-}
-
-impl GroupItem {
-    /// The item of a stored group, served under `/api/v1/{collection}`.
-    pub fn of(g: &super::groups::GroupRow, group: super::groups::Group) -> GroupItem {
-        GroupItem {
-            id: g.id,
-            url: format!("/api/v1/{}/{}", group.collection(), g.id),
-            status: g.status,
-            rulesets: g.rulesets.clone(),
-            runs: g.runs,
-            games_done: g.games_done,
-            games: g.games,
-            estimate: Estimate::of([g.estimated_cost]),
-            owner: g.owner.clone(),
-            created_at: g.created_at,
-            finished_at: g.finished_at,
-        }
-    }
 }

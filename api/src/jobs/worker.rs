@@ -2,19 +2,17 @@
 //! (while the next chunk plays).
 //! The same loop runs inside the service and in `tsoro worker` processes.
 
-use super::chunk::{Finished, Outcome, Work};
-use super::kind::Kind;
 use super::records;
 use super::store::{self, Claim, Played};
 use crate::settings::JobSettings;
 use sqlx::PgPool;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tsoro_engine::agents::AgentSpec;
 use tsoro_engine::catalogue::{self, Model};
-use tsoro_engine::sim::{SimOptions, SimSpec, simulate_any_with};
+use tsoro_engine::sim::{SimError, SimOptions, SimSpec, simulate_any_with};
 
 /// How often a worker playing a chunk reports its games done and looks whether its job was
 /// cancelled.
@@ -113,7 +111,7 @@ pub async fn run(
             }
             None => {
                 settle(storing.take(), &mut full, &mut wait).await;
-                if let Err(e) = super::finish::stragglers(&pool).await {
+                if let Err(e) = store::finish_stragglers(&pool).await {
                     tracing::warn!(worker = %name, error = %e, "finishing jobs");
                 }
                 if settings.retention.is_some() || settings.anonymous_retention.is_some() {
@@ -158,12 +156,7 @@ const DISK_FULL_PAUSE: &str = "disk full: the database could not store a chunk's
 async fn store_played(pool: PgPool, name: String, played: Played) -> Stored {
     let (job, idx, games) = (played.claim.job.id, played.claim.idx, played.games);
     match store::complete(&pool, &name, played).await {
-        Ok(stored) => {
-            tracing::debug!(%job, chunk = idx, games, stored, "chunk played");
-            if stored && let Err(e) = super::finish::if_complete(&pool, job).await {
-                tracing::warn!(worker = %name, %job, error = %e, "finishing the job");
-            }
-        }
+        Ok(stored) => tracing::debug!(%job, chunk = idx, games, stored, "chunk played"),
         Err(e) if crate::database::is_disk_full(&e) => {
             tracing::error!(
                 worker = %name, %job, chunk = idx, error = %e,
@@ -181,6 +174,39 @@ async fn store_played(pool: PgPool, name: String, played: Played) -> Stored {
     Stored::Done
 }
 
+/// A chunk's play, to run on a blocking thread.
+pub(super) type Work = Box<dyn FnOnce() -> Outcome + Send + 'static>;
+
+/// How playing a chunk ended.
+pub(super) enum Outcome {
+    /// Every game played: the records encoded, their aggregates, how many games.
+    Played(Vec<u8>, serde_json::Value, u64),
+    /// Stopped: cancelled, the lease lost, or the worker stopping.
+    Cancelled,
+    /// The job cannot run.
+    Failed(String),
+}
+
+impl Outcome {
+    /// How a chunk that simulated its games ended: `Played` with its records `lines` and the
+    /// simulation's `summary` of its `games` as its aggregates, `Cancelled` when stopped,
+    /// else `Failed`.
+    pub(super) fn of_simulation<S: serde::Serialize>(
+        summary: Result<S, SimError>,
+        lines: Vec<u8>,
+        games: u64,
+    ) -> Outcome {
+        match summary {
+            Ok(s) => match serde_json::to_value(&s) {
+                Ok(v) => Outcome::Played(lines, v, games),
+                Err(e) => Outcome::Failed(e.to_string()),
+            },
+            Err(SimError::Cancelled { .. }) => Outcome::Cancelled,
+            Err(e) => Outcome::Failed(e.to_string()),
+        }
+    }
+}
+
 /// Plays one chunk, renewing its lease meanwhile; gives it back unless the lease was lost, the
 /// job cancelled, or we stop (then the chunk is released), or the job cannot run (then the
 /// job is marked failed).
@@ -195,12 +221,12 @@ async fn play(
     // Games finished, counted as each ends (on the threads that play them), so that the
     // job's progress moves even when a chunk takes minutes.
     let played = Arc::new(Finished::new(settings.threads));
-    // The one place the worker tells the kinds apart: how a chunk of each is played.
-    let (threads, stop_flag, counter) = (settings.threads, cancel.clone(), played.clone());
-    let work = match c.job.kind {
-        Kind::Simulation => simulating(&c, threads, stop_flag, counter),
-        Kind::Tournament => super::tournament::playing(&c, threads, stop_flag, counter),
-        Kind::Nhodo => super::nhodo::playing(&c, threads, stop_flag, counter),
+    let work = if c.job.is_tournament() {
+        super::tournament::playing(&c, settings.threads, cancel.clone(), played.clone())
+    } else if c.job.is_nhodo() {
+        super::nhodo::playing(&c, settings.threads, cancel.clone(), played.clone())
+    } else {
+        simulating(&c, settings.threads, cancel.clone(), played.clone())
     };
     let work = match work {
         Ok(w) => w,
@@ -297,6 +323,44 @@ fn simulating(
     }))
 }
 
+/// Games finished, counted by the threads that play them, each thread in its own cache line
+/// (one counter shared by every game of a fast chunk cost the playing threads 2-3%).
+pub(super) struct Finished {
+    /// One slot per thread of the pool playing the chunk (`rayon::current_thread_index`), and
+    /// a last one for any other thread.
+    slots: Vec<Slot>,
+}
+
+#[repr(align(128))]
+#[derive(Default)]
+struct Slot(AtomicU64);
+
+impl Finished {
+    /// Slots for a pool of `threads` threads (0: rayon's default, as the engine's pool has).
+    fn new(threads: usize) -> Self {
+        let threads = if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        };
+        Finished {
+            slots: (0..=threads).map(|_| Slot::default()).collect(),
+        }
+    }
+
+    /// One more game finished on this thread.
+    pub(super) fn add(&self) {
+        let last = self.slots.len() - 1;
+        let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
+        self.slots[slot].0.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Games finished so far.
+    fn total(&self) -> u64 {
+        self.slots.iter().map(|s| s.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
 /// The game (from the stored configuration: the exact version) and the chunk's spec.
 fn prepare(c: &Claim) -> Result<(tsoro_engine::AnyGame, SimSpec), String> {
     let def = catalogue::get(&c.job.ruleset).map_err(|e| e.to_string())?;
@@ -375,7 +439,7 @@ mod tests {
     #[test]
     fn finished_games_add_up_across_threads() {
         assert!(
-            Finished::new(0).slot_count() > 1,
+            Finished::new(0).slots.len() > 1,
             "one per core, and one for the others"
         );
         let f = Finished::new(2);

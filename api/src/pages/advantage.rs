@@ -145,14 +145,22 @@ pub async fn measured(pool: &PgPool, ruleset: &str) -> Result<Vec<Measure>, sqlx
                 if a != b || fp["games"].as_u64().unwrap_or(0) == 0 {
                     continue;
                 }
-                out.push(measure(
+                let mut m = measure(
                     a,
                     fp["wins"].as_u64().unwrap_or(0),
                     fp["draws"].as_u64().unwrap_or(0),
                     fp["games"].as_u64().unwrap_or(0),
                     format!("/tournaments/{id}"),
                     run,
-                ));
+                );
+                // The run's own interval (over its pairs, whose games share an opening), as
+                // its page gives it, where the run stored one.
+                if let (Some(low), Some(high)) =
+                    (fp["ci"]["low"].as_f64(), fp["ci"]["high"].as_f64())
+                {
+                    (m.low, m.high) = (low, high);
+                }
+                out.push(m);
             }
         } else {
             let agents: Vec<String> = r.try_get("agents")?;

@@ -3,7 +3,6 @@
 use super::{Page, html};
 use crate::archive::read;
 use crate::http::state::AppState;
-use crate::jobs::kind::Kind;
 use actix_web::web;
 use askama::Template;
 use std::collections::BTreeMap;
@@ -136,9 +135,12 @@ async fn home(req: actix_web::HttpRequest, state: web::Data<AppState>) -> Page {
     })
 }
 
-/// The kinds of job the home page's list shows, each with the word it names one by:
-/// simulations of games with players, and nhodo runs (a model without agents).
-const LISTED: &[(Kind, &str)] = &[(Kind::Simulation, "simulation"), (Kind::Nhodo, "nhodo run")];
+/// The kinds of job the lists show, each with its name and its page: simulations of games
+/// with players, and nhodo runs (a model without agents).
+const LISTED: &[(&str, &str, &str)] = &[
+    ("simulation", "simulation", "/simulations"),
+    ("nhodo", "nhodo run", "/nhodo"),
+];
 
 /// The latest `limit` simulations and nhodo runs, and whether jobs are listed at all: only
 /// where anyone may list them (elsewhere a job's id is its share link).
@@ -150,21 +152,17 @@ pub(super) async fn listed_jobs(
     if !crate::http::access::anonymous_writes_open(req, pool).await {
         return Ok((false, Vec::new()));
     }
-    let kinds: Vec<Kind> = LISTED.iter().map(|(k, _)| *k).collect();
-    let filter = crate::jobs::listing::Filter {
-        limit,
-        ..Default::default()
-    };
-    let jobs = crate::jobs::store::list_jobs(pool, &filter, &kinds, None, false).await?;
+    let kinds: Vec<&str> = LISTED.iter().map(|(k, _, _)| *k).collect();
+    let jobs = crate::jobs::store::list_jobs(pool, None, None, None, limit, &kinds).await?;
     let lines = jobs
         .into_iter()
         .filter_map(|j| {
-            let (_, kind) = LISTED.iter().find(|(k, _)| *k == j.kind)?;
-            Some((*kind, j))
+            let (_, kind, base) = LISTED.iter().find(|(k, _, _)| *k == j.kind)?;
+            Some((*kind, *base, j))
         })
-        .map(|(kind, j)| JobLine {
+        .map(|(kind, base, j)| JobLine {
             kind,
-            url: j.kind.page(j.id),
+            url: format!("{base}/{}", j.id),
             short_id: j.id.to_string()[..8].to_string(),
             ruleset: j.ruleset,
             agents: if j.agents.is_empty() {

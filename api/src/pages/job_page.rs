@@ -6,7 +6,6 @@ use super::{PageError, missing, value_text};
 use crate::http::problem::Problem;
 use crate::http::state::AppState;
 use crate::jobs::export::{GAMES_FILE, PACKAGE_FILE, SUMMARY_FILE};
-use crate::jobs::kind::Kind;
 use crate::jobs::store::{self, JobRow, JobUsage};
 use tsoro_engine::catalogue;
 use uuid::Uuid;
@@ -19,19 +18,19 @@ pub struct Link {
     pub download: Option<&'static str>,
 }
 
-/// The stored job `raw` names, when it is of the page's `kind` (a 404 page naming it
-/// otherwise), with what its chunks add up to.
+/// The stored job `raw` names, when `is` says it is of the page's kind (a 404 page naming
+/// `what` otherwise), with what its chunks add up to.
 pub async fn load(
     state: &AppState,
     raw: &str,
-    kind: Kind,
+    what: &str,
+    is: fn(&JobRow) -> bool,
 ) -> Result<(JobRow, JobUsage), PageError> {
-    let what = kind.word();
     let id: Uuid = raw.parse().map_err(|_| missing(what, raw))?;
     let job = store::get_job(&state.pool, id)
         .await
         .map_err(Problem::from)?
-        .filter(|j| j.kind == kind)
+        .filter(is)
         .ok_or_else(|| missing(what, raw))?;
     let usage = usage(state, &job).await?;
     Ok((job, usage))

@@ -20,7 +20,6 @@ pub mod params;
 pub mod play;
 pub mod problems;
 pub mod readings;
-pub mod runs;
 pub mod simulations;
 pub mod tournaments;
 pub mod words;
@@ -40,7 +39,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     play::configure(cfg);
     problems::configure(cfg);
     readings::configure(cfg);
-    runs::configure(cfg);
     simulations::configure(cfg);
     nhodo::configure(cfg);
     tournaments::configure(cfg);

@@ -46,7 +46,7 @@ async fn show(
     limits: web::Data<JobSettings>,
     id: web::Path<String>,
 ) -> Page {
-    let (job, usage) = job_page::load(&state, &id, crate::jobs::kind::Kind::Nhodo).await?;
+    let (job, usage) = job_page::load(&state, &id, "nhodo run", JobRow::is_nhodo).await?;
     let view = NhodoView::of(&job, &usage);
     let (mut headline, mut charts, mut figures) = (vec![], vec![], vec![]);
     if let Some(st) = &view.stats {
@@ -119,8 +119,8 @@ async fn show(
     html(&NhodoPage {
         title: ruleset_title(&job),
         params: params_text(&job),
-        percent: (view.job.progress.fraction * 100.0) as u32,
-        games_done: view.job.progress.games_done,
+        percent: (view.progress.fraction * 100.0) as u32,
+        games_done: view.progress.games_done,
         estimate,
         finished: job.status.is_ended(),
         headline,

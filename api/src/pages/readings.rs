@@ -3,16 +3,16 @@
 //! their intervals and which readings differ detectably from the default) and
 //! `/rulesets/{id}/readings` (each parameter's readings with their citations beside their
 //! consequences in play, as the latest finished study of the ruleset measured them), over
-//! the readings API ([`crate::http::readings`]); both read the domain's [`crate::jobs::study`].
+//! the readings API ([`crate::http::readings`]).
 
 use super::words::citation_badge;
 use super::{Page, html, missing};
 use crate::http::problem::Problem;
+use crate::http::readings::{StudyView, load, view};
 use crate::http::state::AppState;
 use crate::jobs::paired::PairedCache;
 use crate::jobs::status::JobStatus;
 use crate::jobs::store;
-use crate::jobs::study::{self, StudyView};
 use crate::runs::readings::{PairingResult, ReadingResult, agents_text};
 use actix_web::{HttpRequest, web};
 use askama::Template;
@@ -363,15 +363,13 @@ async fn show(state: St, cache: web::Data<PairedCache>, id: web::Path<String>) -
     let uid = id
         .parse::<Uuid>()
         .map_err(|_| missing("readings study", &id))?;
-    let (req, plan) = study::load(&state.pool, uid)
+    let path = format!("/readings/{uid}");
+    let (req, plan) = load(&state, uid, &path)
         .await
-        .map_err(Problem::from)?
-        .ok_or_else(|| missing("readings study", &id))?;
-    let v = study::view(&state.pool, &cache, uid, req, &plan)
-        .await
-        .map_err(Problem::from)?;
-    let games: i64 = v.runs.runs.iter().map(|r| r.job.progress.games).sum();
-    let games_done: i64 = v.runs.runs.iter().map(|r| r.job.progress.games_done).sum();
+        .map_err(|_| missing("readings study", &id))?;
+    let v = view(&state, &cache, uid, req, &plan).await?;
+    let games: i64 = v.runs.runs.iter().map(|r| r.progress.games).sum();
+    let games_done: i64 = v.runs.runs.iter().map(|r| r.progress.games_done).sum();
     let tables = v
         .pairings
         .as_deref()
@@ -466,10 +464,11 @@ async fn latest_study(
         if jobs.is_empty() || !jobs.iter().all(|j| j.status == JobStatus::Done) {
             continue;
         }
-        let Some((req, plan)) = study::load(&state.pool, id).await? else {
+        let path = format!("/rulesets/{ruleset}/readings");
+        let Ok((req, plan)) = load(state, id, &path).await else {
             continue;
         };
-        let v = study::view(&state.pool, cache, id, req, &plan).await?;
+        let v = view(state, cache, id, req, &plan).await?;
         if v.pairings.is_some() {
             return Ok(Some(v));
         }

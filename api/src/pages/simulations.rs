@@ -691,10 +691,7 @@ async fn comparison(state: St, cache: web::Data<PairedCache>, id: web::Path<Stri
     };
     let status = crate::jobs::view::comparison_status(&jobs);
     let stats: Vec<Stats> = jobs.iter().filter_map(export::stats_of).collect();
-    let paired = cache
-        .get(&state.pool, uid, &jobs)
-        .await
-        .map_err(Problem::from)?;
+    let paired = crate::http::jobs::paired_figures(&state, &cache, uid, &jobs).await?;
     let first_agent = first.agents.first().cloned().unwrap_or_default();
     let (mut charts, table, identical) = match &paired {
         Some(p) => paired_results(&p.diffs, &first_agent),

@@ -316,7 +316,7 @@ fn results(job: &JobRow, report: &Value, time: &Value) -> Results {
 }
 
 async fn show(state: St, id: web::Path<String>) -> Page {
-    let (job, usage) = job_page::load(&state, &id, crate::jobs::kind::Kind::Tournament).await?;
+    let (job, usage) = job_page::load(&state, &id, "tournament", JobRow::is_tournament).await?;
     let view = TournamentView::of(&job, &usage);
     let done = job.status == JobStatus::Done;
     let (charts, ratings, first_move, matrix, method) = match &view.results {
@@ -331,7 +331,7 @@ async fn show(state: St, id: web::Path<String>) -> Page {
     html(&TournamentPage {
         title: ruleset_title(&job),
         params: params_text(&job),
-        percent: (view.job.progress.fraction * 100.0) as u32,
+        percent: (view.progress.fraction * 100.0) as u32,
         finished: job.status.is_ended(),
         done,
         charts,

@@ -191,24 +191,12 @@ pub fn playable_ids() -> Vec<&'static str> {
         .collect()
 }
 
-/// The name of the component holding [`playable_ruleset_schema`]: the document lists the
-/// ids once, and every request naming a ruleset to play refers to it.
-pub const PLAYABLE_RULESET_ID: &str = "PlayableRulesetId";
-
-/// The schema of a run's ruleset: a reference to [`PLAYABLE_RULESET_ID`].
-pub fn ruleset_schema() -> utoipa::openapi::Ref {
-    utoipa::openapi::Ref::from_schema_name(PLAYABLE_RULESET_ID)
-}
-
-/// One of [`playable_ids`]: the component [`PLAYABLE_RULESET_ID`].
-pub fn playable_ruleset_schema() -> utoipa::openapi::Object {
+/// The schema of a run's ruleset: one of [`playable_ids`].
+pub fn ruleset_schema() -> utoipa::openapi::Object {
     utoipa::openapi::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::String)
         .enum_values(Some(playable_ids()))
-        .description(Some(
-            "The id of a ruleset with players (simulations, comparisons, readings studies, \
-             tournaments and ladders play these).",
-        ))
+        .description(Some("The ruleset id."))
         .build()
 }
 

@@ -28,7 +28,6 @@ mod pages;
 mod quotas;
 mod readings;
 mod robustness;
-mod runs;
 mod schemathesis;
 mod strict_input;
 mod tournaments;

@@ -138,8 +138,7 @@ async fn one_client_cannot_fill_the_service_by_default() {
     over_quota(forged, "max_owner_jobs").await;
 }
 
-/// Item 5: per owner, at most N jobs queued or running, tournaments and comparisons counted
-/// (a comparison once):
+/// Item 5: per owner, at most N jobs queued or running, tournaments and comparisons counted:
 /// each client behind the proxy has its own share, each token its own whatever its address,
 /// and a job that ends gives its place back.
 #[tokio::test]
@@ -167,17 +166,15 @@ async fn each_owner_has_its_own_share_of_jobs() {
     let compare = json!({"rulesets": ["tsoro-ludii", "tsoro-russ"], "games": 10});
     let r = post_as(&app, "/api/v1/comparisons", B, None, &compare).await;
     assert_eq!(r.status(), StatusCode::ACCEPTED);
-    // A comparison is one job whatever its runs (issue 49 item 8): B's second place takes a
-    // comparison of three rulesets, and then B's places are taken.
+    // A request of more jobs than an owner may ever have is refused as it is (422).
     let three =
         json!({"rulesets": ["tsoro-ludii", "tsoro-russ", "tsoro-matthews-basic"], "games": 10});
-    accepted(post_as(&app, "/api/v1/comparisons", B, None, &three).await).await;
-    let p = over_quota(
-        post_as(&app, "/api/v1/simulations", B, None, &small()).await,
-        "max_owner_jobs",
+    let p = problem(
+        post_as(&app, "/api/v1/comparisons", A, None, &three).await,
+        422,
     )
     .await;
-    assert_eq!(p["outstanding_jobs"], 2, "{p}");
+    assert_eq!(p["limit"], "max_owner_jobs", "{p}");
     // A cancelled job gives A its place back.
     assert_eq!(app.delete(&first).await.status(), StatusCode::OK);
     accepted(post_as(&app, "/api/v1/simulations", A, None, &small()).await).await;

@@ -66,7 +66,8 @@ async fn a_study_over_http_gives_what_the_command_line_plays() {
         rb["attestation"]["evidence"],
         json!(["matthews-1964-tsoro-b"])
     );
-    assert_eq!(rb["tests"].as_array().unwrap().len(), 4);
+    // Score, wins and draws are tested apart, beside length and captures.
+    assert_eq!(rb["tests"].as_array().unwrap().len(), 5);
     assert_eq!(rb["metrics"]["games"], 30);
 
     // The same study played here, as `tsoro readings` does.
@@ -326,7 +327,7 @@ async fn a_study_s_page_its_data_package_and_the_ruleset_s_readings_page() {
         let s = &p["readings"][1]["metrics"]["first_player_score"];
         let d = &p["readings"][0]["metrics"]["first_player_score"]["value"];
         let line = format!(
-            "Played by {}: games ",
+            "Played by {}: mean length ",
             p["agents"]
                 .as_array()
                 .unwrap()
@@ -337,7 +338,7 @@ async fn a_study_s_page_its_data_package_and_the_ruleset_s_readings_page() {
         );
         assert!(section.contains(&line), "{line} in {section}");
         let fp = format!(
-            "first player {:.1}% ({:.1}–{:.1}%) against {:.1}%",
+            "first player&#39;s score (a draw counting half) {:.1}% ({:.1}–{:.1}%) against {:.1}%",
             100.0 * s["value"].as_f64().unwrap(),
             100.0 * s["ci"]["low"].as_f64().unwrap(),
             100.0 * s["ci"]["high"].as_f64().unwrap(),
