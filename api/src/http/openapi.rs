@@ -96,6 +96,9 @@ const COMMON: &[(&str, &str, &ProblemKind)] = &[
         &problem::UNSUPPORTED_MEDIA_TYPE,
     ),
     ("429", "TooManyRequests", &problem::TOO_MANY_JOBS),
+    // The CPU-bound routes' own 429 (their responses name it; the status lookup below finds
+    // the first 429).
+    ("429", "CpuClientShare", &problem::CPU_CLIENT_SHARE),
     ("431", "HeadersTooLarge", &problem::HEADERS_TOO_LARGE),
     ("503", "Unavailable", &problem::UNAVAILABLE),
 ];
@@ -193,6 +196,14 @@ impl Modify for CommonResponses {
                 }
                 if database {
                     add.push("503");
+                } else {
+                    // One client holds at most its share of the CPU-request slots.
+                    op.responses
+                        .responses
+                        .entry("429".to_string())
+                        .or_insert_with(|| {
+                            RefOr::Ref(Ref::new("#/components/responses/CpuClientShare"))
+                        });
                 }
                 for status in add {
                     let name = COMMON.iter().find(|c| c.0 == status).map_or("", |c| c.1);
